@@ -1,0 +1,36 @@
+"""ascend-lab: learn and use Huawei Ascend NPUs with MindSpore from inside Jupyter.
+
+Importing this package is cheap on purpose: nothing here imports MindSpore, NumPy or
+matplotlib. Heavy parts load on first use (``ascend_lab.trace`` imports MindSpore only
+when a trace is captured).
+"""
+
+from typing import Any
+
+from ._version import __version__
+
+__all__ = ["__version__", "load_ipython_extension", "status", "trace"]
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext ascend_lab``: register the magics (without importing MindSpore)."""
+    from .magics import register
+
+    register(ipython)
+
+
+def status(refresh: bool = False) -> Any:
+    """Return a :class:`~ascend_lab.device.status.DeviceStatus` snapshot of this machine."""
+    from .device.probe import collect_status
+
+    return collect_status(refresh=refresh)
+
+
+def trace(net: Any, *inputs: Any, **options: Any) -> Any:
+    """Compile ``net`` on ``inputs`` through MindSpore's compiler and return a ``Trace``.
+
+    See :func:`ascend_lab.trace.api.trace` for the options.
+    """
+    from .trace.api import trace as _trace
+
+    return _trace(net, *inputs, **options)

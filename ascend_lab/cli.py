@@ -1,0 +1,54 @@
+"""The ``ascend-lab`` command line.
+
+Each subcommand lives in the module that owns the feature; that module provides
+``add_arguments(parser)`` and ``run(args) -> int``. Modules are imported only for the
+subcommand being run, so ``ascend-lab status`` stays fast (no MindSpore import).
+"""
+
+import argparse
+import importlib
+import sys
+from typing import List, Optional
+
+from ._version import __version__
+
+# name -> (module, one-line help)
+SUBCOMMANDS = {
+    "status": ("ascend_lab.device.cli", "show NPUs, HBM, health, processes and versions"),
+    "install-kernel": ("ascend_lab.kernel.cli_install", "register the MindSpore Jupyter kernel"),
+    "uninstall-kernel": ("ascend_lab.kernel.cli_uninstall", "remove a kernel ascend-lab installed"),
+    "kernels": ("ascend_lab.kernel.cli_list", "list Jupyter kernels and which are ascend-lab's"),
+    "course": ("ascend_lab.course", "open the course in JupyterLab (registers the kernel)"),
+    "doctor": ("ascend_lab.doctor.cli", "diagnose an Ascend/MindSpore error log or the setup"),
+}
+
+
+def _build_parser(chosen: Optional[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ascend-lab",
+        description="Ascend NPUs and MindSpore from inside Jupyter.",
+    )
+    parser.add_argument("--version", action="version", version="ascend-lab " + __version__)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        sp = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            module = importlib.import_module(module_name)
+            module.add_arguments(sp)  # type: ignore[attr-defined]
+            sp.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser = _build_parser(chosen if chosen in SUBCOMMANDS else None)
+    args = parser.parse_args(argv)
+    module = getattr(args, "_module", None)
+    if module is None:
+        parser.print_help()
+        return 0 if not argv else 2
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
