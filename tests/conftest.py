@@ -1,0 +1,7 @@
+"""Settings shared by every test: a non-interactive matplotlib, quiet progress output."""
+
+import os
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+# ascend-lab shows progress bars only for people; tests are not people.
+os.environ.setdefault("ASCEND_LAB_QUIET", "1")
