@@ -1,0 +1,34 @@
+"""``ascend-lab uninstall-kernel``: remove a kernelspec that ascend-lab installed."""
+
+import argparse
+
+from . import spec
+from .cli_common import add_location_arguments, fail, location_from_args, location_given
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--name", default=spec.DEFAULT_NAME, help="kernel name (default: %(default)s)"
+    )
+    add_location_arguments(parser, " (default: the one Jupyter would use)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        name = spec.check_name(args.name)
+        if location_given(args):
+            where = location_from_args(args)
+            resource_dir = spec.find_installed(
+                name, user=where["user"], prefix=where["prefix"], anywhere=False
+            )
+            place = spec.kernels_dir(user=where["user"], prefix=where["prefix"])
+        else:
+            resource_dir = spec.find_installed(name)
+            place = "any Jupyter kernel folder"
+        if resource_dir is None:
+            return fail("uninstall-kernel", f"no kernel named {name!r} in {place}")
+        spec.uninstall(resource_dir)
+    except spec.KernelSpecError as exc:
+        return fail("uninstall-kernel", str(exc))
+    print(f"Removed kernel {name!r} from {resource_dir}")
+    return 0

@@ -1,0 +1,116 @@
+"""Find and source the CANN ``set_env.sh`` without ever pasting its path into shell code.
+
+``source_set_env(path)`` runs ``bash -c 'source "$p" ... && env -0' ascend-lab PATH``: the
+path reaches bash as a positional argument, so spaces, ``$`` or ``;`` in it are just
+characters. The result is the environment the script produced, ready to merge.
+"""
+
+import os
+import subprocess
+from typing import Dict, List, Optional, Tuple
+
+DEFAULT_ASCEND_ROOT = "/usr/local/Ascend"
+ROOT_ENV_VAR = "ASCEND_LAB_ASCEND_ROOT"
+
+# Where CANN puts its environment script, relative to the install root, most specific first.
+SET_ENV_CANDIDATES = (
+    ("ascend-toolkit", "set_env.sh"),
+    ("ascend-toolkit", "latest", "set_env.sh"),
+    ("nnae", "set_env.sh"),
+    ("nnae", "latest", "set_env.sh"),
+    ("cann", "set_env.sh"),
+    ("cann", "latest", "set_env.sh"),
+)
+
+# Variables bash sets for itself; they say nothing about the Ascend environment.
+_BASH_OWN = frozenset(["_", "SHLVL", "PWD", "OLDPWD", "BASH_EXECUTION_STRING"])
+
+# Sourcing runs with the positional parameters cleared (``shift``), so a set_env.sh that
+# looks at "$1" for its own options sees none. The script's own output goes to stderr so
+# stdout carries only the NUL-separated environment. Like a terminal, a non-zero status from
+# the script does not undo what it exported; a script that calls ``exit`` prints nothing.
+_SOURCE_SCRIPT = 'p="$1"; shift; source "$p" 1>&2; rc=$?; env -0; exit "$rc"'
+
+SET_ENV_TIMEOUT = 60.0
+
+
+def ascend_root() -> str:
+    """The Ascend install root: ``$ASCEND_LAB_ASCEND_ROOT`` or ``/usr/local/Ascend``."""
+    return os.environ.get(ROOT_ENV_VAR) or DEFAULT_ASCEND_ROOT
+
+
+def candidate_paths(root: Optional[str] = None) -> List[str]:
+    """Every place a ``set_env.sh`` is looked for under ``root``, in order."""
+    base = ascend_root() if root is None else root
+    return [os.path.join(base, *parts) for parts in SET_ENV_CANDIDATES]
+
+
+def find_set_env(root: Optional[str] = None) -> Optional[str]:
+    """The first ``set_env.sh`` under the install root, as an absolute path, or None."""
+    for path in candidate_paths(root):
+        if os.path.isfile(path):
+            return os.path.abspath(path)
+    return None
+
+
+def _parse_env0(data: bytes) -> Dict[str, str]:
+    env = {}  # type: Dict[str, str]
+    for item in data.split(b"\0"):
+        if not item or b"=" not in item:
+            continue
+        key, _, value = item.partition(b"=")
+        env[key.decode("utf-8", "surrogateescape")] = value.decode("utf-8", "surrogateescape")
+    return env
+
+
+def _last_lines(text: bytes, count: int = 5) -> str:
+    lines = text.decode("utf-8", "replace").strip().splitlines()
+    return "\n".join(lines[-count:])
+
+
+def source_set_env(
+    path: str,
+    base_env: Optional[Dict[str, str]] = None,
+    timeout: float = SET_ENV_TIMEOUT,
+) -> Tuple[Dict[str, str], Optional[str]]:
+    """Source ``path`` in bash; return ``(changed_variables, error_message_or_None)``.
+
+    ``changed_variables`` holds every variable the script added or changed relative to
+    ``base_env`` (default: this process's environment). On failure the message says what went
+    wrong (the variables exported before a failing command are still returned, as a terminal
+    would keep them; a script that calls ``exit`` returns none). Nothing raises.
+    """
+    env = dict(os.environ if base_env is None else base_env)
+    if not os.path.isfile(path):
+        return {}, f"set_env.sh not found: {path}"
+    argv = ["bash", "-c", _SOURCE_SCRIPT, "ascend-lab", path]
+    try:
+        proc = subprocess.run(  # noqa: S603 - fixed argv, path passed as an argument
+            argv,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except FileNotFoundError:
+        return {}, f"bash not found: cannot source {path}"
+    except subprocess.TimeoutExpired:
+        return {}, f"sourcing {path} timed out after {timeout:g} s"
+    except OSError as exc:
+        return {}, f"cannot run bash to source {path}: {exc}"
+    produced = _parse_env0(proc.stdout)
+    changed = {
+        key: value
+        for key, value in produced.items()
+        if key not in _BASH_OWN and env.get(key) != value
+    }
+    if proc.returncode == 0:
+        return changed, None
+    message = f"sourcing {path} failed (exit status {proc.returncode})"
+    if changed:
+        message += "; the variables it set before failing were kept"
+    detail = _last_lines(proc.stderr)
+    if detail:
+        message += ": " + detail
+    return changed, message
