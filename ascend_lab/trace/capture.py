@@ -1,0 +1,307 @@
+"""Compile (and run) a Cell in GRAPH_MODE with MindSpore's IR dumps in a private folder.
+
+The only module of ``ascend_lab.trace`` that touches MindSpore's global state. What it does:
+
+- takes a process-wide lock (MindSpore's context is global): a second trace while one runs
+  raises :class:`TraceBusyError` at once instead of waiting;
+- remembers every context setting it changes (``mode``, ``save_graphs``,
+  ``save_graphs_path``, ``enable_graph_kernel``), the environment variables it sets and the
+  current directory, and restores all of them in ``finally``, also when compiling fails;
+- runs with the current directory in a fresh temporary folder, so AKG's
+  ``akg_kernel_meta``, ``rank_0/`` and other droppings never land in the user's folder;
+- forces a fresh compile: MindSpore caches a compiled Cell by
+  ``phase + create_time + id + argument key``; a Cell the learner already ran would not be
+  recompiled and nothing would be dumped. We give the Cell a new ``create_time`` for the
+  duration of the trace (so its graph and scope names are exactly those of a normal call),
+  and put the old one back afterwards (so the learner's cached graph is used again).
+
+``MS_DEV_SAVE_GRAPHS`` set at run time has no effect in MindSpore 2.10 (it is read at import),
+so dumps are switched on with ``set_context(save_graphs=..., save_graphs_path=...)``, whose
+deprecation warning is filtered out while we call it.
+"""
+
+import contextlib
+import logging
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from .errors import TraceBusyError, TraceError
+
+_LOCK = threading.Lock()
+
+# Context keys a trace sets; all are read before and written back after.
+CONTEXT_KEYS = ("mode", "save_graphs", "save_graphs_path", "enable_graph_kernel")
+
+# Environment variables a trace may set (restored to their previous value or removed).
+ENV_KEYS = ("AKG_WHITE_LIST_PATH",)
+
+DUMP_SUBDIR = "dump"
+
+
+@dataclass
+class CaptureResult:
+    """What one capture produced: where the dumps are and what the net returned."""
+
+    workdir: str
+    dump_dir: str
+    output: Any
+    compile_seconds: float
+    fusion: bool
+    level: int
+    ran: bool
+    mindspore_version: Optional[str] = None
+    device: Optional[str] = None
+    messages: List[str] = field(default_factory=list)
+
+
+class _DropDeprecation(logging.Filter):
+    """Hide MindSpore's "will be deprecated" notices for the settings we touch."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            msg = record.getMessage()
+        except Exception:
+            return True
+        return not ("deprecated" in msg and ("save_graphs" in msg or "graph_kernel" in msg))
+
+
+@contextlib.contextmanager
+def _quiet_mindspore_logger() -> Iterator[None]:
+    try:
+        from mindspore import log as ms_log
+
+        logger = ms_log._get_logger()  # type: ignore[attr-defined]
+    except Exception:
+        logger = None
+    flt = _DropDeprecation()
+    if logger is not None:
+        logger.addFilter(flt)
+    try:
+        yield
+    finally:
+        if logger is not None:
+            logger.removeFilter(flt)
+
+
+def read_context(ms: Any, keys: Sequence[str] = CONTEXT_KEYS) -> Dict[str, Any]:
+    """Current values of ``keys`` (a key this MindSpore does not know is skipped)."""
+    values = {}
+    for key in keys:
+        try:
+            values[key] = ms.get_context(key)
+        except Exception:
+            continue
+    return values
+
+
+def _restore_raw_path(value: Any) -> bool:
+    """Put back a relative ``save_graphs_path`` as it was (``set_context`` makes it absolute)."""
+    try:
+        from mindspore._c_expression import ms_ctx_param
+        from mindspore.context import _context
+
+        _context().set_param(ms_ctx_param.save_graphs_path, value)
+    except Exception:
+        return False
+    return True
+
+
+def _set_context(ms: Any, values: Dict[str, Any], restoring: bool = False) -> None:
+    with _quiet_mindspore_logger():
+        for key, value in values.items():
+            if (
+                restoring
+                and key == "save_graphs_path"
+                and isinstance(value, str)
+                and not os.path.isabs(value)
+                and _restore_raw_path(value)
+            ):
+                continue
+            ms.set_context(**{key: value})
+
+
+@contextlib.contextmanager
+def _fresh_compile(net: Any) -> Iterator[None]:
+    """Make MindSpore treat ``net`` as never compiled, for the duration of the block."""
+    old = getattr(net, "_create_time", None)
+    if old is None:
+        yield
+        return
+    new = time.time_ns()
+    if new == old:
+        new += 1
+    object.__setattr__(net, "_create_time", new)
+    try:
+        yield
+    finally:
+        object.__setattr__(net, "_create_time", old)
+        cache = getattr(net, "_compile_cache", None)
+        if isinstance(cache, set):
+            # Forget the trace's phase so the learner's next call is not confused by it.
+            for phase in [p for p in cache if f".{new}." in p]:
+                cache.discard(phase)
+
+
+_IN_FILE = re.compile(r"In file (.+?):(\d+)")
+
+
+def _is_library_file(path: str) -> bool:
+    norm = path.replace("\\", "/")
+    return "/site-packages/" in norm or "/dist-packages/" in norm or "/mindspore/" in norm
+
+
+def locate_user_line(message: str, tb: Optional[Any] = None) -> Tuple[Optional[str], Optional[int]]:
+    """The user's ``file:line`` from MindSpore's error text, else from the traceback."""
+    for match in _IN_FILE.finditer(message or ""):
+        path = match.group(1).strip()
+        if not _is_library_file(path):
+            return path, int(match.group(2))
+    if tb is not None:
+        frames = traceback.extract_tb(tb)
+        here = os.path.dirname(os.path.abspath(__file__))
+        for frame in reversed(frames):
+            if not _is_library_file(frame.filename) and not frame.filename.startswith(here):
+                return frame.filename, frame.lineno
+    return None, None
+
+
+def _short_message(message: str) -> str:
+    """MindSpore's message without the C++ call stack section."""
+    lines = (message or "").strip().splitlines()
+    out: List[str] = []
+    skip = False
+    for line in lines:
+        if "C++ Call Stack" in line:
+            skip = True
+            if out and set(out[-1].strip()) == {"-"}:
+                out.pop()
+            continue
+        if "analyze_fail.ir" in line:
+            # It points into the temporary folder, which is removed.
+            continue
+        if skip:
+            if "Traceback of Net Construct Code" in line:
+                skip = False
+                out.append(line)
+            continue
+        out.append(line)
+    return "\n".join(out).strip()
+
+
+def capture(
+    net: Any,
+    inputs: Sequence[Any],
+    fusion: bool = False,
+    level: int = 1,
+    run: bool = True,
+    workdir: Optional[str] = None,
+) -> CaptureResult:
+    """Compile ``net`` on ``inputs`` (and run it unless ``run=False``) with IR dumps.
+
+    Returns a :class:`CaptureResult`; the caller owns ``workdir`` (remove it when done).
+    Raises :class:`TraceBusyError` if another trace runs, :class:`TraceError` if MindSpore
+    cannot compile or run the net (the temporary folder is removed then).
+    """
+    if level not in (1, 2, 3):
+        raise ValueError(f"level must be 1, 2 or 3 (MindSpore's save_graphs levels), got {level!r}")
+    if not _LOCK.acquire(blocking=False):
+        raise TraceBusyError(
+            "Another ascend_lab.trace() is running in this process. MindSpore's context is "
+            "global, so traces run one at a time: wait for the other one to finish."
+        )
+    try:
+        import mindspore as ms
+
+        try:
+            from mindspore import nn
+
+            is_cell = isinstance(net, nn.Cell)
+        except Exception:
+            is_cell = True
+        if not is_cell:
+            raise TypeError(f"trace() needs a mindspore.nn.Cell, got {type(net).__name__}")
+        own_workdir = workdir is None
+        workdir = workdir or tempfile.mkdtemp(prefix="ascend-lab-trace-")
+        dump_dir = os.path.join(workdir, DUMP_SUBDIR)
+        os.makedirs(dump_dir, exist_ok=True)
+        saved_context = read_context(ms)
+        saved_env = {key: os.environ.get(key) for key in ENV_KEYS}
+        saved_cwd = os.getcwd()
+        started = time.perf_counter()
+        output = None
+        try:
+            os.chdir(workdir)
+            # AKG looks for a tiling repo here and prints a notice per kernel otherwise.
+            os.environ["AKG_WHITE_LIST_PATH"] = workdir
+            wanted: Dict[str, Any] = {
+                "mode": ms.GRAPH_MODE,
+                "save_graphs": level,
+                "save_graphs_path": dump_dir,
+                "enable_graph_kernel": bool(fusion),
+            }
+            _set_context(ms, {k: v for k, v in wanted.items() if k in saved_context})
+            with _fresh_compile(net):
+                if run:
+                    output = net(*inputs)
+                else:
+                    net.compile(*inputs)
+        except TraceError:
+            raise
+        except Exception as exc:
+            text = str(exc)
+            path, line = locate_user_line(text, sys.exc_info()[2])
+            where = f" (at {path}:{line})" if path else ""
+            err = TraceError(
+                f"MindSpore could not compile {type(net).__name__} in graph mode{where}:\n"
+                + _short_message(text),
+                ms_message=text,
+                file=path,
+                line=line,
+            )
+            if own_workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+            raise err from exc
+        finally:
+            # Back to the user's folder first: MindSpore resolves a relative
+            # save_graphs_path (the default is ".") against the current directory.
+            os.chdir(saved_cwd)
+            try:
+                _set_context(ms, saved_context, restoring=True)
+            finally:
+                for key, value in saved_env.items():
+                    if value is None:
+                        os.environ.pop(key, None)
+                    else:
+                        os.environ[key] = value
+        elapsed = time.perf_counter() - started
+        if not any(os.scandir(dump_dir)):
+            if own_workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+            raise TraceError(
+                f"MindSpore compiled {type(net).__name__} but wrote no IR dumps to {dump_dir}."
+            )
+        try:
+            device = ms.get_context("device_target")
+        except Exception:
+            device = None
+        return CaptureResult(
+            workdir=workdir,
+            dump_dir=dump_dir,
+            output=output,
+            compile_seconds=elapsed,
+            fusion=bool(fusion),
+            level=level,
+            ran=run,
+            mindspore_version=getattr(ms, "__version__", None),
+            device=device,
+        )
+    finally:
+        _LOCK.release()
