@@ -1,0 +1,315 @@
+"""``ascend-lab course``: register the MindSpore kernel and open the course in JupyterLab.
+
+Steps: say whether this is CPU mode or an NPU machine; register the kernel if Jupyter does
+not have ours yet; find the notebooks (the repo's ``notebooks/`` in a source checkout, or
+``<prefix>/share/ascend-lab/notebooks`` from a wheel); copy them once to a writable folder
+when they live somewhere read-only or installed (never overwriting a learner's edits); then
+replace this process with ``python -m jupyterlab`` opening the first notebook.
+``--dry-run`` does everything except starting JupyterLab and prints the command instead.
+"""
+
+import argparse
+import os
+import shlex
+import shutil
+import site
+import sys
+from typing import Any, Dict, List, Optional, Tuple
+
+from .kernel import spec
+
+PREFIX_ENV = "ASCEND_LAB_KERNEL_PREFIX"  # where to register the kernel (tests, unusual setups)
+COURSE_DIR_ENV = "ASCEND_LAB_COURSE_DIR"
+DEFAULT_COURSE_DIR = os.path.join("~", "ascend-lab-course")
+SHARE_SUBDIR = os.path.join("share", "ascend-lab", "notebooks")
+_SKIP = frozenset([".ipynb_checkpoints", "__pycache__", ".git"])
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--dir",
+        metavar="D",
+        help=f"your own copy of the course (default: ${COURSE_DIR_ENV} or "
+        f"{DEFAULT_COURSE_DIR}); used when the notebooks are installed read-only, or to "
+        "work on a copy of a source checkout",
+    )
+    parser.add_argument("--port", type=int, metavar="P", help="JupyterLab port")
+    parser.add_argument("--ip", metavar="ADDR", help="address JupyterLab listens on")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--kernel-name", default=spec.DEFAULT_NAME, help="kernel to use (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--prefix",
+        metavar="P",
+        help=f"register the kernel in P/share/jupyter/kernels (default: ${PREFIX_ENV}, else this "
+        "venv/conda env, else your user folder)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="register the kernel and prepare the folder, then print the JupyterLab command",
+    )
+    parser.add_argument(
+        "jupyter_args",
+        nargs="*",
+        metavar="-- JUPYTER_ARGS",
+        help="extra arguments for `jupyter lab`, after `--`",
+    )
+
+
+# -- finding and copying the notebooks ---------------------------------------------------
+
+
+def _package_parent() -> str:
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _share_prefixes() -> List[str]:
+    prefixes = [sys.prefix, getattr(sys, "base_prefix", sys.prefix)]
+    try:
+        prefixes.append(site.getuserbase())
+    except Exception:  # noqa: BLE001 - site may be stubbed in embedded interpreters
+        pass
+    prefixes += ["/usr/local", "/usr"]
+    unique = []  # type: List[str]
+    for p in prefixes:
+        if p and p not in unique:
+            unique.append(p)
+    return unique
+
+
+def find_notebooks(
+    package_parent: Optional[str] = None, prefixes: Optional[List[str]] = None
+) -> Optional[Tuple[str, str]]:
+    """``(folder, "source" | "installed")`` for the course notebooks, or None if not found."""
+    parent = _package_parent() if package_parent is None else package_parent
+    checkout = os.path.join(parent, "notebooks")
+    if os.path.isdir(checkout) and os.path.isfile(os.path.join(parent, "pyproject.toml")):
+        return checkout, "source"
+    for prefix in _share_prefixes() if prefixes is None else prefixes:
+        folder = os.path.join(prefix, SHARE_SUBDIR)
+        if os.path.isdir(folder):
+            return folder, "installed"
+    return None
+
+
+def needs_copy(folder: str, kind: str) -> bool:
+    """Installed or read-only notebooks are copied before a learner edits them."""
+    return kind != "source" or not os.access(folder, os.W_OK)
+
+
+def copy_course(source: str, destination: str) -> List[str]:
+    """Copy files that are not in ``destination`` yet; return the relative paths copied.
+
+    Files already there (the learner's edited copies) are never overwritten, so running the
+    command again after an upgrade only adds new notebooks.
+    """
+    copied = []  # type: List[str]
+    for dirpath, dirnames, filenames in os.walk(source):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
+        rel_dir = os.path.relpath(dirpath, source)
+        target_dir = os.path.normpath(os.path.join(destination, rel_dir))
+        os.makedirs(target_dir, exist_ok=True)
+        for name in sorted(filenames):
+            target = os.path.join(target_dir, name)
+            if os.path.lexists(target):
+                continue
+            shutil.copyfile(os.path.join(dirpath, name), target)
+            copied.append(os.path.normpath(os.path.join(rel_dir, name)))
+    return copied
+
+
+def first_notebook(folder: str) -> Optional[str]:
+    """``00_*.ipynb`` in ``folder`` (the first by name), or None."""
+    try:
+        names = sorted(
+            n for n in os.listdir(folder) if n.startswith("00_") and n.endswith(".ipynb")
+        )
+    except OSError:
+        return None
+    return os.path.join(folder, names[0]) if names else None
+
+
+# -- device mode ---------------------------------------------------------------------------
+
+
+def device_mode() -> Tuple[str, str]:
+    """``(mode, one friendly line)``; "cpu" whenever the probe is missing or fails."""
+    try:
+        from .device.probe import collect_status
+    except ImportError:
+        return "cpu", "CPU mode (device status is not available in this build)."
+    try:
+        status = collect_status()
+    except Exception as exc:  # noqa: BLE001 - the course must open even if probing breaks
+        return "cpu", f"CPU mode (could not read the device status: {exc})."
+    mode = str(getattr(status, "mode", "cpu") or "cpu")
+    if mode == "ascend":
+        summary = status.summary() if hasattr(status, "summary") else "NPU found"
+        return mode, f"Ascend NPU mode: {summary}. Cells run on the NPU."
+    reason = str(getattr(status, "reason", "") or "no NPU found")
+    if mode == "gpu":
+        return mode, f"GPU mode ({reason}). The course runs; NPU-only parts say so."
+    return "cpu", (
+        f"CPU mode ({reason}). Every notebook runs on CPU; the parts that need an NPU say so."
+    )
+
+
+# -- the kernel ----------------------------------------------------------------------------
+
+
+def kernel_location(prefix: Optional[str]) -> Dict[str, Any]:
+    chosen = prefix or os.environ.get(PREFIX_ENV)
+    if chosen:
+        return {"user": False, "prefix": os.path.abspath(os.path.expanduser(chosen))}
+    return spec.default_location()
+
+
+def ensure_kernel(name: str, location: Dict[str, Any]) -> Tuple[str, Optional[str]]:
+    """Register our kernel at ``location`` unless it is there and usable.
+
+    Returns ``(message, resource_dir or None)``; never raises for an ordinary problem.
+    """
+    from .kernel.cli_install import install_from_args
+
+    existing = spec.find_installed(
+        name, user=location["user"], prefix=location["prefix"], anywhere=False
+    )
+    if existing:
+        data = spec.read_kernel_json(existing)
+        if spec.ours(data) is None:
+            return (
+                f"Kernel {name!r} in {existing} was not installed by ascend-lab; leaving it "
+                f"alone (use --kernel-name to register ours under another name).",
+                existing,
+            )
+        argv = (data or {}).get("argv") or [""]
+        if os.path.isfile(str(argv[0])):
+            return f"Kernel {name!r} is registered ({existing}).", existing
+    args = argparse.Namespace(
+        name=name, set_env=None, cpu=False, device_id=None, display_name=None, force=False
+    )
+    try:
+        destination = install_from_args(args, location, quiet=True)
+    except spec.KernelSpecError as exc:
+        return f"Could not register the kernel: {exc}", None
+    data = spec.read_kernel_json(destination) or {}
+    return (
+        f"Registered kernel {name!r} ({data.get('display_name', '')}) in {destination}.",
+        destination,
+    )
+
+
+# -- JupyterLab ----------------------------------------------------------------------------
+
+
+def jupyter_command(
+    folder: str,
+    notebook: Optional[str],
+    kernel_name: str,
+    port: Optional[int] = None,
+    ip: Optional[str] = None,
+    no_browser: bool = False,
+    extra: Optional[List[str]] = None,
+) -> List[str]:
+    extra = list(extra or [])
+    argv = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={folder}",
+        f"--MappingKernelManager.default_kernel_name={kernel_name}",
+    ]
+    if port is not None:
+        argv.append(f"--ServerApp.port={port}")
+    if ip:
+        argv.append(f"--ServerApp.ip={ip}")
+    if no_browser:
+        argv.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in extra:
+        argv.append("--allow-root")  # notebook containers on Ascend machines often run as root
+    argv += extra
+    if notebook:
+        argv.append(notebook)
+    return argv
+
+
+def _jupyter_env(location: Dict[str, Any]) -> Dict[str, str]:
+    """Extra variables so JupyterLab sees a kernel registered under a custom prefix."""
+    prefix = location.get("prefix")
+    if not prefix or prefix == sys.prefix:
+        return {}
+    share = os.path.join(prefix, "share", "jupyter")
+    current = os.environ.get("JUPYTER_PATH", "")
+    parts = [p for p in current.split(os.pathsep) if p]
+    if share in parts:
+        return {}
+    return {"JUPYTER_PATH": os.pathsep.join([share] + parts)}
+
+
+def run(args: argparse.Namespace) -> int:
+    _mode, line = device_mode()
+    print(line)
+
+    location = kernel_location(args.prefix)
+    try:
+        message, _ = ensure_kernel(args.kernel_name, location)
+    except spec.KernelSpecError as exc:  # e.g. an invalid --kernel-name
+        sys.stderr.write(f"ascend-lab course: error: {exc}\n")
+        return 2
+    print(message)
+
+    found = find_notebooks()
+    if found is None:
+        looked = [os.path.join(_package_parent(), "notebooks")] + [
+            os.path.join(p, SHARE_SUBDIR) for p in _share_prefixes()
+        ]
+        sys.stderr.write(
+            "ascend-lab course: error: the course notebooks were not found (looked in {}). "
+            "Reinstall ascend-lab, or run from a source checkout.\n".format(", ".join(looked))
+        )
+        return 1
+    source, kind = found
+    folder = source
+    if args.dir or needs_copy(source, kind):
+        folder = os.path.abspath(
+            os.path.expanduser(args.dir or os.environ.get(COURSE_DIR_ENV) or DEFAULT_COURSE_DIR)
+        )
+        try:
+            copied = copy_course(source, folder)
+        except OSError as exc:
+            sys.stderr.write(f"ascend-lab course: error: cannot copy the course: {exc}\n")
+            return 1
+        if copied:
+            print(f"Copied {len(copied)} course file(s) from {source} to {folder}.")
+        print(f"Your copy of the course: {folder} (your edits there are kept).")
+    else:
+        print(f"Course notebooks: {folder}")
+
+    notebook = first_notebook(folder)
+    command = jupyter_command(
+        folder,
+        notebook,
+        args.kernel_name.lower(),
+        port=args.port,
+        ip=args.ip,
+        no_browser=args.no_browser,
+        extra=args.jupyter_args,
+    )
+    extra_env = _jupyter_env(location)
+    if args.dry_run:
+        print("Would run: " + " ".join(shlex.quote(a) for a in command))
+        print("  in: " + folder)
+        for key, value in sorted(extra_env.items()):
+            print(f"  with {key}={value}")
+        return 0
+    sys.stdout.flush()
+    env = dict(os.environ)
+    env.update(extra_env)
+    os.chdir(folder)
+    if os.name == "posix":
+        os.execve(command[0], command, env)  # JupyterLab replaces this process (Ctrl-C works)
+    import subprocess  # pragma: no cover - Windows has no real exec
+
+    return subprocess.call(command, env=env)  # noqa: S603 - fixed argv, no shell
