@@ -1,0 +1,753 @@
+"""Parse MindSpore's ``.ir`` text dumps into :class:`~ascend_lab.graph.model.Graph`.
+
+A dump file (``00_bootstrap_0000.ir``, ``opt_pass_*``, ``hwopt_*``, ``graph_build_0_*.ir``,
+``verbose_ir_files/graph_kernel/*``) looks like::
+
+    # IR entry: @kernel_graph0
+    # Total params: 7
+    # Params:
+    %para5_conv.weight: <Ref[Tensor[Float32]], (8, 3, 3, 3), ...>  :  has_default  :  ...
+    Node counting information:
+    Total number of nodes: 44
+    Total number of cnodes: 16
+
+    subgraph attr:
+    info_name: Fused_BiasAdd_ReLU_fusion_978...
+    # Parameters: 2, (<Tensor[Float32], (1, 84)>, <Tensor[Float32], (84)>)
+    subgraph @seg_trans__anonymous__366(%para12_Parameter_368, %para13_Parameter_369) {
+      %0(CNode_367) = PrimFunc_Add(%para12_Parameter_368, ...) cnode_attrs: {...}
+          : (<in types>) -> (<out types>)              abstract dtype + shape
+          : (<Float32xDefaultFormat[...]{1, 84}>) -> (...)   kernel select (device dtype x format)
+          : (Tensor, Tensor) -> (Tensor)               kernel object types
+          # Fullname with scope: (Default/fc2-Dense/expand_BiasAdd/Add-op0)
+          # In file /path/net.py:12, 33~42/    return .../
+      Return(%1)
+          : (<Tensor[Float32], (1, 84)>)
+    }
+    # Order: ...
+
+The parser is a line-based state machine with compiled regexes; it never imports MindSpore.
+
+Choices:
+
+- The entry graph (``# IR entry: @name``) is the returned Graph; every other ``subgraph``
+  block (graph-kernel ``Fused_*`` kernels, frontend closures) goes into ``Graph.subgraphs``
+  keyed by its name, with its ``subgraph attr:`` lines (``info_name``, ``graph_kernel``) in
+  its ``attrs``.
+- Parameters from ``# Params:`` open the entry graph: kind ``parameter`` for weights
+  (``IsWeight: true`` / ``has_default`` / ``is_parameter``), ``input`` for graph inputs. A
+  subgraph's own parameters (``subgraph @g(%para10_x, ...)``) are ``input`` nodes of it.
+- Value inputs (``I64(0)``, ``Bool(0)``, ``UMonad[U]``, ``(1, 2)``, ``@graph``,
+  ``$(@graph:x)``, ...) become **constant nodes** (kind ``constant``, op ``Constant``, the
+  text in ``attrs["value"]``) with id ``<consumer id>#<slot>``, placed just before their
+  consumer. So ``node.inputs[i]`` always lines up with ``node.input_types[i]`` and every
+  input is a node id of the same graph.
+- Attributes are text: ``{instance name: x}`` -> ``attrs["instance_name"]``,
+  ``primitive_attrs`` entries under their own key, ``cnode_attrs`` entries as
+  ``"cnode:<key>"``; kernel object types as ``attrs["object_types"]``; anything else
+  unrecognised on a node line or continuation line is kept under ``"text"``/``"extra"``.
+- ``Return(...)`` is a node with id ``return``. Op names drop the ``PrimFunc_`` prefix.
+- Calls into subgraphs (``call @g(...)``, ``@g(...)``, ``%0[@@g](...)``, ``Partial(@g,
+  ...)``) are kind ``call`` with ``subgraph`` set; a call to a graph kernel takes the kernel
+  name as op (``Fused_BiasAdd_ReLU_fusion``, from the callee's ``info_name`` without its
+  hash) and keeps the full ``info_name`` in ``attrs``. Other calls have op ``call``.
+- In kernel graphs (entry ``kernel_graph*``, files ``graph_build_*`` / ``hwopt_*kernel_graph*``)
+  ``step`` is the execution index of each kernel in the entry graph.
+- Sources are ``"path:line"`` (first line of a range), in printed order.
+
+Anything malformed raises :class:`~ascend_lab.graph.errors.GraphParseError` with the file
+and line.
+"""
+
+import os
+import re
+from dataclasses import replace
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from .errors import GraphParseError
+from .model import Graph, Node, TensorType
+
+__all__ = ["parse_ir_text", "parse_ir_file", "read_ir_header", "is_kernel_graph_file"]
+
+_ENTRY_RE = re.compile(r"# IR entry: @(.+?)\s*$")
+_COUNT_RE = re.compile(r"Total number of (nodes|cnodes): (\d+)")
+_TOTAL_RE = re.compile(r"# Total (subgraphs|params): (\d+)")
+_PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
+_SUBGRAPH_RE = re.compile(r"subgraph @(\S+?)(?: parent: \[subgraph @[^\]]*\])?\((.*)\) \{\s*$")
+_NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
+_CALLEE_RE = re.compile(
+    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[@@(?P<sw>[^\]]+)\])?"
+    r"|(?P<prim>[^\s(%@]+))\("
+)
+_FULLNAME_RE = re.compile(r"\s*# Fullname with scope: \((.*)\)\s*$")
+_SCOPE_RE = re.compile(r"\s*# Scope: \((.*)\)\s*$")
+_INFILE_RE = re.compile(r"\s*# In file (.+?):(\d+)")
+_PARAMETERS_RE = re.compile(r"# Parameters: (\d+), \((.*)\)\s*$")
+_SPECIAL_RE = re.compile(r"[()\[\]{}\"',]")
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {")", "]", "}"}
+_TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]\]?, \(([^)]*)\)")
+_SCALAR_RE = re.compile(r"([^\s,\[\]]+), NoShape$")
+_TUPLE_RE = re.compile(r"Tuple\[(.*)\], TupleShape\((.*)\)$")
+_DEVICE_RE = re.compile(r"([A-Za-z0-9_]+?)x([A-Z][A-Za-z0-9_]*)(?:\[[^\]]*\])?\{([^}]*)\}$")
+_DEVICE_LINE_RE = re.compile(r"<[A-Z][A-Za-z0-9]*x[A-Z][A-Za-z0-9_]*[\[{]")
+_LABEL_RE = re.compile(r"\s*(?:\{instance name: ([^}]*)\}|([A-Za-z_]\w*): \{)")
+_HASH_SUFFIX_RE = re.compile(r"_\d{6,}$")
+_KERNEL_FILE_RE = re.compile(r"(?:^|/)(?:graph_build_|hwopt_.*kernel_graph)[^/]*\.ir$")
+_PARA_NUM_RE = re.compile(r"%para(\d+)_")
+
+CALL_OPS = frozenset({"Partial"})
+
+
+def is_kernel_graph_file(path: Optional[str], entry: str = "") -> bool:
+    """True for kernel graphs, whose textual order is the execution order."""
+    if path and _KERNEL_FILE_RE.search(path.replace(os.sep, "/")):
+        return True
+    return entry.startswith("kernel_graph")
+
+
+# ---------------------------------------------------------------------------- splitting
+
+
+def _match_close(text: str, start: int) -> int:
+    """Index just past the bracket that closes the one at ``text[start]``; -1 if none."""
+    depth = 0
+    quote = ""
+    for m in _SPECIAL_RE.finditer(text, start):
+        ch = m.group()
+        if quote:
+            if ch == quote and text[m.start() - 1] != "\\":
+                quote = ""
+            continue
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return m.end()
+        elif ch == '"':
+            quote = ch
+    return -1
+
+
+def split_top(text: str) -> List[str]:
+    """Split at commas that are not inside brackets or double quotes; strip the parts."""
+    text = text.strip()
+    if not text:
+        return []
+    if not any(c in text for c in '([{"'):
+        return [p.strip() for p in text.split(",")]
+    parts = []
+    depth = 0
+    quote = ""
+    last = 0
+    for m in _SPECIAL_RE.finditer(text):
+        ch = m.group()
+        if quote:
+            if ch == quote and text[m.start() - 1] != "\\":
+                quote = ""
+            continue
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif ch == '"':
+            quote = ch
+        elif ch == "," and depth == 0:
+            parts.append(text[last : m.start()].strip())
+            last = m.end()
+    parts.append(text[last:].strip())
+    return parts
+
+
+def split_attrs(body: str) -> List[Tuple[str, str]]:
+    """``"a: I64(1), b: (1, 2)"`` -> ``[("a", "I64(1)"), ("b", "(1, 2)")]``."""
+    out = []
+    for part in split_top(body):
+        if not part:
+            continue
+        key, sep, value = part.partition(": ")
+        if not sep:
+            key, sep, value = part.partition(":")
+        out.append((key.strip(), value.strip()) if sep else (part, ""))
+    return out
+
+
+# ---------------------------------------------------------------------------- types
+
+
+def _shape(text: str) -> Optional[Tuple[int, ...]]:
+    text = text.strip()
+    if not text:
+        return ()
+    try:
+        return tuple(int(d) for d in text.split(","))
+    except ValueError:
+        return None
+
+
+def parse_type(text: str) -> List[TensorType]:
+    """One abstract type (without ``<>``) -> one TensorType, or several for a tuple."""
+    if text == "null" or not text:
+        return [TensorType()]
+    m = _TENSOR_RE.match(text)
+    if m:
+        return [TensorType(dtype=m.group(1), shape=_shape(m.group(2)))]
+    m = _SCALAR_RE.match(text)
+    if m:
+        return [TensorType(dtype=m.group(1), shape=())]
+    m = _TUPLE_RE.match(text)
+    if m:
+        elems: List[str] = []
+        for part in split_top(m.group(1)):
+            name, star, count = part.rpartition("*")
+            if star and count.isdigit():
+                elems.extend([name] * int(count))
+            else:
+                elems.append(part)
+        shapes = split_top(m.group(2))
+        if len(shapes) == len(elems):
+            types = []
+            for elem, shp in zip(elems, shapes):
+                tm = re.match(r"(?:Ref\[)?Tensor\[([^\]]+)\]", elem)
+                dtype = tm.group(1) if tm else elem
+                if shp == "NoShape":
+                    types.append(TensorType(dtype=dtype, shape=()))
+                elif shp.startswith("(") and shp.endswith(")"):
+                    types.append(TensorType(dtype=dtype, shape=_shape(shp[1:-1])))
+                else:
+                    types.append(TensorType(dtype=dtype, shape=None))
+            return types
+    return [TensorType(dtype=text)]
+
+
+def _slot_type(text: str) -> TensorType:
+    """The type of one input slot: a tuple stays one value (dtype ``Tuple[...]``)."""
+    types = parse_type(text)
+    if len(types) == 1:
+        return types[0]
+    return TensorType(dtype=text.split(", TupleShape")[0])
+
+
+def _type_list(text: str) -> List[str]:
+    """``"<A>, <B>"`` -> ``["A", "B"]``."""
+    text = text.strip()
+    if not text:
+        return []
+    if text.startswith("<") and text.endswith(">"):
+        return text[1:-1].split(">, <")
+    return split_top(text)
+
+
+def _parse_types_line(body: str) -> Tuple[List[str], Optional[List[str]]]:
+    """``(<a>, <b>) -> (<c>)`` -> (["a", "b"], ["c"]); ``(<c>)`` -> (["c"], None)."""
+    arrow = body.find(") -> (")
+    if arrow >= 0:
+        ins = body[1:arrow] if body.startswith("(") else body[:arrow]
+        outs = body[arrow + 6 :]
+        if outs.endswith(")"):
+            outs = outs[:-1]
+        return _type_list(ins), _type_list(outs)
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    return _type_list(body), None
+
+
+def _device(text: str) -> Optional[Tuple[str, str, Optional[Tuple[int, ...]]]]:
+    m = _DEVICE_RE.match(text)
+    if not m:
+        return None
+    return m.group(1), m.group(2), _shape(m.group(3))
+
+
+# ---------------------------------------------------------------------------- parser
+
+
+def _strip_prim(op: str) -> str:
+    return op[9:] if op.startswith("PrimFunc_") else op
+
+
+def _param_node(text: str, path: Optional[str], lineno: int) -> Node:
+    m = _PARAM_RE.match(text)
+    if not m:
+        raise GraphParseError(f"cannot read parameter line {text[:80]!r}", path, lineno)
+    pid, rest = m.group(1), m.group(2).strip()
+    num = _PARA_NUM_RE.match(pid)
+    name = pid[num.end() :] if num else pid[1:]
+    outputs: List[TensorType] = []
+    fields: List[str] = []
+    if rest.startswith("<"):
+        end = rest.find(">  :  ")
+        if end < 0:
+            end = rest.find("> : ")
+        if end < 0:
+            end = len(rest) - 1 if rest.endswith(">") else -1
+        if end < 0:
+            raise GraphParseError(f"unterminated parameter type in {text[:80]!r}", path, lineno)
+        type_text = rest[1:end]
+        outputs = parse_type(type_text)
+        fields = [f.strip() for f in rest[end + 1 :].split(" : ") if f.strip(" :")]
+        fields = [f.strip(" :") for f in fields]
+    else:
+        fields = [rest] if rest else []
+        type_text = ""
+    attrs: Dict[str, str] = {}
+    weight = "is_parameter" in type_text or "ref_key=" in type_text
+    for f in fields:
+        if f.startswith("IsWeight:"):
+            attrs["is_weight"] = f.split(":", 1)[1].strip()
+            weight = attrs["is_weight"] == "true"
+        elif f == "has_default":
+            attrs["has_default"] = "true"
+            weight = True
+        elif f.startswith("<") and f.endswith(">"):
+            dev = _device(f[1:-1])
+            if dev and len(outputs) == 1:
+                outputs = [replace(outputs[0], device_dtype=dev[0], format=dev[1])]
+            attrs["device_type"] = f[1:-1]
+        elif f.startswith("[") and f.endswith("]"):
+            attrs["runtime_shape"] = f
+        else:
+            attrs.setdefault("extra", "")
+            attrs["extra"] = (attrs["extra"] + " : " + f).strip(" :")
+    if type_text:
+        attrs["type"] = type_text
+    return Node(
+        id=pid,
+        op="Parameter",
+        kind="parameter" if weight else "input",
+        name=name,
+        outputs=outputs,
+        attrs=attrs,
+    )
+
+
+class _IRParser:
+    def __init__(self, text: str, path: Optional[str]) -> None:
+        self.text = text
+        self.path = path
+        self.lineno = 0
+
+    def error(self, message: str, line: Optional[int] = None) -> GraphParseError:
+        return GraphParseError(message, self.path, line if line is not None else self.lineno)
+
+    def parse(self) -> Graph:
+        try:
+            return self._parse()
+        except GraphParseError:
+            raise
+        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
+            raise self.error(f"malformed IR ({type(exc).__name__}: {exc})") from exc
+
+    def _parse(self) -> Graph:  # noqa: C901 - one state machine, kept in one place
+        lines = self.text.split("\n")
+        path = self.path
+        entry: Optional[str] = None
+        file_attrs: Dict[str, str] = {}
+        params: List[Node] = []
+        blocks: Dict[str, Graph] = {}
+        order: List[str] = []
+        section = ""  # "attrs", "params", "subgraph_attr" outside blocks
+        pending_attrs: Dict[str, str] = {}
+        pending_param_types: List[str] = []
+        pending_source: List[str] = []
+        graph: Optional[Graph] = None
+        node: Optional[Node] = None
+        type_lines = 0
+        block_start = 0
+        node_re = _NODE_RE.match
+        callee_re = _CALLEE_RE.match
+
+        for idx, line in enumerate(lines):
+            self.lineno = idx + 1
+            if graph is not None:
+                # Inside `subgraph @name(...) { ... }`.
+                if line.startswith("      "):
+                    if node is None:
+                        raise self.error("continuation line outside a node")
+                    stripped = line.lstrip()
+                    if stripped.startswith(": "):
+                        self._types(node, stripped[2:], type_lines)
+                        type_lines += 1
+                    elif stripped.startswith("# In file "):
+                        m = _INFILE_RE.match(stripped)
+                        if m:
+                            node.source.append(f"{m.group(1)}:{m.group(2)}")
+                        else:
+                            self._extra(node, stripped)
+                    elif stripped.startswith("# Fullname with scope: "):
+                        m = _FULLNAME_RE.match(stripped)
+                        if not m:
+                            raise self.error("unterminated 'Fullname with scope' line")
+                        name = m.group(1)
+                        node.name = name
+                        slash = name.rfind("/")
+                        node.scope = name[:slash] if slash > 0 else None
+                    elif stripped.startswith("# Scope: "):
+                        m = _SCOPE_RE.match(stripped)
+                        if not m:
+                            raise self.error("unterminated 'Scope' line")
+                        node.scope = m.group(1)
+                    else:
+                        self._extra(node, stripped)
+                    continue
+                if line.startswith("  %"):
+                    m = node_re(line)
+                    if not m:
+                        raise self.error(f"cannot read node line {line.strip()[:80]!r}")
+                    node = self._node(graph, m.group(1), m.group(2), m.group(3), callee_re)
+                    type_lines = 0
+                    continue
+                if line.startswith("  Return("):
+                    node = self._node(graph, "return", None, line[2:], callee_re)
+                    type_lines = 0
+                    continue
+                if line == "}" or line.rstrip() == "}":
+                    graph = None
+                    node = None
+                    continue
+                if not line.strip():
+                    continue
+                raise self.error(f"unexpected line in subgraph body: {line.strip()[:80]!r}")
+
+            # Outside any block.
+            if not line:
+                section = "" if section in ("attrs", "params") else section
+                continue
+            if line.startswith("subgraph @"):
+                m = _SUBGRAPH_RE.match(line)
+                if not m:
+                    raise self.error(f"cannot read subgraph header {line[:80]!r}")
+                name = m.group(1)
+                graph = Graph(name=name, file=path, attrs=pending_attrs)
+                if pending_source:
+                    graph.attrs["source"] = ", ".join(pending_source)
+                header_params = split_top(m.group(2))
+                for i, pid in enumerate(header_params):
+                    if not pid.startswith("%"):
+                        raise self.error(f"cannot read subgraph parameter {pid[:40]!r}")
+                    num = _PARA_NUM_RE.match(pid)
+                    ptype = pending_param_types[i] if i < len(pending_param_types) else ""
+                    graph.nodes.append(
+                        Node(
+                            id=pid,
+                            op="Parameter",
+                            kind="input",
+                            name=pid[num.end() :] if num else pid[1:],
+                            outputs=parse_type(ptype) if ptype else [],
+                        )
+                    )
+                if name in blocks:
+                    raise self.error(f"subgraph @{name} defined twice")
+                blocks[name] = graph
+                order.append(name)
+                block_start = self.lineno
+                pending_attrs = {}
+                pending_param_types = []
+                pending_source = []
+                section = ""
+                node = None
+                continue
+            if line.startswith("#"):
+                if line.startswith("# IR entry: @"):
+                    m = _ENTRY_RE.match(line)
+                    if m:
+                        entry = m.group(1)
+                elif line.startswith("# Total "):
+                    m = _TOTAL_RE.match(line)
+                    if m:
+                        file_attrs["total_" + m.group(1)] = m.group(2)
+                elif line.startswith("# Attrs:"):
+                    section = "attrs"
+                elif line.startswith("# Params:"):
+                    section = "params"
+                elif line.startswith("# Parameters: "):
+                    m = _PARAMETERS_RE.match(line)
+                    if not m:
+                        raise self.error("cannot read '# Parameters:' line")
+                    pending_param_types = _type_list(m.group(2))
+                elif line.startswith("# In file "):
+                    m = _INFILE_RE.match(line)
+                    if m:
+                        pending_source.append(f"{m.group(1)}:{m.group(2)}")
+                # "# Order:" listings and other comments carry nothing new.
+                continue
+            if section == "params" and line.startswith("%"):
+                params.append(_param_node(line, path, self.lineno))
+                continue
+            if line.startswith("Total number of "):
+                m = _COUNT_RE.match(line)
+                if m:
+                    file_attrs["total_" + m.group(1)] = m.group(2)
+                continue
+            if line.startswith("Node counting information"):
+                continue
+            if line.startswith("subgraph attr:"):
+                section = "subgraph_attr"
+                pending_attrs = {}
+                continue
+            if line.endswith(" {"):
+                # A named block of settings, e.g. `jit config {` ... `}`.
+                section = "block:" + line[:-2].strip()
+                continue
+            if section.startswith("block:") and line.strip() == "}":
+                section = ""
+                continue
+            key, sep, value = line.partition(": ")
+            if not sep and line.endswith(":"):
+                key, sep, value = line[:-1], ":", ""
+            if sep and section in ("attrs", "subgraph_attr"):
+                if key == "subgraph instance":
+                    value = value.split(" : ")[0]
+                (file_attrs if section == "attrs" else pending_attrs)[key.strip()] = value
+                continue
+            if sep and section.startswith("block:"):
+                file_attrs[section[6:] + "." + key.strip()] = value.strip()
+                continue
+            # Unknown header lines are kept as text, not dropped.
+            extra = file_attrs.get("header_extra")
+            file_attrs["header_extra"] = line if extra is None else extra + "\n" + line
+
+        if graph is not None:
+            raise self.error(
+                f"input ends inside subgraph @{graph.name} (opened at line {block_start}): "
+                "the file looks truncated",
+                len(lines),
+            )
+        if entry is None:
+            raise self.error("no '# IR entry: @<graph>' header: not a MindSpore IR dump", 1)
+        if entry not in blocks:
+            raise self.error(
+                f"entry graph @{entry} not found (the file looks truncated)", len(lines)
+            )
+        main = blocks.pop(entry)
+        main.nodes[:0] = params
+        for key, value in file_attrs.items():
+            main.attrs.setdefault(key, value)
+        main.subgraphs = blocks
+        for g in [main] + list(blocks.values()):
+            self._finish(g, blocks)
+        if is_kernel_graph_file(path, entry):
+            step = 0
+            for n in main.nodes:
+                if n.is_kernel:
+                    n.step = step
+                    step += 1
+        return main
+
+    # ------------------------------------------------------------------ node lines
+
+    def _node(
+        self, graph: Graph, nid: str, out_name: Optional[str], rest: str, callee_re: Any
+    ) -> Node:
+        m = callee_re(rest)
+        if not m:
+            raise self.error(f"cannot read operator in {rest[:80]!r}")
+        open_at = m.end() - 1
+        close = _match_close(rest, open_at)
+        if close < 0:
+            raise self.error("unbalanced parentheses in node arguments")
+        args = split_top(rest[open_at + 1 : close - 1])
+        node = Node(id=nid, op="")
+        subgraph: Optional[str] = None
+        inputs: List[str] = []
+        if m.group("call") is not None or m.group("direct") is not None:
+            subgraph = m.group("call") or m.group("direct")
+            node.kind = "call"
+            node.op = "call"
+        elif m.group("ref") is not None:
+            inputs.append(m.group("ref"))
+            node.kind = "call"
+            node.op = "call"
+            subgraph = m.group("sw")
+        else:
+            node.op = _strip_prim(m.group("prim"))
+            if node.op in CALL_OPS:
+                node.kind = "call"
+        if out_name:
+            node.attrs["output_name"] = out_name
+        constants: List[Node] = []
+        for arg in args:
+            if arg.startswith("%") and " " not in arg:
+                inputs.append(arg)
+                continue
+            if node.kind == "call" and subgraph is None and arg.startswith("@"):
+                subgraph = arg[1:]
+            cid = f"{nid}#{len(inputs)}"
+            constants.append(Node(id=cid, op="Constant", kind="constant", attrs={"value": arg}))
+            inputs.append(cid)
+        node.inputs = inputs
+        node.subgraph = subgraph
+        tail = rest[close:].strip()
+        if tail:
+            self._attrs(node, tail)
+        graph.nodes.extend(constants)
+        graph.nodes.append(node)
+        return node
+
+    def _attrs(self, node: Node, tail: str) -> None:
+        pos = 0
+        while pos < len(tail):
+            m = _LABEL_RE.match(tail, pos)
+            if not m:
+                node.attrs["text"] = tail[pos:].strip()
+                return
+            if m.group(1) is not None:
+                node.attrs["instance_name"] = m.group(1)
+                pos = m.end()
+                continue
+            label = m.group(2)
+            open_at = m.end() - 1
+            close = _match_close(tail, open_at)
+            if close < 0:
+                raise self.error(f"unbalanced braces in {label}")
+            prefix = "" if label == "primitive_attrs" else label.replace("_attrs", "") + ":"
+            for key, value in split_attrs(tail[open_at + 1 : close - 1]):
+                node.attrs[prefix + key] = value
+            pos = close
+
+    def _extra(self, node: Node, text: str) -> None:
+        old = node.attrs.get("extra")
+        node.attrs["extra"] = text if old is None else old + "\n" + text
+
+    def _types(self, node: Node, body: str, index: int) -> None:
+        if index == 0:
+            ins, outs = _parse_types_line(body)
+            node.input_types = [_slot_type(t) for t in ins]
+            # `Return(%x)` prints one list: the value it returns.
+            node.outputs = [t for text in (ins if outs is None else outs) for t in parse_type(text)]
+        elif _DEVICE_LINE_RE.search(body):
+            ins, outs = _parse_types_line(body)
+            self._apply_device(node, ins, outs)
+        elif "object_types" not in node.attrs:
+            # Kernel object types: `(Tensor, Scalar) -> (TupleUnfold)`.
+            node.attrs["object_types"] = body
+        else:
+            self._extra(node, ": " + body)
+
+    def _apply_device(self, node: Node, ins: List[str], outs: Optional[List[str]]) -> None:
+        def merge(types: List[TensorType], texts: List[str]) -> List[TensorType]:
+            merged = list(types)
+            for i, text in enumerate(texts):
+                dev = _device(text)
+                if dev is None:
+                    continue
+                if i < len(merged):
+                    merged[i] = replace(merged[i], device_dtype=dev[0], format=dev[1])
+                else:
+                    merged.append(TensorType(shape=dev[2], device_dtype=dev[0], format=dev[1]))
+            return merged
+
+        node.input_types = merge(node.input_types, ins)
+        if outs is not None:
+            node.outputs = merge(node.outputs, outs)
+
+    # ------------------------------------------------------------------ finishing
+
+    def _finish(self, graph: Graph, blocks: Dict[str, Graph]) -> None:
+        ids = {n.id for n in graph.nodes}
+        by_num: Dict[str, str] = {}
+        for n in graph.nodes:
+            if n.kind in ("parameter", "input"):
+                m = _PARA_NUM_RE.match(n.id)
+                if m:
+                    by_num[m.group(1)] = n.id
+        for n in graph.nodes:
+            if n.kind == "constant":
+                continue
+            for i, src in enumerate(n.inputs):
+                if src not in ids:
+                    m = _PARA_NUM_RE.match(src)
+                    if m and m.group(1) in by_num:
+                        n.inputs[i] = by_num[m.group(1)]
+            if n.kind == "call" and n.subgraph and n.subgraph in blocks:
+                info = blocks[n.subgraph].attrs.get("info_name")
+                if info:
+                    n.op = _HASH_SUFFIX_RE.sub("", info)
+                    n.attrs["info_name"] = info
+        # Constant nodes take the scope and the type of the slot they feed.
+        consumers = {}
+        for n in graph.nodes:
+            if n.kind != "constant":
+                for slot, src in enumerate(n.inputs):
+                    if "#" in src:
+                        consumers[src] = (n, slot)
+        for n in graph.nodes:
+            if n.kind == "constant" and n.id in consumers:
+                user, slot = consumers[n.id]
+                n.scope = user.scope
+                if slot < len(user.input_types):
+                    n.outputs = [user.input_types[slot]]
+
+
+def parse_ir_text(text: str, path: Optional[str] = None) -> Graph:
+    """Parse the text of one ``.ir`` dump; ``path`` is only used in errors and ``Graph.file``."""
+    if not isinstance(text, str):
+        raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
+    return _IRParser(text, path).parse()
+
+
+def parse_ir_file(path: Union[str, "os.PathLike[str]"]) -> Graph:
+    """Read and parse one ``.ir`` file (UTF-8; undecodable bytes become U+FFFD)."""
+    p = os.fspath(path)
+    with open(p, encoding="utf-8", errors="replace") as fh:
+        return parse_ir_text(fh.read(), p)
+
+
+# ---------------------------------------------------------------------------- header
+
+_HEADER_SCAN_RE = re.compile(
+    r"^(?:# IR entry: @(?P<entry>.+?)\s*$|Total number of (?P<kind>nodes|cnodes): (?P<count>\d+)"
+    r"|# Total (?P<tkind>subgraphs|params): (?P<tcount>\d+)|info_name: (?P<info>\S+)"
+    r"|subgraph @(?P<sub>[^\s(]+))",
+    re.M,
+)
+
+
+def read_ir_header(text_or_path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]:
+    """Cheap summary of one ``.ir`` dump without parsing node bodies.
+
+    Accepts the text itself or a path. Returns ``entry``, ``nodes``/``cnodes`` (from the
+    ``Total number of`` lines), ``subgraphs_total``, ``params``, ``subgraphs`` (names in
+    file order, entry included), ``info_names`` (subgraph -> graph-kernel ``info_name``),
+    ``kernel_graph`` and ``file``.
+    """
+    path: Optional[str] = None
+    if isinstance(text_or_path, str) and ("\n" in text_or_path or text_or_path.startswith("#")):
+        text = text_or_path
+    else:
+        path = os.fspath(text_or_path)
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    info: Dict[str, Any] = {
+        "file": path,
+        "entry": None,
+        "nodes": None,
+        "cnodes": None,
+        "subgraphs_total": None,
+        "params": None,
+        "subgraphs": [],
+        "info_names": {},
+    }
+    pending_info: Optional[str] = None
+    for m in _HEADER_SCAN_RE.finditer(text):
+        if m.group("entry") is not None:
+            if info["entry"] is None:
+                info["entry"] = m.group("entry")
+        elif m.group("kind") is not None:
+            info[m.group("kind")] = int(m.group("count"))
+        elif m.group("tkind") is not None:
+            key = "subgraphs_total" if m.group("tkind") == "subgraphs" else "params"
+            info[key] = int(m.group("tcount"))
+        elif m.group("info") is not None:
+            pending_info = m.group("info")
+        else:
+            name = m.group("sub")
+            info["subgraphs"].append(name)
+            if pending_info:
+                info["info_names"][name] = pending_info
+            pending_info = None
+    if info["entry"] is None:
+        raise GraphParseError("no '# IR entry: @<graph>' header: not a MindSpore IR dump", path, 1)
+    info["kernel_graph"] = is_kernel_graph_file(path, info["entry"])
+    return info
