@@ -1,0 +1,52 @@
+"""``ascend-lab status [--json] [--refresh] [--check] [--root PATH] [--timeout S] [--details]``."""
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    parser.add_argument("--refresh", action="store_true", help="bypass the short cache")
+    parser.add_argument(
+        "--check", action="store_true", help="also run mindspore.run_check() (slow)"
+    )
+    parser.add_argument(
+        "--root",
+        metavar="PATH",
+        default=None,
+        help="Ascend install root (default: $ASCEND_LAB_ASCEND_ROOT or /usr/local/Ascend)",
+    )
+    parser.add_argument(
+        "--timeout",
+        metavar="S",
+        type=float,
+        default=5.0,
+        help="seconds allowed for each npu-smi call (default 5)",
+    )
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="also query npu-smi info -t board|usages|health per chip",
+    )
+
+
+def run(args: Any) -> int:
+    from .probe import collect_status
+
+    timeout = args.timeout
+    if not timeout or timeout <= 0:
+        print("ascend-lab status: --timeout must be a positive number of seconds", file=sys.stderr)
+        return 2
+    status = collect_status(
+        refresh=args.refresh,
+        root=args.root,
+        timeout=timeout,
+        details=getattr(args, "details", False),
+        run_check=args.check,
+    )
+    if args.json:
+        print(status.to_json())
+    else:
+        print(status.to_text())
+    return 0

@@ -1,0 +1,184 @@
+"""Do the installed MindSpore, CANN and driver belong together?
+
+The table is data (``compat.json`` next to this file); this module only reads it and
+compares versions.
+"""
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from .status import Compatibility, StatusWarning
+from .versions import same_release, version_key
+
+_TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compat.json")
+_cache: Optional[List["CompatRow"]] = None
+
+
+@dataclass(frozen=True)
+class CompatRow:
+    mindspore_min: str
+    mindspore_max: str
+    cann: str
+    driver: Optional[str] = None
+
+    def has_mindspore(self, version: str) -> bool:
+        key = version_key(version)
+        return version_key(self.mindspore_min) <= key <= version_key(self.mindspore_max)
+
+    def mindspore_text(self) -> str:
+        if self.mindspore_min == self.mindspore_max:
+            return self.mindspore_min
+        return "{}–{}".format(self.mindspore_min, self.mindspore_max)
+
+
+def rows_from_data(data: Dict[str, Any]) -> List[CompatRow]:
+    return [
+        CompatRow(
+            mindspore_min=str(r["mindspore_min"]),
+            mindspore_max=str(r["mindspore_max"]),
+            cann=str(r["cann"]),
+            driver=None if r.get("driver") is None else str(r["driver"]),
+        )
+        for r in data["rows"]
+    ]
+
+
+def load_table() -> List[CompatRow]:
+    """The rows of ``compat.json`` (read once)."""
+    global _cache
+    if _cache is None:
+        with open(_TABLE_PATH, encoding="utf-8") as f:
+            _cache = rows_from_data(json.load(f))
+    return list(_cache)
+
+
+def check(
+    mindspore: Optional[str],
+    cann: Optional[str],
+    driver: Optional[str],
+    ascend_present: bool = True,
+    table: Optional[List[CompatRow]] = None,
+) -> Tuple[Compatibility, List[StatusWarning]]:
+    """Verdict (match / mismatch / unknown), what to install, and warnings.
+
+    ``ascend_present``: an NPU or an Ascend install was found. Without one (a plain CPU
+    machine) a missing CANN is expected and gives no warning.
+    """
+    rows = load_table() if table is None else table
+    warnings: List[StatusWarning] = []
+    ms_rows = [r for r in rows if mindspore and r.has_mindspore(mindspore)]
+    cann_rows = [r for r in rows if cann and same_release(r.cann, cann)]
+
+    def ms_for_cann() -> Optional[str]:
+        return cann_rows[-1].mindspore_max if cann_rows else None
+
+    if not ascend_present and not cann:
+        msg = "No Ascend software found: MindSpore runs on CPU."
+        if mindspore is None:
+            msg = "No Ascend software and no MindSpore found."
+        return Compatibility("unknown", msg), warnings
+
+    if mindspore is None:
+        comp = Compatibility("unknown", "MindSpore is not installed.")
+        target = ms_for_cann()
+        fix = "pip install mindspore"
+        if target:
+            fix = "pip install mindspore=={}  (matches CANN {})".format(target, cann)
+            comp.expected = {"mindspore": target}
+            comp.install = ["mindspore=={}".format(target)]
+        warnings.append(StatusWarning("MindSpore is not installed", fix, "warning", "mindspore"))
+        return comp, warnings
+
+    if not ms_rows:
+        comp = Compatibility(
+            "unknown",
+            "MindSpore {} is not in the compatibility table.".format(mindspore),
+        )
+        target = ms_for_cann()
+        if target and cann:
+            comp.message += " CANN {} pairs with MindSpore {}.".format(
+                cann, cann_rows[-1].mindspore_text()
+            )
+            comp.expected = {"mindspore": target}
+            comp.install = ["mindspore=={}".format(target)]
+            warnings.append(
+                StatusWarning(
+                    "MindSpore {} is not known to work with CANN {}".format(mindspore, cann),
+                    "pip install mindspore=={}  (the release built for CANN {})".format(
+                        target, cann
+                    ),
+                    "info",
+                    "mindspore",
+                )
+            )
+        return comp, warnings
+
+    row = ms_rows[-1]
+    expected: Dict[str, Any] = {"cann": row.cann, "driver": row.driver}
+    if not cann:
+        comp = Compatibility(
+            "unknown",
+            "CANN not found; MindSpore {} needs CANN {}.".format(mindspore, row.cann),
+            expected,
+            ["CANN {}".format(row.cann)],
+        )
+        warnings.append(
+            StatusWarning(
+                "CANN toolkit not found (MindSpore {} needs CANN {})".format(mindspore, row.cann),
+                "Install Ascend-cann-toolkit {} and source its set_env.sh".format(row.cann),
+                "error",
+                "cann",
+            )
+        )
+        return comp, warnings
+
+    if row not in cann_rows:
+        install = ["CANN {}".format(row.cann)]
+        fix = "Install CANN {}".format(row.cann)
+        target = ms_for_cann()
+        if target:
+            install.append("mindspore=={}".format(target))
+            fix += ", or keep CANN {} and pip install mindspore=={}".format(cann, target)
+        comp = Compatibility(
+            "mismatch",
+            "MindSpore {} is built for CANN {}, but CANN {} is installed.".format(
+                mindspore, row.cann, cann
+            ),
+            expected,
+            install,
+        )
+        warnings.append(StatusWarning(comp.message, fix, "error", "cann"))
+        return comp, warnings
+
+    if row.driver and driver and version_key(driver) < version_key(row.driver):
+        comp = Compatibility(
+            "mismatch",
+            "CANN {} needs NPU driver {} or newer; driver {} is installed.".format(
+                cann, row.driver, driver
+            ),
+            expected,
+            ["NPU driver and firmware {} or newer".format(row.driver)],
+        )
+        warnings.append(
+            StatusWarning(
+                comp.message,
+                "Upgrade the firmware and then the driver to {} or newer "
+                "(Ascend-hdk-*-npu-firmware / -npu-driver .run packages)".format(row.driver),
+                "error",
+                "driver",
+            )
+        )
+        return comp, warnings
+
+    return (
+        Compatibility(
+            "match",
+            "MindSpore {} and CANN {} match{}.".format(
+                mindspore, cann, "" if not (row.driver and driver) else ", driver " + driver
+            ),
+            expected,
+        ),
+        warnings,
+    )

@@ -1,0 +1,138 @@
+"""Check the Ascend environment variables that CANN's ``set_env.sh`` sets.
+
+Each problem is a :class:`StatusWarning` with the command that fixes it. Only called when
+an Ascend install or an NPU is present: on a plain CPU machine none of this matters.
+"""
+
+import os
+from typing import Dict, List, Mapping, Optional
+
+from .install import InstallInfo
+from .status import Chip, StatusWarning
+
+ENV_VARS = (
+    "ASCEND_HOME_PATH",
+    "ASCEND_TOOLKIT_HOME",
+    "ASCEND_OPP_PATH",
+    "ASCEND_CUSTOM_OPP_PATH",
+    "ASCEND_RT_VISIBLE_DEVICES",
+    "LD_LIBRARY_PATH",
+)
+
+
+def snapshot(environ: Optional[Mapping[str, str]] = None) -> Dict[str, Optional[str]]:
+    env = os.environ if environ is None else environ
+    return {k: env.get(k) for k in ENV_VARS}
+
+
+def _source_fix(install: InstallInfo) -> str:
+    script = install.set_env or os.path.join(install.root, "ascend-toolkit", "set_env.sh")
+    return "source {}   (or use the ascend-lab MindSpore kernel, which does it)".format(script)
+
+
+def check_environment(
+    install: InstallInfo,
+    chips: List[Chip],
+    environ: Optional[Mapping[str, str]] = None,
+) -> List[StatusWarning]:
+    env = os.environ if environ is None else environ
+    out: List[StatusWarning] = []
+    fix = _source_fix(install)
+    home = env.get("ASCEND_HOME_PATH") or env.get("ASCEND_TOOLKIT_HOME")
+
+    if install.toolkit_home and not home:
+        out.append(
+            StatusWarning(
+                "CANN's set_env.sh has not been sourced (ASCEND_HOME_PATH is not set)",
+                fix,
+                "warning",
+                "environment",
+            )
+        )
+    else:
+        if home and not os.path.isdir(home):
+            out.append(
+                StatusWarning(
+                    "ASCEND_HOME_PATH={} does not exist".format(home),
+                    fix,
+                    "error",
+                    "environment",
+                )
+            )
+        opp = env.get("ASCEND_OPP_PATH")
+        if home and not opp:
+            out.append(
+                StatusWarning("ASCEND_OPP_PATH is not set", fix, "warning", "environment")
+            )
+        elif opp and not os.path.isdir(opp):
+            out.append(
+                StatusWarning(
+                    "ASCEND_OPP_PATH={} does not exist".format(opp), fix, "error", "environment"
+                )
+            )
+        if home:
+            lib64 = os.path.normpath(os.path.join(home, "lib64"))
+            ld = [
+                os.path.normpath(p) for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p
+            ]
+            if lib64 not in ld:
+                out.append(
+                    StatusWarning(
+                        "LD_LIBRARY_PATH does not contain {}".format(lib64),
+                        "export LD_LIBRARY_PATH={}:$LD_LIBRARY_PATH   (or {})".format(lib64, fix),
+                        "warning",
+                        "environment",
+                    )
+                )
+    custom = env.get("ASCEND_CUSTOM_OPP_PATH")
+    if custom:
+        for p in custom.split(os.pathsep):
+            if p and not os.path.isdir(p):
+                out.append(
+                    StatusWarning(
+                        "ASCEND_CUSTOM_OPP_PATH entry {} does not exist".format(p),
+                        "Remove it from ASCEND_CUSTOM_OPP_PATH or install the custom operators",
+                        "warning",
+                        "environment",
+                    )
+                )
+    out.extend(_visible_devices(env.get("ASCEND_RT_VISIBLE_DEVICES"), chips))
+    return out
+
+
+def _visible_devices(value: Optional[str], chips: List[Chip]) -> List[StatusWarning]:
+    if value is None:
+        return []
+    ids = [p.strip() for p in value.split(",")]
+    if not value.strip() or not all(i.isdigit() for i in ids):
+        return [
+            StatusWarning(
+                "ASCEND_RT_VISIBLE_DEVICES={!r} is not a comma-separated list of NPU ids".format(
+                    value
+                ),
+                "export ASCEND_RT_VISIBLE_DEVICES=0,1   (ids from npu-smi info), or unset it",
+                "error",
+                "npu",
+            )
+        ]
+    if chips:
+        count = len(chips)
+        bad = [i for i in ids if int(i) >= count]
+        if bad:
+            return [
+                StatusWarning(
+                    "ASCEND_RT_VISIBLE_DEVICES names device(s) {} but only {} chip(s) "
+                    "exist".format(",".join(bad), count),
+                    "Use ids 0..{} or unset ASCEND_RT_VISIBLE_DEVICES".format(count - 1),
+                    "error",
+                    "npu",
+                )
+            ]
+    return [
+        StatusWarning(
+            "Only devices {} are visible to MindSpore (ASCEND_RT_VISIBLE_DEVICES)".format(value),
+            "unset ASCEND_RT_VISIBLE_DEVICES to use every NPU",
+            "info",
+            "npu",
+        )
+    ]

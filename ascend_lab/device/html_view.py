@@ -1,0 +1,177 @@
+"""HTML card for a :class:`DeviceStatus` (``_repr_html_``).
+
+Every string goes through :func:`html.escape`: chip names, process names, versions,
+paths and messages all come from tools or files. Colours are JupyterLab CSS variables
+(with fallbacks for other front ends), so the dark theme works.
+"""
+
+from html import escape
+from typing import TYPE_CHECKING, List, Optional
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .status import DeviceStatus
+
+_FG = "var(--jp-ui-font-color1, #212121)"
+_FG2 = "var(--jp-ui-font-color2, #616161)"
+_BORDER = "var(--jp-border-color2, #e0e0e0)"
+_BG2 = "var(--jp-layout-color2, #eeeeee)"
+_OK = "var(--jp-success-color1, #388e3c)"
+_WARN = "var(--jp-warn-color1, #f57c00)"
+_ERR = "var(--jp-error-color1, #d32f2f)"
+_INFO = "var(--jp-info-color1, #0288d1)"
+_BRAND = "var(--jp-brand-color1, #1976d2)"
+
+_CELL = "padding:2px 8px;border-bottom:1px solid {};text-align:left;".format(_BORDER)
+_HEAD = _CELL + "font-weight:600;color:{};".format(_FG2)
+
+
+def _e(value: object) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return escape("{:g}".format(value))
+    return escape(str(value))
+
+
+def _bar(used: Optional[int], total: Optional[int]) -> str:
+    if used is None or not total:
+        return '<span style="color:{}">{}</span>'.format(_FG2, "–" if not total else _e(used))
+    pct = max(0.0, min(100.0, 100.0 * used / total))
+    colour = _OK if pct < 70 else (_WARN if pct < 90 else _ERR)
+    return (
+        '<div style="display:flex;align-items:center;gap:6px;min-width:180px">'
+        '<div title="{used} / {total} MB" style="flex:1;height:8px;background:{bg};'
+        'border-radius:4px;overflow:hidden">'
+        '<div style="width:{pct:.1f}%;height:100%;background:{colour}"></div></div>'
+        '<span style="white-space:nowrap">{used} / {total} MB ({pct:.0f}%)</span></div>'
+    ).format(used=_e(used), total=_e(total), pct=pct, bg=_BG2, colour=colour)
+
+
+def _health(value: Optional[str]) -> str:
+    colour = _OK if (value or "").upper() == "OK" else _ERR
+    return '<span style="color:{};font-weight:600">{}</span>'.format(colour, _e(value))
+
+
+def _table(headers: List[str], rows: List[List[str]]) -> str:
+    head = "".join('<th style="{}">{}</th>'.format(_HEAD, escape(h)) for h in headers)
+    body = "".join(
+        "<tr>" + "".join('<td style="{}">{}</td>'.format(_CELL, c) for c in row) + "</tr>"
+        for row in rows
+    )
+    return (
+        '<table style="border-collapse:collapse;margin:4px 0 8px 0;font-size:inherit">'
+        "<thead><tr>{}</tr></thead><tbody>{}</tbody></table>".format(head, body)
+    )
+
+
+def _h(text: str) -> str:
+    return '<div style="font-weight:600;margin-top:8px;color:{}">{}</div>'.format(
+        _FG, escape(text)
+    )
+
+
+def render_html(status: "DeviceStatus") -> str:
+    parts: List[str] = []
+    mode_colour = _OK if status.mode == "ascend" else _INFO
+    parts.append(
+        '<div style="font-size:1.1em;font-weight:600">'
+        '<span style="color:{}">{}</span></div>'.format(mode_colour, escape(status.summary()))
+    )
+    parts.append(
+        '<div style="color:{}">mode <b>{}</b>: {}</div>'.format(
+            _FG2, escape(status.mode), escape(status.reason)
+        )
+    )
+    if status.chips:
+        has_hbm = status.has_hbm()
+        rows = []
+        for c in status.chips:
+            rows.append(
+                [
+                    _e(c.npu),
+                    _e(c.chip),
+                    _e(c.name),
+                    _health(c.health),
+                    _e(c.power_w),
+                    _e(c.temp_c),
+                    _e(c.aicore_percent),
+                    _bar(c.hbm_used_mb, c.hbm_total_mb)
+                    if has_hbm
+                    else _bar(c.memory_used_mb, c.memory_total_mb),
+                    _e(c.bus_id),
+                ]
+            )
+        parts.append(_h("Chips"))
+        parts.append(
+            _table(
+                [
+                    "NPU",
+                    "Chip",
+                    "Name",
+                    "Health",
+                    "Power (W)",
+                    "Temp (°C)",
+                    "AICore %",
+                    "HBM" if has_hbm else "Memory",
+                    "Bus-Id",
+                ],
+                rows,
+            )
+        )
+        parts.append(_h("Processes"))
+        if status.processes:
+            parts.append(
+                _table(
+                    ["NPU", "Chip", "PID", "Name", "Memory (MB)"],
+                    [
+                        [_e(p.npu), _e(p.chip), _e(p.pid), _e(p.name or "–"), _e(p.memory_mb)]
+                        for p in status.processes
+                    ],
+                )
+            )
+        else:
+            parts.append('<div style="color:{}">none</div>'.format(_FG2))
+    v = status.versions
+    parts.append(_h("Versions"))
+    parts.append(
+        _table(
+            ["driver", "firmware", "CANN", "MindSpore", "npu-smi"],
+            [[_e(v.driver), _e(v.firmware), _e(v.cann), _e(v.mindspore), _e(v.npu_smi)]],
+        )
+    )
+    comp = status.compatibility
+    colour = {"match": _OK, "mismatch": _ERR}.get(comp.verdict, _FG2)
+    install = ""
+    if comp.install:
+        install = " Install: " + ", ".join("<code>{}</code>".format(escape(x)) for x in comp.install)
+    parts.append(
+        '<div style="margin-top:4px">Compatibility: <b style="color:{}">{}</b> {}{}</div>'.format(
+            colour, escape(comp.verdict), escape(comp.message), install
+        )
+    )
+    if status.warnings:
+        parts.append(_h("Warnings (fix in this order)"))
+        items = []
+        for w in status.warnings:
+            c = {"error": _ERR, "warning": _WARN}.get(w.severity, _INFO)
+            fix = ""
+            if w.fix:
+                fix = '<div style="color:{}">fix: <code>{}</code></div>'.format(_FG2, escape(w.fix))
+            items.append(
+                '<li style="margin:2px 0"><span style="color:{};font-weight:600">{}</span> '
+                "{}{}</li>".format(c, escape(w.severity), escape(w.message), fix)
+            )
+        parts.append('<ol style="margin:2px 0;padding-left:20px">{}</ol>'.format("".join(items)))
+    if status.run_check is not None:
+        rc = status.run_check
+        parts.append(_h("mindspore.run_check(): " + ("passed" if rc.ok else "FAILED")))
+        parts.append(
+            '<pre style="margin:2px 0;white-space:pre-wrap;color:{}">{}</pre>'.format(
+                _FG2, escape(rc.output)
+            )
+        )
+    return (
+        '<div class="ascend-lab-status" style="font-family:var(--jp-ui-font-family, sans-serif);'
+        "color:{fg};border:1px solid {border};border-left:4px solid {brand};border-radius:4px;"
+        'padding:8px 12px;max-width:100%;overflow-x:auto">{body}</div>'
+    ).format(fg=_FG, border=_BORDER, brand=_BRAND, body="".join(parts))

@@ -1,0 +1,58 @@
+"""``%ascend_status [--json] [--refresh] [--check] [--details]``."""
+
+import argparse
+import shlex
+from typing import Any, Dict, Optional
+
+from .status import DeviceStatus
+
+
+class StatusJSON:
+    """Shows a status dict as JSON: a tree in JupyterLab, indented text in a terminal."""
+
+    def __init__(self, data: Dict[str, Any]) -> None:
+        self.data = data
+
+    def _repr_json_(self) -> Dict[str, Any]:
+        return self.data
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        import json
+
+        p.text(json.dumps(self.data, indent=2, ensure_ascii=False))
+
+    def __repr__(self) -> str:
+        import json
+
+        return json.dumps(self.data, indent=2, ensure_ascii=False)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="%ascend_status", add_help=False)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--refresh", action="store_true")
+    p.add_argument("--check", action="store_true")
+    p.add_argument("--details", action="store_true")
+    return p
+
+
+def status_magic(shell: Any, line: str) -> Optional[Any]:
+    """Return the status (an HTML card in notebooks, text in a terminal) or its JSON."""
+    from .probe import collect_status
+
+    try:
+        args = _parser().parse_args(shlex.split(line or ""))
+    except ValueError as e:
+        print("%ascend_status: {}. Usage: %ascend_status [--json] [--refresh] [--check]".format(e))
+        return None
+    status: DeviceStatus = collect_status(
+        refresh=args.refresh, details=args.details, run_check=args.check
+    )
+    if args.json:
+        return StatusJSON(status.to_dict())
+    return status

@@ -1,0 +1,309 @@
+"""Build one :class:`DeviceStatus` snapshot from the machine. The I/O edge of ``device``.
+
+``collect_status()`` never raises for bad machine state (missing, hanging or failing
+``npu-smi``, odd version files, a wrong install root): every problem becomes the CPU-mode
+reason or a warning. It is thread-safe and caches its result for a few seconds.
+"""
+
+import os
+import threading
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import compat, envcheck, install, npu_smi, runner
+from .status import DeviceStatus, RunCheck, StatusWarning, Versions, order_warnings
+
+CACHE_SECONDS = 3.0
+_lock = threading.Lock()
+_cache: Dict[Tuple[Any, ...], Tuple[float, DeviceStatus]] = {}
+
+_MINDSPORE_DISTS = ("mindspore", "mindspore-ascend", "mindspore-gpu", "mindspore-cpu")
+
+
+def mindspore_version() -> Tuple[Optional[str], Optional[str]]:
+    """(version, distribution name) from installed metadata; never imports MindSpore."""
+    try:
+        from importlib import metadata
+    except ImportError:  # pragma: no cover - Python < 3.8
+        return None, None
+    for dist in _MINDSPORE_DISTS:
+        try:
+            return metadata.version(dist), dist
+        except Exception:  # PackageNotFoundError, or broken metadata
+            continue
+    return None, None
+
+
+def _gpu_available(ms_dist: Optional[str]) -> bool:
+    """A GPU build of MindSpore and an NVIDIA device: report ``gpu`` mode."""
+    if ms_dist is None or not os.path.exists("/dev/nvidiactl"):
+        return False
+    if ms_dist == "mindspore-gpu":
+        return True
+    try:
+        from importlib.util import find_spec
+
+        spec = find_spec("mindspore")
+    except (ImportError, ValueError):
+        return False
+    locations = list(getattr(spec, "submodule_search_locations", None) or [])
+    for loc in locations:
+        plugin = os.path.join(loc, "lib", "plugin")
+        try:
+            if any(n.startswith("libmindspore_gpu") for n in os.listdir(plugin)):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def collect_status(
+    refresh: bool = False,
+    root: Optional[str] = None,
+    npu_smi: Optional[str] = None,
+    timeout: float = 5.0,
+    details: bool = False,
+    run_check: bool = False,
+) -> DeviceStatus:
+    """One snapshot of this machine's NPUs and Ascend/MindSpore software.
+
+    - ``refresh``: ignore the short (``CACHE_SECONDS``) in-process cache.
+    - ``root``: Ascend install root (default: env ``ASCEND_LAB_ASCEND_ROOT`` or
+      ``/usr/local/Ascend``).
+    - ``npu_smi``: path to ``npu-smi`` (default: found on ``PATH``).
+    - ``timeout``: seconds allowed for each ``npu-smi`` call.
+    - ``details``: also run ``npu-smi info -t board|usages|health`` for each chip.
+    - ``run_check``: also run ``mindspore.run_check()`` in a subprocess (slow).
+    """
+    root = root or install.default_root()
+    env = envcheck.snapshot()
+    key = (
+        root,
+        npu_smi,
+        float(timeout),
+        bool(details),
+        bool(run_check),
+        os.environ.get("PATH", ""),
+        tuple(sorted((k, v or "") for k, v in env.items())),
+    )
+    with _lock:
+        now = time.monotonic()
+        hit = _cache.get(key)
+        if hit is not None and not refresh and now - hit[0] < CACHE_SECONDS:
+            return hit[1]
+        try:
+            status = _collect(root, npu_smi, timeout, details, run_check, env)
+        except Exception as e:  # a bug here must not break a notebook or the status bar
+            status = DeviceStatus(
+                mode="cpu",
+                reason="status collection failed: {}: {}".format(type(e).__name__, e),
+                root=root,
+                collected_at=time.time(),
+            )
+            status.warnings.append(
+                StatusWarning(
+                    "ascend-lab could not read the device status ({})".format(type(e).__name__),
+                    "Please report this with the output of `ascend-lab status --json`",
+                    "error",
+                    "npu",
+                )
+            )
+        if len(_cache) > 32:
+            _cache.clear()
+        _cache[key] = (time.monotonic(), status)
+        return status
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()
+
+
+def _collect(
+    root: str,
+    npu_smi_path: Optional[str],
+    timeout: float,
+    details: bool,
+    do_run_check: bool,
+    env: Dict[str, Optional[str]],
+) -> DeviceStatus:
+    start = time.monotonic()
+    status = DeviceStatus(root=root, collected_at=time.time(), environment=env)
+    warnings: List[StatusWarning] = []
+
+    # 1. npu-smi
+    exe = npu_smi_path or runner.find_npu_smi()
+    status.npu_smi_path = exe
+    smi_reason = ""
+    smi_failed = False  # npu-smi exists but did not give a table
+    parsed = None
+    if exe is None:
+        smi_reason = "npu-smi not found on PATH"
+    else:
+        result = runner.run_npu_smi(exe, ["info"], timeout)
+        if not result.ok:
+            smi_reason, smi_failed = result.reason, True
+        else:
+            parsed = npu_smi.parse_info(result.stdout)
+            if not result.stdout.strip():
+                smi_reason, smi_failed = "npu-smi printed nothing", True
+            elif not parsed.has_table:
+                smi_reason, smi_failed = "npu-smi printed no NPU table (unrecognised output)", True
+            elif not parsed.chips:
+                smi_reason, smi_failed = "npu-smi found no NPU chips", True
+            for problem in parsed.problems:
+                warnings.append(
+                    StatusWarning(
+                        "Could not read part of npu-smi's output: " + problem[:200],
+                        "Please report your `npu-smi info` output to ascend-lab",
+                        "info",
+                        "npu",
+                    )
+                )
+    if parsed is not None:
+        status.chips = parsed.chips
+        status.processes = parsed.processes
+        status.versions.npu_smi = parsed.npu_smi_version
+
+    if details and exe and status.chips:
+        _add_details(status, exe, timeout, start)
+
+    # 2. install root, MindSpore metadata
+    inst = install.read_install(root)
+    ms_version, ms_dist = mindspore_version()
+    status.versions = Versions(
+        driver=inst.driver or (parsed.driver_version if parsed else None),
+        firmware=inst.firmware,
+        cann=inst.cann,
+        mindspore=ms_version,
+        npu_smi=status.versions.npu_smi,
+    )
+    ascend_present = bool(status.chips) or inst.anything_installed or smi_failed
+
+    # 3. mode
+    if status.chips:
+        status.mode = "ascend"
+        status.reason = "{} NPU chip{} found by npu-smi".format(
+            len(status.chips), "" if len(status.chips) == 1 else "s"
+        )
+    elif _gpu_available(ms_dist):
+        status.mode = "gpu"
+        status.reason = "no NPU ({}); NVIDIA GPU and a GPU build of MindSpore found".format(
+            smi_reason
+        )
+    else:
+        status.mode = "cpu"
+        status.reason = smi_reason or "no NPU found"
+
+    # 4. warnings, in the order one fixes things
+    if smi_failed:
+        warnings.append(
+            StatusWarning(
+                smi_reason,
+                "Run `npu-smi info` in a terminal; if it fails, reinstall the NPU driver "
+                "and firmware (or restart the machine/container with the NPU attached)",
+                "error",
+                "npu",
+            )
+        )
+    if exe is None and inst.driver:
+        warnings.append(
+            StatusWarning(
+                "NPU driver {} is installed but npu-smi is not on PATH".format(inst.driver),
+                "export PATH=/usr/local/sbin:$PATH; in a container, also mount /dev/davinci* "
+                "and npu-smi from the host",
+                "warning",
+                "npu",
+            )
+        )
+    for c in status.chips:
+        if c.health and c.health.upper() != "OK":
+            warnings.append(
+                StatusWarning(
+                    "NPU {} chip {} health is {}".format(c.npu, c.chip, c.health),
+                    "npu-smi info -t health -i {} -c {}   (shows the error code)".format(
+                        c.npu, c.chip
+                    ),
+                    "error" if c.health.lower() in ("critical", "alarm") else "warning",
+                    "npu",
+                )
+            )
+    if ascend_present:
+        for component, message, fix in inst.problems:
+            warnings.append(StatusWarning(message, fix, "warning", component))
+        if inst.firmware and inst.firmware_ranges:
+            from .versions import in_range
+
+            if not any(in_range(inst.firmware, lo, hi) for lo, hi in inst.firmware_ranges):
+                ranges = ", ".join("{}–{}".format(lo, hi) for lo, hi in inst.firmware_ranges)
+                warnings.append(
+                    StatusWarning(
+                        "Firmware {} is outside what driver {} supports ({})".format(
+                            inst.firmware, inst.driver, ranges
+                        ),
+                        "Install the firmware package released with driver {}".format(
+                            inst.driver
+                        ),
+                        "error",
+                        "firmware",
+                    )
+                )
+        if status.chips and not inst.root_exists:
+            warnings.append(
+                StatusWarning(
+                    "NPUs found but no Ascend install at {}".format(root),
+                    "Set ASCEND_LAB_ASCEND_ROOT (or --root) to where the driver and CANN "
+                    "are installed",
+                    "warning",
+                    "driver",
+                )
+            )
+        warnings.extend(envcheck.check_environment(inst, status.chips))
+    elif inst.problems:  # a root was given but it is unusable
+        for component, message, fix in inst.problems:
+            warnings.append(StatusWarning(message, fix, "warning", component))
+
+    comp, comp_warnings = compat.check(
+        ms_version, inst.cann, status.versions.driver, ascend_present=ascend_present
+    )
+    status.compatibility = comp
+    warnings.extend(comp_warnings)
+    status.warnings = order_warnings(warnings)
+
+    if do_run_check:
+        from .runcheck import run_check
+
+        status.run_check = run_check()
+        if not status.run_check.ok:
+            status.warnings.append(
+                StatusWarning(
+                    "mindspore.run_check() failed",
+                    "Read the run_check output; compare versions with the compatibility line",
+                    "error",
+                    "mindspore",
+                )
+            )
+    status.seconds = time.monotonic() - start
+    return status
+
+
+def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float) -> None:
+    """``-t board`` and ``-t usages`` per NPU, ``-t health`` per chip, within ~2x timeout."""
+    seen_npus = set()
+    for c in status.chips:
+        queries = []
+        if c.npu not in seen_npus:
+            seen_npus.add(c.npu)
+            queries.append(("board", ["info", "-t", "board", "-i", str(c.npu)]))
+            queries.append(("usages", ["info", "-t", "usages", "-i", str(c.npu)]))
+        queries.append(("health", ["info", "-t", "health", "-i", str(c.npu), "-c", str(c.chip)]))
+        for name, argv in queries:
+            if time.monotonic() - start > 2 * timeout:
+                return
+            res = runner.run_npu_smi(exe, argv, timeout)
+            if res.ok:
+                values = npu_smi.parse_key_values(res.stdout)
+                if values:
+                    c.details[name] = values
+            if res.timed_out:
+                return

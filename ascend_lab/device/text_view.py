@@ -1,0 +1,117 @@
+"""Plain-text view of a :class:`DeviceStatus` for terminals (``ascend-lab status``)."""
+
+from typing import TYPE_CHECKING, List, Optional, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .status import DeviceStatus
+
+
+def _fmt(value: object, suffix: str = "") -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return "{:g}{}".format(value, suffix)
+    return "{}{}".format(value, suffix)
+
+
+def _usage(used: Optional[int], total: Optional[int]) -> str:
+    if total is None and used is None:
+        return "-"
+    text = "{}/{} MB".format(_fmt(used), _fmt(total))
+    if used is not None and total:
+        text += " ({:.0f}%)".format(100.0 * used / total)
+    return text
+
+
+def _table(headers: Sequence[str], rows: List[List[str]]) -> List[str]:
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+    lines = ["  " + "  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    for row in rows:
+        lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+    return lines
+
+
+def _clean(text: str) -> str:
+    """Keep one line; drop control characters a process name might smuggle in."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text.replace("\n", " "))
+
+
+def render_text(status: "DeviceStatus") -> str:
+    lines = ["ascend-lab status: " + status.summary()]
+    lines.append("Mode: {} ({})".format(status.mode, _clean(status.reason)))
+    if status.chips:
+        has_hbm = status.has_hbm()
+        headers = ["NPU", "Chip", "Name", "Health", "Power", "Temp", "AICore"]
+        headers += ["HBM" if has_hbm else "Memory", "Bus-Id"]
+        rows = []
+        for c in status.chips:
+            rows.append(
+                [
+                    str(c.npu),
+                    str(c.chip),
+                    _clean(c.name or "-"),
+                    _clean(c.health or "-"),
+                    _fmt(c.power_w, " W"),
+                    _fmt(c.temp_c, " C"),
+                    _fmt(c.aicore_percent, "%"),
+                    _usage(c.hbm_used_mb, c.hbm_total_mb)
+                    if has_hbm
+                    else _usage(c.memory_used_mb, c.memory_total_mb),
+                    _clean(c.bus_id or "-"),
+                ]
+            )
+        lines.append("")
+        lines.append("Chips:")
+        lines.extend(_table(headers, rows))
+        lines.append("")
+        if status.processes:
+            lines.append("Processes:")
+            lines.extend(
+                _table(
+                    ["NPU", "Chip", "PID", "Name", "Memory"],
+                    [
+                        [
+                            str(p.npu),
+                            str(p.chip),
+                            str(p.pid),
+                            _clean(p.name or "-"),
+                            _fmt(p.memory_mb, " MB"),
+                        ]
+                        for p in status.processes
+                    ],
+                )
+            )
+        else:
+            lines.append("Processes: none")
+    lines.append("")
+    lines.append("Versions:")
+    v = status.versions
+    for label, value in (
+        ("driver", v.driver),
+        ("firmware", v.firmware),
+        ("CANN", v.cann),
+        ("MindSpore", v.mindspore),
+        ("npu-smi", v.npu_smi),
+    ):
+        lines.append("  {:<10} {}".format(label, _clean(value) if value else "not found"))
+    comp = status.compatibility
+    lines.append("")
+    lines.append("Compatibility: {} - {}".format(comp.verdict, _clean(comp.message)))
+    if comp.install:
+        lines.append("  install: " + ", ".join(_clean(x) for x in comp.install))
+    if status.warnings:
+        lines.append("")
+        lines.append("Warnings (fix in this order):")
+        for i, w in enumerate(status.warnings, 1):
+            lines.append("  {}. [{}] {}".format(i, w.severity, _clean(w.message)))
+            if w.fix:
+                lines.append("     fix: " + _clean(w.fix))
+    if status.run_check is not None:
+        lines.append("")
+        lines.append("mindspore.run_check(): " + ("passed" if status.run_check.ok else "FAILED"))
+        for out_line in status.run_check.output.splitlines()[-10:]:
+            lines.append("  " + _clean(out_line))
+    return "\n".join(lines)

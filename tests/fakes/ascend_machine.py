@@ -1,0 +1,213 @@
+"""A fake Ascend machine for tests: a fake ``npu-smi`` on PATH and a fake install root.
+
+Usage (any test, e.g. the server extension's)::
+
+    from tests.fakes.ascend_machine import make_fake_machine
+
+    machine = make_fake_machine(tmp_path)                 # 8 x 910B3, prints the fixture
+    env = machine.environ()                               # os.environ + PATH + root, no ASCEND_*
+    subprocess.run([sys.executable, "-m", "ascend_lab", "status", "--json"], env=env)
+
+    with machine.activated(monkeypatch):                  # same, in-process
+        collect_status(refresh=True)
+
+Behaviours of the fake ``npu-smi``: ``"print"`` (the chosen fixture; ``-t board|usages|
+health`` print the matching fixtures), ``"hang"`` (sleeps in a child process, so a
+timeout must kill the whole process group), ``"fail"`` (exit 255 with a driver error),
+``"garbage"`` (exit 0, nonsense), ``"empty"`` (exit 0, nothing), ``"not_executable"``.
+"""
+
+import os
+import shlex
+import shutil
+import stat
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURES = os.path.join(REPO, "tests", "fixtures")
+NPU_SMI_FIXTURES = os.path.join(FIXTURES, "npu_smi")
+ASCEND_TREE = os.path.join(FIXTURES, "ascend_tree")
+SYNTHETIC = os.path.join(HERE, "npu_smi")  # variants written for tests (see its README)
+
+DEFAULT_INFO = "info_910b3_x8_npu-smi-25.2.0.txt"
+BEHAVIOURS = ("print", "hang", "fail", "garbage", "empty", "not_executable")
+
+ASCEND_ENV_VARS = (
+    "ASCEND_HOME_PATH",
+    "ASCEND_TOOLKIT_HOME",
+    "ASCEND_OPP_PATH",
+    "ASCEND_CUSTOM_OPP_PATH",
+    "ASCEND_RT_VISIBLE_DEVICES",
+    "ASCEND_LAB_ASCEND_ROOT",
+    "LD_LIBRARY_PATH",
+)
+
+
+def fixture_path(name: str) -> str:
+    """A recorded fixture (``tests/fixtures/npu_smi``) or a synthetic one (``tests/fakes/npu_smi``)."""
+    for d in (NPU_SMI_FIXTURES, SYNTHETIC):
+        p = os.path.join(d, name)
+        if os.path.isfile(p):
+            return p
+    raise FileNotFoundError(name)
+
+
+@dataclass
+class FakeMachine:
+    bin_dir: str
+    root: str
+    npu_smi: str
+    log: str  # each npu-smi call appends its arguments here, one line per call
+    env: Dict[str, str] = field(default_factory=dict)  # the variables to set
+
+    def environ(
+        self, base: Optional[Dict[str, str]] = None, sourced: bool = False
+    ) -> Dict[str, str]:
+        """A full environment: ``base`` (os.environ) without ASCEND_* variables, plus ours.
+
+        ``sourced=True`` adds what CANN's set_env.sh would set for the fake root.
+        """
+        out = dict(os.environ if base is None else base)
+        for k in ASCEND_ENV_VARS:
+            out.pop(k, None)
+        out.update(self.env)
+        out["PATH"] = self.bin_dir + os.pathsep + out.get("PATH", "/usr/bin:/bin")
+        pythonpath = out.get("PYTHONPATH")
+        out["PYTHONPATH"] = REPO + (os.pathsep + pythonpath if pythonpath else "")
+        if sourced:
+            out.update(self.sourced_env())
+        return out
+
+    def sourced_env(self) -> Dict[str, str]:
+        home = os.path.join(self.root, "ascend-toolkit", "latest")
+        if not os.path.isdir(home):  # "latest" is a text file in a symlink-less checkout
+            home = os.path.join(self.root, "ascend-toolkit", "8.3.RC2")
+        return {
+            "ASCEND_HOME_PATH": home,
+            "ASCEND_TOOLKIT_HOME": home,
+            "ASCEND_OPP_PATH": os.path.join(home, "opp"),
+            "LD_LIBRARY_PATH": os.path.join(home, "lib64"),
+        }
+
+    def activated(self, monkeypatch: Any, sourced: bool = False) -> "FakeMachine":
+        """Apply the environment to this process with pytest's ``monkeypatch``."""
+        for k in ASCEND_ENV_VARS:
+            monkeypatch.delenv(k, raising=False)
+        monkeypatch.setenv("PATH", self.bin_dir + os.pathsep + os.environ.get("PATH", ""))
+        for k, v in self.env.items():
+            monkeypatch.setenv(k, v)
+        if sourced:
+            for k, v in self.sourced_env().items():
+                monkeypatch.setenv(k, v)
+        return self
+
+    def __enter__(self) -> "FakeMachine":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def calls(self) -> List[str]:
+        try:
+            with open(self.log) as f:
+                return [line.rstrip("\n") for line in f]
+        except FileNotFoundError:
+            return []
+
+
+def _script(behaviour: str, info: str, data_dir: str, log: str, hang_seconds: float) -> str:
+    q = shlex.quote
+    lines = ["#!/bin/sh", 'echo "$*" >> {}'.format(q(log))]
+    if behaviour == "hang":
+        # not exec: the sleep is a child, so killing only the shell would leave it running
+        lines.append("sleep {}".format(hang_seconds))
+        lines.append("cat {}".format(q(info)))
+    elif behaviour == "fail":
+        lines.append("echo 'dcmi model initialized failed, because the device is used. ret is -8020' >&2")
+        lines.append("exit 255")
+    elif behaviour == "garbage":
+        lines.append("printf 'Segmentation\\tfault?? |||| +--+ 0 0 | x / y\\n\\001\\002 NPU\\n'")
+    elif behaviour == "empty":
+        lines.append("exit 0")
+    else:
+        lines.append('case "$*" in')
+        lines.append('  "info") cat {} ;;'.format(q(info)))
+        for kind in ("board", "usages", "health"):
+            lines.append(
+                '  "info -t {} "*) cat {} ;;'.format(kind, q(os.path.join(data_dir, kind + ".txt")))
+            )
+        lines.append("  *) echo \"Usage: npu-smi info [-t type] [-i id] [-c chip]\" >&2; exit 2 ;;")
+        lines.append("esac")
+    return "\n".join(lines) + "\n"
+
+
+def make_fake_machine(
+    tmp_path: Any,
+    info: str = DEFAULT_INFO,
+    behaviour: str = "print",
+    info_text: Optional[str] = None,
+    latest_symlink: bool = False,
+    with_root: bool = True,
+    hang_seconds: float = 30,
+) -> FakeMachine:
+    """Create ``<tmp_path>/bin/npu-smi`` and ``<tmp_path>/Ascend`` (a copy of the fixture tree).
+
+    - ``info``: fixture file name for ``npu-smi info`` (recorded or synthetic);
+      ``info_text`` overrides it with literal text.
+    - ``latest_symlink``: make ``ascend-toolkit/latest`` a real symlink (as on a real
+      machine) instead of the text file a symlink-less checkout has.
+    - ``with_root=False``: no install root (the env var points at a missing folder).
+    """
+    if behaviour not in BEHAVIOURS:
+        raise ValueError("behaviour must be one of {}".format(BEHAVIOURS))
+    base = str(tmp_path)
+    bin_dir = os.path.join(base, "bin")
+    data_dir = os.path.join(base, "npu_smi_data")
+    os.makedirs(bin_dir, exist_ok=True)
+    os.makedirs(data_dir, exist_ok=True)
+    info_file = os.path.join(data_dir, "info.txt")
+    if info_text is None:
+        shutil.copyfile(fixture_path(info), info_file)
+    else:
+        with open(info_file, "w", encoding="utf-8") as f:
+            f.write(info_text)
+    for kind, name in (
+        ("board", "board_npu0.txt"),
+        ("usages", "usages_npu0.txt"),
+        ("health", "health_npu0_chip0.txt"),
+    ):
+        shutil.copyfile(os.path.join(NPU_SMI_FIXTURES, name), os.path.join(data_dir, kind + ".txt"))
+    log = os.path.join(base, "npu_smi_calls.log")
+    exe = os.path.join(bin_dir, "npu-smi")
+    with open(exe, "w") as f:
+        f.write(_script(behaviour, info_file, data_dir, log, hang_seconds))
+    mode = 0o644 if behaviour == "not_executable" else 0o755
+    os.chmod(exe, mode)
+
+    root = os.path.join(base, "Ascend")
+    if with_root:
+        shutil.copytree(ASCEND_TREE, root, symlinks=True)
+        for dirpath, dirnames, filenames in os.walk(root):  # the shared tree is read-only
+            for n in dirnames + filenames:
+                p = os.path.join(dirpath, n)
+                if not os.path.islink(p):
+                    os.chmod(p, os.stat(p).st_mode | stat.S_IWUSR)
+        latest = os.path.join(root, "ascend-toolkit", "latest")
+        if latest_symlink:
+            if os.path.lexists(latest):
+                os.remove(latest)
+            os.symlink("8.3.RC2", latest)
+        # what set_env.sh points at, so a "sourced" environment is consistent
+        home = os.path.join(root, "ascend-toolkit", "8.3.RC2")
+        os.makedirs(os.path.join(home, "opp"), exist_ok=True)
+        os.makedirs(os.path.join(home, "lib64"), exist_ok=True)
+    env = {"ASCEND_LAB_ASCEND_ROOT": root}
+    return FakeMachine(bin_dir=bin_dir, root=root, npu_smi=exe, log=log, env=env)
+
+
+def venv_python() -> str:
+    """The interpreter running the tests (the project venv)."""
+    return sys.executable
