@@ -5,7 +5,7 @@ matplotlib. Heavy parts load on first use (``ascend_lab.trace`` imports MindSpor
 when a trace is captured).
 """
 
-from typing import Any
+from typing import Any, Dict, List
 
 from ._version import __version__
 
@@ -34,3 +34,13 @@ def trace(net: Any, *inputs: Any, **options: Any) -> Any:
     from .trace.api import trace as _trace
 
     return _trace(net, *inputs, **options)
+
+
+def _jupyter_labextension_paths() -> List[Dict[str, str]]:
+    """Where JupyterLab finds the prebuilt front-end extension (``jupyter labextension``)."""
+    return [{"src": "labextension", "dest": "ascend-lab"}]
+
+
+def _jupyter_server_extension_points() -> List[Dict[str, str]]:
+    """The server extension (``/ascend-lab/api/...``); loading it never imports MindSpore."""
+    return [{"module": "ascend_lab.server"}]

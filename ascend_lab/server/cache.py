@@ -1,0 +1,112 @@
+"""One device-status snapshot shared by every client of the server.
+
+Any number of open tabs polling ``/ascend-lab/api/status`` cause at most one probe run
+(``npu-smi`` and friends) per ``cache_seconds``: while a probe runs, every request waits on
+the same future; once it finishes, its result is served until it is older than
+``cache_seconds``. The probe runs in a worker thread, never on the event loop, and a request
+never waits longer than the probe's timeout (plus a small grace): a hanging ``npu-smi``
+gives a CPU-mode answer that says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Dict, Optional
+
+# Seconds a request waits beyond the probe's own timeout before giving up on it.
+GRACE_SECONDS = 1.0
+
+Probe = Callable[[float], Dict[str, Any]]
+
+
+def probe_status(timeout: float) -> Dict[str, Any]:
+    """Collect a fresh ``DeviceStatus`` (never imports MindSpore) and return its JSON dict."""
+    from ascend_lab.device.probe import collect_status
+
+    return collect_status(refresh=True, timeout=timeout).to_dict()
+
+
+def fallback_status(reason: str, fix: str = "") -> Dict[str, Any]:
+    """A CPU-mode status for when the probe failed or did not answer in time."""
+    from ascend_lab.device.status import DeviceStatus, StatusWarning
+
+    status = DeviceStatus(
+        mode="cpu",
+        reason=reason,
+        warnings=[StatusWarning(message=reason, fix=fix, severity="warning", component="npu")],
+        collected_at=time.time(),
+    )
+    return status.to_dict()
+
+
+class StatusCache:
+    """Serve one probe result to all callers; at most one probe in flight."""
+
+    def __init__(
+        self,
+        cache_seconds: float,
+        timeout: float,
+        probe: Optional[Probe] = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.cache_seconds = cache_seconds
+        self.timeout = timeout
+        self._probe = probe or probe_status
+        self._clock = clock
+        self._value: Optional[Dict[str, Any]] = None
+        self._value_time = 0.0
+        self._inflight: Optional[asyncio.Future[Dict[str, Any]]] = None
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ascend-lab-probe")
+        self.probe_runs = 0  # for tests and benchmarks
+
+    def _fresh(self) -> bool:
+        return self._value is not None and self._clock() - self._value_time < self.cache_seconds
+
+    def _run_probe(self) -> Dict[str, Any]:
+        self.probe_runs += 1
+        try:
+            return self._probe(self.timeout)
+        except Exception as exc:  # the status endpoint degrades, it never fails
+            return fallback_status(
+                f"device status probe failed: {type(exc).__name__}: {exc}",
+                "Run `ascend-lab status` in a terminal to see the full error.",
+            )
+
+    def _start_probe(self) -> asyncio.Future[Dict[str, Any]]:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, self._run_probe)
+
+        def store(done: asyncio.Future[Dict[str, Any]]) -> None:
+            if self._inflight is done:
+                self._inflight = None
+            if not done.cancelled() and done.exception() is None:
+                self._value = done.result()
+                self._value_time = self._clock()
+
+        future.add_done_callback(store)
+        return future
+
+    async def get(self, refresh: bool = False) -> Dict[str, Any]:
+        """The current status dict; ``refresh`` ignores a fresh cached value (not a probe
+        that is already running: joining it is just as fresh)."""
+        if not refresh and self._fresh():
+            assert self._value is not None
+            return self._value
+        if self._inflight is None:
+            self._inflight = self._start_probe()
+        future = self._inflight
+        try:
+            return await asyncio.wait_for(
+                asyncio.shield(future), timeout=self.timeout + GRACE_SECONDS
+            )
+        except asyncio.TimeoutError:
+            return fallback_status(
+                f"npu-smi did not answer within {self.timeout:g} s",
+                "Check the driver with `npu-smi info` in a terminal; a hung driver "
+                "usually needs the NPU to be reset by an administrator.",
+            )
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False)

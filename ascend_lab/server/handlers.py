@@ -1,0 +1,63 @@
+"""Authenticated REST handlers of the server extension."""
+
+import json
+from typing import Any
+
+import tornado.web
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.utils import url_path_join
+
+from .cache import StatusCache
+from .config import AscendLabServerConfig
+from .course import locate_course
+
+NAMESPACE = "ascend-lab"
+
+
+class StatusHandler(APIHandler):
+    """``GET {base_url}ascend-lab/api/status``: the device status JSON."""
+
+    def initialize(self, cache: StatusCache) -> None:
+        self.cache = cache
+
+    @tornado.web.authenticated
+    async def get(self) -> None:
+        refresh = self.get_argument("refresh", "0").lower() in ("1", "true", "yes")
+        status = await self.cache.get(refresh=refresh)
+        self.set_header("Cache-Control", "no-store")
+        self.finish(json.dumps(status))
+
+
+class CourseHandler(APIHandler):
+    """``GET {base_url}ascend-lab/api/course``: where the course's first notebook is."""
+
+    def initialize(self, config: AscendLabServerConfig) -> None:
+        self.ext_config = config
+
+    @tornado.web.authenticated
+    def get(self) -> None:
+        root_dir = self.settings.get("server_root_dir") or self.contents_manager.root_dir
+        try:
+            kernel_names = list(self.kernel_spec_manager.find_kernel_specs())
+        except Exception:  # a broken kernelspec must not hide the course
+            kernel_names = []
+        self.finish(json.dumps(locate_course(self.ext_config.course_dir, root_dir, kernel_names)))
+
+
+def setup_handlers(serverapp: Any, config: AscendLabServerConfig) -> StatusCache:
+    web_app = serverapp.web_app
+    base_url = web_app.settings["base_url"]
+    cache = StatusCache(cache_seconds=config.cache_seconds, timeout=config.timeout)
+    web_app.settings["ascend_lab_status_cache"] = cache
+    web_app.add_handlers(
+        ".*$",
+        [
+            (url_path_join(base_url, NAMESPACE, "api", "status"), StatusHandler, {"cache": cache}),
+            (
+                url_path_join(base_url, NAMESPACE, "api", "course"),
+                CourseHandler,
+                {"config": config},
+            ),
+        ],
+    )
+    return cache
