@@ -1,0 +1,29 @@
+"""Memory reuse: tensor lifetimes, an offset planner like MindSpore's SOMAS, and views.
+
+``plan_graph(trace.graph)`` gives a :class:`MemoryPlan` (peak arena, lower bound, no-reuse
+total, winning strategy, offsets); ``plot_memory_map(plan)`` draws it (matplotlib, imported
+on first use); ``compare_plans`` puts plans side by side. Nothing here imports MindSpore.
+"""
+
+from .compare import PlanComparison, compare_many, compare_plans, runtime_peak
+from .lifetimes import MemoryProblem, PersistentTensor, TensorLife, lifetimes
+from .planner import STRATEGIES, MemoryPlan, plan, plan_best, plan_graph, validate
+from .plot import plot_memory_map
+
+__all__ = [
+    "STRATEGIES",
+    "MemoryPlan",
+    "MemoryProblem",
+    "PersistentTensor",
+    "PlanComparison",
+    "TensorLife",
+    "compare_many",
+    "compare_plans",
+    "lifetimes",
+    "plan",
+    "plan_best",
+    "plan_graph",
+    "plot_memory_map",
+    "runtime_peak",
+    "validate",
+]

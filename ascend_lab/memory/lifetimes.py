@@ -1,0 +1,502 @@
+"""Tensor lifetimes of a kernel graph: what the memory planner has to place.
+
+A kernel graph's nodes are in execution order. Every output of a kernel is a tensor that
+lives from the step of the kernel that produces it to the step of its last consumer. This
+module turns a :class:`~ascend_lab.graph.model.Graph` into a :class:`MemoryProblem`:
+
+- parameters, graph inputs and graph outputs are *persistent* (they live outside the
+  reusable arena) and are listed apart;
+- views and in-place ("ref") outputs share the memory of their source instead of getting a
+  block of their own: reshape-like ops, ``Assign``/``AssignAdd``, BatchNorm's moving
+  statistics written back into parameters, ``Depend``;
+- bookkeeping nodes (``Load``, ``Depend``, ``UpdateState``, ``MakeTuple``,
+  ``TupleGetItem``, ``Return``) never allocate;
+- tensors inside a fused kernel's subgraph never reach device memory: they are counted as
+  "saved by fusion";
+- tensors whose size cannot be known (dynamic ``-1`` dimensions, unknown dtype) or is zero
+  are left out, each with a note: a static plan cannot place them (that is why SOMAS needs
+  static shapes).
+
+Pure: no MindSpore import.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from ..graph.model import Graph, Node
+
+DEFAULT_ALIGNMENT = 512
+
+# Ops whose output 0 is a view of input 0 (same bytes, new shape): no new block.
+VIEW_OPS = frozenset(
+    {
+        "Reshape",
+        "ExpandDims",
+        "Squeeze",
+        "Flatten",
+        "Unsqueeze",
+        "View",
+        "FlattenExt",
+        "Identity",
+    }
+)
+
+# Ops whose outputs are written in place into one of their inputs: output index -> input index.
+REF_OUTPUTS: Dict[str, Dict[int, int]] = {
+    "Assign": {0: 0},
+    "AssignAdd": {0: 0},
+    "AssignSub": {0: 0},
+    "ScatterUpdate": {0: 0},
+    "ScatterNdUpdate": {0: 0},
+    "ScatterAdd": {0: 0},
+    # BatchNorm(x, scale, bias, moving_mean, moving_variance, ...): in training the moving
+    # statistics are updated in place; outputs 1/2 are written back into those parameters.
+    "BatchNorm": {1: 3, 2: 4},
+    "FusedBatchNorm": {1: 3, 2: 4},
+    "BNTrainingUpdate": {1: 3, 2: 4},
+}
+
+# Bookkeeping ops that pass their first input through unchanged.
+PASS_THROUGH_OPS = frozenset({"Load", "Depend"})
+PERSISTENT_KINDS = ("parameter", "input", "constant")
+
+_PRIM_PREFIXES = ("PrimFunc_", "Prim_")
+_INT_RE = re.compile(r"(-?\d+)\)?\s*$")
+
+
+def op_name(op: str) -> str:
+    """``PrimFunc_BiasAdd`` -> ``BiasAdd`` (MindSpore prints both spellings)."""
+    for prefix in _PRIM_PREFIXES:
+        if op.startswith(prefix):
+            return op[len(prefix) :]
+    return op
+
+
+def align_up(nbytes: int, alignment: int) -> int:
+    """Round ``nbytes`` up to a multiple of ``alignment`` (``alignment <= 1``: unchanged)."""
+    if alignment <= 1:
+        return nbytes
+    return -(-nbytes // alignment) * alignment
+
+
+@dataclass
+class TensorLife:
+    """One tensor the arena must hold: ``size`` aligned bytes over steps ``start..end``."""
+
+    id: str
+    node: str
+    label: str
+    op: str
+    size: int
+    nbytes: int
+    start: int
+    end: int
+
+    @property
+    def duration(self) -> int:
+        return self.end - self.start + 1
+
+
+@dataclass
+class PersistentTensor:
+    """A value that lives for the whole run (parameter, graph input, graph output)."""
+
+    id: str
+    node: str
+    label: str
+    kind: str
+    size: int
+    nbytes: Optional[int]
+
+
+@dataclass
+class Excluded:
+    """A tensor left out of the plan, and why."""
+
+    id: str
+    node: str
+    label: str
+    reason: str
+
+
+@dataclass
+class MemoryProblem:
+    """Everything the planner needs, plus what was left out and why."""
+
+    graph: str
+    alignment: int
+    steps: int
+    tensors: List[TensorLife] = field(default_factory=list)
+    persistent: List[PersistentTensor] = field(default_factory=list)
+    excluded: List[Excluded] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    kernels: List[str] = field(default_factory=list)
+    shared: int = 0
+    fused_internal_tensors: int = 0
+    fused_internal_bytes: int = 0
+
+    @property
+    def persistent_bytes(self) -> int:
+        return sum(p.size for p in self.persistent)
+
+    @property
+    def no_reuse(self) -> int:
+        return sum(t.size for t in self.tensors)
+
+    def live_bytes(self) -> List[int]:
+        """Aligned bytes alive at each step (difference array, O(tensors + steps))."""
+        diff = [0] * (self.steps + 1)
+        for t in self.tensors:
+            diff[t.start] += t.size
+            diff[t.end + 1] -= t.size
+        live = []
+        total = 0
+        for step in range(self.steps):
+            total += diff[step]
+            live.append(total)
+        return live
+
+    @property
+    def lower_bound(self) -> int:
+        """No plan can use less than the largest total of bytes alive at one step."""
+        return max(self.live_bytes(), default=0)
+
+
+def node_label(node: Node, graph: Optional[Graph] = None) -> str:
+    """``Conv2D (Default/conv-Conv2d)``: op plus scope, for tables and plots."""
+    op = kernel_op(node, graph)
+    where = node.scope or node.name
+    return f"{op} ({where})" if where else op
+
+
+def kernel_op(node: Node, graph: Optional[Graph] = None) -> str:
+    """The op type of a kernel; for a fused-kernel call, its ``Fused_*`` name."""
+    if node.subgraph:
+        sub = graph.subgraphs.get(node.subgraph) if graph is not None else None
+        info = sub.attrs.get("info_name") if sub is not None else None
+        name = info or node.subgraph
+        return _strip_hash(name)
+    return op_name(node.op)
+
+
+def _strip_hash(name: str) -> str:
+    """``Fused_ReLU_3888962450039697091`` -> ``Fused_ReLU`` (the number is a hash)."""
+    head, _, tail = name.rpartition("_")
+    if head and tail.isdigit() and len(tail) > 6:
+        return head
+    return name
+
+
+def tuple_index(node: Node, graph: Graph) -> Optional[int]:
+    """The index a ``TupleGetItem`` selects, or None if it cannot be read."""
+    for key in ("index", "idx"):
+        if key in node.attrs:
+            match = _INT_RE.search(str(node.attrs[key]))
+            if match:
+                return int(match.group(1))
+    if len(node.inputs) < 2:
+        return None
+    ref = node.inputs[1]
+    candidates = [ref]
+    if ref in graph:
+        const = graph.node(ref)
+        candidates = [const.attrs.get("value", ""), const.name or "", const.op, ref]
+    for text in candidates:
+        match = _INT_RE.search(str(text))
+        if match:
+            return int(match.group(1))
+    return None
+
+
+# A storage root: ("t", tensor id) for an arena tensor, ("p", node id) for a persistent value.
+Root = Tuple[str, str]
+
+
+class _Resolver:
+    """Maps a value (node id, output index) to the storage it really lives in."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.memo: Dict[Tuple[str, Optional[int]], List[Root]] = {}
+        self.unresolved_tuple_items: Set[str] = set()
+
+    def roots(self, node_id: str, index: Optional[int] = None) -> List[Root]:
+        key = (node_id, index)
+        cached = self.memo.get(key)
+        if cached is not None:
+            return cached
+        # Follow single pass-through chains in a loop (Depend/Load/views can nest deeply).
+        self.memo[key] = []  # guards against cycles in malformed graphs
+        result = self._roots(node_id, index)
+        self.memo[key] = result
+        return result
+
+    def _roots(self, node_id: str, index: Optional[int]) -> List[Root]:
+        graph = self.graph
+        if node_id not in graph:
+            return []  # literal constants (I64(0), U monads, ...) are not tensors
+        node = graph.node(node_id)
+        op = op_name(node.op)
+        if node.kind in PERSISTENT_KINDS:
+            return [("p", node.id)]
+        if node.kind == "output":
+            return []
+        if op in PASS_THROUGH_OPS:
+            return self.roots(node.inputs[0], index) if node.inputs else []
+        if op == "TupleGetItem":
+            if not node.inputs:
+                return []
+            item = tuple_index(node, graph)
+            if item is None:
+                self.unresolved_tuple_items.add(node.id)
+            return self.roots(node.inputs[0], item)
+        if op in ("MakeTuple", "MakeTupleV2"):
+            if index is not None and 0 <= index < len(node.inputs):
+                return self.roots(node.inputs[index], None)
+            out: List[Root] = []
+            for src in node.inputs:
+                out.extend(self.roots(src, None))
+            return out
+        if node.bookkeeping:  # UpdateState, Return: no data
+            return []
+        indices = range(len(node.outputs)) if index is None else [index]
+        out = []
+        for i in indices:
+            source = self._shared_source(node, op, i)
+            if source is not None:
+                out.extend(self.roots(source, None))
+            else:
+                out.append(("t", f"{node.id}:{i}"))
+        return out
+
+    @staticmethod
+    def _shared_source(node: Node, op: str, index: int) -> Optional[str]:
+        """Input id whose memory output ``index`` shares (views, ref outputs), if any."""
+        if op in VIEW_OPS and index == 0 and node.inputs:
+            return node.inputs[0]
+        ref = REF_OUTPUTS.get(op)
+        if ref is not None and index in ref and ref[index] < len(node.inputs):
+            return node.inputs[ref[index]]
+        return None
+
+
+def _describe(t_id: str, tensor_type: object) -> str:
+    shape = getattr(tensor_type, "shape", None)
+    dtype = getattr(tensor_type, "device_dtype", None) or getattr(tensor_type, "dtype", None)
+    if shape is not None and any(d < 0 for d in shape):
+        return f"dynamic shape {list(shape)}"
+    if getattr(tensor_type, "itemsize", None) is None:
+        return f"unknown dtype {dtype!r}"
+    if shape is None:
+        return "unknown shape"
+    return f"size 0 (shape {list(shape)})"
+
+
+def _fused_internals(graph: Graph, node: Node, alignment: int) -> Tuple[int, int]:
+    """(count, aligned bytes) of the tensors a fused kernel keeps on-chip."""
+    sub = graph.subgraphs.get(node.subgraph) if node.subgraph else None
+    if sub is None:
+        return 0, 0
+    returned: Set[str] = set()
+    for inner in sub.nodes:
+        if op_name(inner.op) == "Return":
+            stack = list(inner.inputs)
+            while stack:
+                rid = stack.pop()
+                returned.add(rid)
+                if rid in sub and op_name(sub.node(rid).op) in ("MakeTuple", "Depend"):
+                    stack.extend(
+                        sub.node(rid).inputs[:1]
+                        if sub.node(rid).op == "Depend"
+                        else sub.node(rid).inputs
+                    )
+    count = 0
+    total = 0
+    for inner in sub.nodes:
+        if not inner.is_kernel or inner.id in returned:
+            continue
+        for tensor_type in inner.outputs:
+            count += 1
+            total += align_up(tensor_type.nbytes or 0, alignment)
+    return count, total
+
+
+def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem:
+    """Tensors of ``graph`` (a kernel graph in execution order) with sizes and lifetimes.
+
+    Tensor ids are ``"<node id>:<output index>"``; steps count kernels from 0. A tensor
+    nobody consumes lives only at the step that produces it.
+    """
+    if alignment < 1:
+        raise ValueError(f"alignment must be a positive number of bytes, got {alignment!r}")
+    problem = MemoryProblem(graph=graph.name, alignment=alignment, steps=0)
+    kernels = graph.kernels
+    problem.steps = len(kernels)
+    problem.kernels = [k.id for k in kernels]
+    if not kernels:
+        problem.notes.append(
+            f"The graph {graph.name!r} has no kernels (only parameters/bookkeeping): "
+            "nothing to plan."
+        )
+    resolver = _Resolver(graph)
+    step_of = {k.id: s for s, k in enumerate(kernels)}
+
+    # 1. Every kernel output that owns memory becomes a candidate tensor.
+    candidates: Dict[str, TensorLife] = {}
+    order: List[str] = []
+    excluded_ids: Set[str] = set()
+    for node in kernels:
+        step = step_of[node.id]
+        op = op_name(node.op)
+        label = node_label(node, graph)
+        kop = kernel_op(node, graph)
+        for index, tensor_type in enumerate(node.outputs):
+            t_id = f"{node.id}:{index}"
+            if _Resolver._shared_source(node, op, index) is not None:
+                problem.shared += 1
+                continue
+            nbytes = tensor_type.nbytes
+            if not nbytes:
+                problem.excluded.append(
+                    Excluded(t_id, node.id, label, _describe(t_id, tensor_type))
+                )
+                excluded_ids.add(t_id)
+                continue
+            size = align_up(nbytes, alignment)
+            candidates[t_id] = TensorLife(t_id, node.id, label, kop, size, nbytes, step, step)
+            order.append(t_id)
+        if node.subgraph:
+            count, total = _fused_internals(graph, node, alignment)
+            problem.fused_internal_tensors += count
+            problem.fused_internal_bytes += total
+
+    # 2. Each consumer extends the lifetime of the storage it reads (through views/refs).
+    persistent_used: Dict[str, int] = {}
+    for node in kernels:
+        step = step_of[node.id]
+        for src in node.inputs:
+            for kind, rid in resolver.roots(src, None):
+                if kind == "t":
+                    tensor = candidates.get(rid)
+                    if tensor is not None and tensor.end < step:
+                        tensor.end = step
+                else:
+                    persistent_used.setdefault(rid, step)
+
+    # 3. Graph outputs (inputs of Return, through MakeTuple/Depend) are persistent.
+    outputs: List[str] = []
+    for node in graph.nodes:
+        if op_name(node.op) == "Return" or node.kind == "output":
+            for src in node.inputs:
+                for kind, rid in resolver.roots(src, None):
+                    if kind == "t" and rid in candidates and rid not in outputs:
+                        outputs.append(rid)
+                    elif kind == "p":
+                        persistent_used.setdefault(rid, -1)
+
+    for node in graph.nodes:
+        if node.kind in ("parameter", "input"):
+            nbytes = node.outputs[0].nbytes if node.outputs else None
+            problem.persistent.append(
+                PersistentTensor(
+                    node.id + ":0",
+                    node.id,
+                    node.name or node.id,
+                    node.kind,
+                    align_up(nbytes, alignment) if nbytes else 0,
+                    nbytes,
+                )
+            )
+            if not nbytes:
+                why = _describe(node.id, node.outputs[0] if node.outputs else None)
+                problem.notes.append(
+                    f"{node.kind.capitalize()} {node.name or node.id}: size unknown ({why}), "
+                    "counted as 0 persistent bytes."
+                )
+    output_set = set(outputs)
+    for t_id in outputs:
+        tensor = candidates[t_id]
+        problem.persistent.append(
+            PersistentTensor(t_id, tensor.node, tensor.label, "output", tensor.size, tensor.nbytes)
+        )
+    problem.tensors = [candidates[t] for t in order if t not in output_set]
+
+    # 4. Notes: what was left out and why.
+    if resolver.unresolved_tuple_items:
+        problem.notes.append(
+            f"{len(resolver.unresolved_tuple_items)} TupleGetItem node(s) with an unreadable "
+            "index: their consumers keep every output of the tuple alive (conservative)."
+        )
+    _note_exclusions(problem)
+    if problem.shared:
+        problem.notes.append(
+            f"{problem.shared} output(s) of views/in-place ops (Reshape-like, Assign, BatchNorm "
+            "moving statistics) share their source's memory: no block of their own."
+        )
+    if problem.fused_internal_tensors:
+        problem.notes.append(
+            f"Fusion keeps {problem.fused_internal_tensors} intermediate tensor(s) "
+            f"({fmt_bytes(problem.fused_internal_bytes)}) inside fused kernels: they never "
+            "reach device memory."
+        )
+    if outputs:
+        problem.notes.append(
+            f"{len(outputs)} graph output(s) are persistent (returned to the caller) and not "
+            "in the arena."
+        )
+    return problem
+
+
+def _note_exclusions(problem: MemoryProblem) -> None:
+    by_reason: Dict[str, List[Excluded]] = {}
+    for item in problem.excluded:
+        by_reason.setdefault(item.reason.split(" ", 1)[0], []).append(item)
+    for kind, items in sorted(by_reason.items()):
+        examples = ", ".join(f"{e.id} [{e.label}]: {e.reason}" for e in items[:5])
+        more = f" and {len(items) - 5} more" if len(items) > 5 else ""
+        if kind == "dynamic":
+            why = (
+                "their size is only known at run time, so a static plan cannot place them "
+                "(SOMAS needs static shapes; with dynamic shapes MindSpore falls back to "
+                "a dynamic memory pool)"
+            )
+        elif kind == "unknown":
+            why = "their byte size cannot be computed"
+        else:
+            why = "they need no memory"
+        problem.notes.append(
+            f"Excluded {len(items)} tensor(s) from the plan because {why}: {examples}{more}."
+        )
+
+
+def fmt_bytes(nbytes: float) -> str:
+    """Human-readable byte count: ``1.5 MiB``."""
+    value = float(nbytes)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(value) < 1024 or unit == "GiB":
+            return f"{int(value)} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{nbytes} B"  # pragma: no cover
+
+
+def problem_from_intervals(
+    intervals: Sequence[Tuple[int, int, int]], alignment: int = 1, steps: Optional[int] = None
+) -> MemoryProblem:
+    """A problem from ``(size, start, end)`` triples (tests, benchmarks, teaching)."""
+    tensors = []
+    for i, (size, start, end) in enumerate(intervals):
+        if size <= 0 or start < 0 or end < start:
+            raise ValueError(f"bad interval #{i}: size={size!r} start={start!r} end={end!r}")
+        tensors.append(
+            TensorLife(
+                f"t{i}:0", f"t{i}", f"t{i}", "T", align_up(size, alignment), size, start, end
+            )
+        )
+    last = max((t.end for t in tensors), default=-1) + 1
+    return MemoryProblem(
+        graph="synthetic",
+        alignment=alignment,
+        steps=last if steps is None else max(steps, last),
+        tensors=tensors,
+    )

@@ -1,0 +1,102 @@
+"""A static memory map of a plan: x = execution step, y = address, one box per tensor.
+
+For slides and static notebook output (the interactive map is part of the graph widget).
+matplotlib is imported on first use only.
+"""
+
+from typing import Any, Dict, List, Optional
+
+from .planner import MemoryPlan
+
+MB = 1024.0 * 1024.0
+
+
+def _colours(ops: List[str]) -> Dict[str, Any]:
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab20"]
+    return {op: cmap(i % 20) for i, op in enumerate(ops)}
+
+
+def plot_memory_map(plan: MemoryPlan, ax: Optional[Any] = None, title: Optional[str] = None) -> Any:
+    """Draw ``plan`` and return the matplotlib Figure.
+
+    Left: one rectangle per tensor (x from its first to its last step, y from its offset to
+    offset + size, in MiB), coloured by op type, with the peak arena and the lower bound as
+    horizontal lines. Right: bytes alive at each step (the curve whose maximum is the lower
+    bound). With ``ax`` given, the map is drawn there and the live-bytes axis is appended
+    beside it.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    if ax is None:
+        fig, (ax, ax_live) = plt.subplots(
+            1, 2, figsize=(11, 4.5), sharey=True, gridspec_kw={"width_ratios": [4, 1]}
+        )
+    else:
+        fig = ax.figure
+        from mpl_toolkits.axes_grid1 import make_axes_locatable
+
+        ax_live = make_axes_locatable(ax).append_axes("right", size="25%", pad=0.1, sharey=ax)
+
+    tensors = plan.problem.tensors
+    ops = sorted({t.op for t in tensors})
+    colours = _colours(ops)
+    for t in tensors:
+        ax.add_patch(
+            Rectangle(
+                (t.start - 0.45, plan.offsets[t.id] / MB),
+                t.end - t.start + 0.9,
+                t.size / MB,
+                facecolor=colours[t.op],
+                edgecolor="black",
+                linewidth=0.3,
+            )
+        )
+    steps = max(plan.problem.steps, 1)
+    ax.set_xlim(-0.5, steps - 0.5)
+    top = max(plan.peak, plan.lower_bound, 1) / MB
+    ax.set_ylim(0, top * 1.08)
+    ax.axhline(
+        plan.peak / MB,
+        color="tab:red",
+        linestyle="-",
+        linewidth=1,
+        label=f"peak ({plan.strategy})",
+    )
+    ax.axhline(
+        plan.lower_bound / MB, color="tab:green", linestyle="--", linewidth=1, label="lower bound"
+    )
+    ax.set_xlabel("execution step (kernel)")
+    ax.set_ylabel("address (MiB)")
+    handles, _ = ax.get_legend_handles_labels()
+    shown = ops[:12]
+    handles += [Rectangle((0, 0), 1, 1, facecolor=colours[op], edgecolor="black") for op in shown]
+    labels = [f"peak ({plan.strategy})", "lower bound"] + shown
+    if len(ops) > len(shown):
+        handles.append(Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="white"))
+        labels.append(f"... {len(ops) - len(shown)} more op types")
+    ax.legend(handles, labels, fontsize=7, loc="upper right", ncol=2)
+    ratio = plan.ratio
+    ax.set_title(
+        title
+        or "{}: peak {:.2f} MiB, lower bound {:.2f} MiB{}".format(
+            plan.problem.graph,
+            plan.peak / MB,
+            plan.lower_bound / MB,
+            f" (x{ratio:.3f})" if ratio is not None else "",
+        ),
+        fontsize=10,
+    )
+
+    live = [b / MB for b in plan.live_bytes]
+    # Same y unit (MiB) as the map, so the curve's maximum meets the lower-bound line.
+    ax_live.plot(range(len(live)), live, color="tab:blue", drawstyle="steps-mid")
+    ax_live.fill_between(range(len(live)), 0, live, step="mid", alpha=0.3, color="tab:blue")
+    ax_live.axhline(plan.lower_bound / MB, color="tab:green", linestyle="--", linewidth=1)
+    ax_live.set_xlabel("execution step")
+    ax_live.set_title("bytes alive per step (MiB)", fontsize=9)
+    ax_live.tick_params(labelleft=False)
+    fig.tight_layout()
+    return fig
