@@ -4,7 +4,6 @@ recorded output and logs each call, plus a copy of a recorded ``/usr/local/Ascen
 
 import os
 import shutil
-import stat
 import sys
 from pathlib import Path
 from typing import Dict, Optional
@@ -75,7 +74,7 @@ def make_fake_machine(
         ),
         encoding="utf-8",
     )
-    script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    script.chmod(0o755)
     root = folder / "Ascend"
     if not root.exists():
         shutil.copytree(str(FIXTURES / "ascend_tree"), str(root), symlinks=True)
