@@ -40,8 +40,9 @@ _LOCK = threading.Lock()
 # Context keys a trace sets; all are read before and written back after.
 CONTEXT_KEYS = ("mode", "save_graphs", "save_graphs_path", "enable_graph_kernel")
 
-# Environment variables a trace may set (restored to their previous value or removed).
-ENV_KEYS = ("AKG_WHITE_LIST_PATH",)
+# Environment variables a trace sets (restored to their previous value or removed). None
+# today: MS_DEV_SAVE_GRAPHS* are read at import, so the context route is used instead.
+ENV_KEYS: Tuple[str, ...] = ()
 
 DUMP_SUBDIR = "dump"
 
@@ -239,8 +240,6 @@ def capture(
         output = None
         try:
             os.chdir(workdir)
-            # AKG looks for a tiling repo here and prints a notice per kernel otherwise.
-            os.environ["AKG_WHITE_LIST_PATH"] = workdir
             wanted: Dict[str, Any] = {
                 "mode": ms.GRAPH_MODE,
                 "save_graphs": level,
