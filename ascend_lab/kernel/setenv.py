@@ -6,6 +6,7 @@ characters. The result is the environment the script produced, ready to merge.
 """
 
 import os
+import signal
 import subprocess
 from typing import Dict, List, Optional, Tuple
 
@@ -68,6 +69,17 @@ def _last_lines(text: bytes, count: int = 5) -> str:
     return "\n".join(lines[-count:])
 
 
+def _kill_group(proc: "subprocess.Popen[bytes]") -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (OSError, AttributeError):  # already gone, or no process groups (Windows)
+        proc.kill()
+    try:
+        proc.communicate(timeout=5)
+    except (subprocess.TimeoutExpired, OSError):
+        pass
+
+
 def source_set_env(
     path: str,
     base_env: Optional[Dict[str, str]] = None,
@@ -85,21 +97,24 @@ def source_set_env(
         return {}, f"set_env.sh not found: {path}"
     argv = ["bash", "-c", _SOURCE_SCRIPT, "ascend-lab", path]
     try:
-        proc = subprocess.run(  # noqa: S603 - fixed argv, path passed as an argument
+        proc = subprocess.Popen(  # noqa: S603 - fixed argv, path passed as an argument
             argv,
             env=env,
             stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # so a timeout can stop the script's children too
         )
     except FileNotFoundError:
         return {}, f"bash not found: cannot source {path}"
-    except subprocess.TimeoutExpired:
-        return {}, f"sourcing {path} timed out after {timeout:g} s"
     except OSError as exc:
         return {}, f"cannot run bash to source {path}: {exc}"
-    produced = _parse_env0(proc.stdout)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return {}, f"sourcing {path} timed out after {timeout:g} s"
+    produced = _parse_env0(stdout)
     changed = {
         key: value
         for key, value in produced.items()
@@ -110,7 +125,7 @@ def source_set_env(
     message = f"sourcing {path} failed (exit status {proc.returncode})"
     if changed:
         message += "; the variables it set before failing were kept"
-    detail = _last_lines(proc.stderr)
+    detail = _last_lines(stderr)
     if detail:
         message += ": " + detail
     return changed, message
