@@ -1,0 +1,216 @@
+"""``ascend-lab course``: kernel registration, finding/copying notebooks, the Lab command."""
+
+import json
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from ascend_lab import course
+from ascend_lab.cli import main
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+NB = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n'
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    """Private Jupyter/home folders, no Ascend install, a temporary cwd."""
+    (tmp_path / "home").mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
+    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(tmp_path / "jupyter-config"))
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
+    monkeypatch.delenv("JUPYTER_PATH", raising=False)
+    monkeypatch.delenv(course.COURSE_DIR_ENV, raising=False)
+    monkeypatch.delenv(course.PREFIX_ENV, raising=False)
+    monkeypatch.setenv("ASCEND_LAB_ASCEND_ROOT", str(tmp_path / "no-ascend"))
+    # keep the device probe out of these tests: they are about the command, not the probe
+    monkeypatch.setattr(course, "device_mode", lambda: ("cpu", "CPU mode (test)."))
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    return tmp_path
+
+
+def _installed_layout(tmp_path, monkeypatch):
+    """Make the command believe it runs from a wheel installed under tmp_path/prefix."""
+    share = tmp_path / "prefix" / "share" / "ascend-lab" / "notebooks"
+    (share / "data").mkdir(parents=True)
+    (share / "00_stack.ipynb").write_text(NB)
+    (share / "01_conv.ipynb").write_text(NB)
+    (share / "data" / "x.csv").write_text("a,b\n")
+    (share / ".ipynb_checkpoints").mkdir()
+    (share / ".ipynb_checkpoints" / "00_stack-checkpoint.ipynb").write_text(NB)
+    site_packages = tmp_path / "site-packages"  # no pyproject.toml, no notebooks/
+    site_packages.mkdir()
+    monkeypatch.setattr(course, "_package_parent", lambda: str(site_packages))
+    monkeypatch.setattr(course, "_share_prefixes", lambda: [str(tmp_path / "prefix")])
+    return share
+
+
+def _would_run(out):
+    line = next(x for x in out.splitlines() if x.startswith("Would run: "))
+    return line[len("Would run: ") :]
+
+
+def test_find_notebooks_source_installed_and_missing(tmp_path):
+    checkout = tmp_path / "checkout"
+    (checkout / "notebooks").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text("")
+    share = tmp_path / "prefix" / "share" / "ascend-lab" / "notebooks"
+    share.mkdir(parents=True)
+    prefixes = [str(tmp_path / "other"), str(tmp_path / "prefix")]
+    found = course.find_notebooks(str(checkout), prefixes)
+    assert found == (str(checkout / "notebooks"), "source")
+    site_packages = tmp_path / "site-packages"
+    site_packages.mkdir()
+    assert course.find_notebooks(str(site_packages), prefixes) == (str(share), "installed")
+    assert course.find_notebooks(str(site_packages), [str(tmp_path / "other")]) is None
+
+
+def test_needs_copy_and_first_notebook(tmp_path):
+    folder = tmp_path / "nb"
+    folder.mkdir()
+    assert course.needs_copy(str(folder), "installed") is True
+    assert course.needs_copy(str(folder), "source") is False
+    assert course.first_notebook(str(folder)) is None
+    (folder / "01_b.ipynb").write_text(NB)
+    assert course.first_notebook(str(folder)) is None
+    (folder / "00_z.ipynb").write_text(NB)
+    (folder / "00_a.ipynb").write_text(NB)
+    assert course.first_notebook(str(folder)) == str(folder / "00_a.ipynb")
+    assert course.first_notebook(str(tmp_path / "missing")) is None
+
+
+def test_copy_never_overwrites_a_learners_edits(tmp_path):
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "00_a.ipynb").write_text("original")
+    (src / "sub" / "f.txt").write_text("data")
+    (src / ".ipynb_checkpoints").mkdir()
+    (src / ".ipynb_checkpoints" / "junk").write_text("x")
+    dst = tmp_path / "dst"
+    copied = course.copy_course(str(src), str(dst))
+    assert sorted(copied) == ["00_a.ipynb", os.path.join("sub", "f.txt")]
+    assert not (dst / ".ipynb_checkpoints").exists()
+    (dst / "00_a.ipynb").write_text("my edits")
+    (src / "01_new.ipynb").write_text("new")
+    assert course.copy_course(str(src), str(dst)) == ["01_new.ipynb"]
+    assert (dst / "00_a.ipynb").read_text() == "my edits"
+    assert (dst / "01_new.ipynb").read_text() == "new"
+
+
+def test_dry_run_from_source_checkout_registers_kernel_in_prefix(env, capsys):
+    prefix = env / "kprefix"
+    assert main(["course", "--dry-run", "--prefix", str(prefix), "--port", "8899"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "CPU mode (test)."
+    kernel_json = prefix / "share" / "jupyter" / "kernels" / "mindspore" / "kernel.json"
+    data = json.loads(kernel_json.read_text())
+    assert data["metadata"]["ascend_lab"]["mode"] == "cpu"
+    assert data["argv"][0] == sys.executable
+    assert f"Registered kernel 'mindspore' (MindSpore (CPU)) in {kernel_json.parent}" in out
+    notebooks = REPO_ROOT / "notebooks"
+    assert f"Course notebooks: {notebooks}" in out
+    command = _would_run(out)
+    assert command.startswith(f"{sys.executable} -m jupyterlab ")
+    assert f"--ServerApp.root_dir={notebooks}" in command
+    assert "--ServerApp.port=8899" in command
+    assert "--MappingKernelManager.default_kernel_name=mindspore" in command
+    first = course.first_notebook(str(notebooks))
+    if first is not None:
+        assert command.endswith(" " + first)
+    else:
+        assert ".ipynb" not in command
+    assert f"with JUPYTER_PATH={prefix / 'share' / 'jupyter'}" in out
+    # the repo's notebooks are opened in place: nothing copied to the default folder
+    assert not (env / "home" / "ascend-lab-course").exists()
+    # a second run finds the kernel and does not rewrite it
+    mtime = kernel_json.stat().st_mtime_ns
+    assert main(["course", "--dry-run", "--prefix", str(prefix)]) == 0
+    assert "Kernel 'mindspore' is registered" in capsys.readouterr().out
+    assert kernel_json.stat().st_mtime_ns == mtime
+
+
+def test_dry_run_from_installed_wheel_copies_once(env, monkeypatch, capsys):
+    share = _installed_layout(env, monkeypatch)
+    prefix = env / "kprefix"
+    monkeypatch.setenv(course.PREFIX_ENV, str(prefix))  # the env var instead of --prefix
+    argv = ["course", "--dry-run", "--no-browser", "--ip", "127.0.0.1", "--", "--ServerApp.token=t"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    copy = env / "home" / "ascend-lab-course"  # the default, under the (temporary) HOME
+    assert f"Copied 3 course file(s) from {share} to {copy}." in out
+    assert sorted(p.name for p in copy.iterdir()) == ["00_stack.ipynb", "01_conv.ipynb", "data"]
+    command = _would_run(out)
+    assert f"--ServerApp.root_dir={copy}" in command
+    assert "--no-browser" in command and "--ServerApp.ip=127.0.0.1" in command
+    assert command.endswith(f"--ServerApp.token=t {copy / '00_stack.ipynb'}")
+    assert (prefix / "share" / "jupyter" / "kernels" / "mindspore" / "kernel.json").is_file()
+
+    (copy / "00_stack.ipynb").write_text("learner's work")
+    assert main(["course", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "Copied" not in out
+    assert (copy / "00_stack.ipynb").read_text() == "learner's work"
+
+
+def test_dir_option_and_foreign_kernel_left_alone(env, monkeypatch, capsys):
+    _installed_layout(env, monkeypatch)
+    prefix = env / "kprefix"
+    foreign = prefix / "share" / "jupyter" / "kernels" / "mindspore"
+    foreign.mkdir(parents=True)
+    (foreign / "kernel.json").write_text('{"argv": ["x"], "display_name": "Theirs"}')
+    target = env / "my course"
+    assert main(["course", "--dry-run", "--prefix", str(prefix), "--dir", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "was not installed by ascend-lab; leaving it alone" in out
+    assert json.loads((foreign / "kernel.json").read_text())["display_name"] == "Theirs"
+    assert (target / "00_stack.ipynb").is_file()
+    assert f"--ServerApp.root_dir={target}" in _would_run(out).replace("'", "")
+
+
+def test_missing_notebooks_is_a_clear_error(env, monkeypatch, capsys):
+    empty = env / "site-packages"
+    empty.mkdir()
+    monkeypatch.setattr(course, "_package_parent", lambda: str(empty))
+    monkeypatch.setattr(course, "_share_prefixes", lambda: [str(env / "nowhere")])
+    assert main(["course", "--dry-run", "--prefix", str(env / "kprefix")]) == 1
+    err = capsys.readouterr().err
+    assert "the course notebooks were not found" in err
+    assert os.path.join(str(env / "nowhere"), "share", "ascend-lab", "notebooks") in err
+
+
+def test_device_mode_lines(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ascend_lab.device.probe", None)  # import fails
+    mode, line = course.device_mode()
+    assert mode == "cpu" and line.startswith("CPU mode")
+
+    class Npu:
+        mode = "ascend"
+        reason = ""
+
+        def summary(self):
+            return "NPU 8x910B3 · HBM 12% · OK"
+
+    fake = types.ModuleType("ascend_lab.device.probe")
+    fake.collect_status = lambda: Npu()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ascend_lab.device.probe", fake)
+    assert course.device_mode() == (
+        "ascend",
+        "Ascend NPU mode: NPU 8x910B3 · HBM 12% · OK. Cells run on the NPU.",
+    )
+
+    cpu = types.SimpleNamespace(mode="cpu", reason="npu-smi not found")
+    fake.collect_status = lambda: cpu  # type: ignore[attr-defined]
+    mode, line = course.device_mode()
+    assert mode == "cpu" and line.startswith("CPU mode (npu-smi not found).")
+
+    def broken():
+        raise RuntimeError("boom")
+
+    fake.collect_status = broken  # type: ignore[attr-defined]
+    assert course.device_mode() == ("cpu", "CPU mode (could not read the device status: boom).")
