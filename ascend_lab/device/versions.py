@@ -102,7 +102,12 @@ def in_range(version: str, low: str, high: str) -> bool:
     ``[23.0.rc3,23.0.rc3.]`` (as firmware files write it) means every build of 23.0.rc3.
     """
     key = version_key(version)
+
+    def extends(bound: str) -> bool:  # "23.0.rc3.b070" is a build of "23.0.rc3"
+        stem = version_key(bound.rstrip("."))[:-1]
+        return key[: len(stem)] == stem
+
+    above_low = version_key(low) <= key or extends(low)
     if high.endswith("."):
-        stem = version_key(high.rstrip("."))[:-1]
-        return version_key(low) <= key and key[: len(stem)] == stem
-    return version_key(low) <= key <= version_key(high)
+        return above_low and extends(high)
+    return above_low and key <= version_key(high)
