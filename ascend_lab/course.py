@@ -159,23 +159,38 @@ def device_mode() -> Tuple[str, str]:
 # -- the kernel ----------------------------------------------------------------------------
 
 
-def kernel_location(prefix: Optional[str]) -> Dict[str, Any]:
+def kernel_location(prefix: Optional[str]) -> Tuple[Dict[str, Any], bool]:
+    """``(location, explicit)``: --prefix, else $ASCEND_LAB_KERNEL_PREFIX, else the default."""
     chosen = prefix or os.environ.get(PREFIX_ENV)
     if chosen:
-        return {"user": False, "prefix": os.path.abspath(os.path.expanduser(chosen))}
-    return spec.default_location()
+        return {"user": False, "prefix": os.path.abspath(os.path.expanduser(chosen))}, True
+    return spec.default_location(), False
 
 
-def ensure_kernel(name: str, location: Dict[str, Any]) -> Tuple[str, Optional[str]]:
-    """Register our kernel at ``location`` unless it is there and usable.
+def _python_exists(data: Optional[Dict[str, Any]]) -> bool:
+    argv = (data or {}).get("argv") or [""]
+    return os.path.isfile(str(argv[0]))
 
-    Returns ``(message, resource_dir or None)``; never raises for an ordinary problem.
+
+def ensure_kernel(
+    name: str, location: Dict[str, Any], explicit: bool = True
+) -> Tuple[str, Optional[str]]:
+    """Register our kernel unless Jupyter already has a usable one of that name.
+
+    With ``explicit`` (a prefix was given) only that place is looked at; otherwise the kernel
+    Jupyter would pick, wherever it is. Our own kernel whose Python no longer exists (a
+    deleted venv) is replaced. Returns ``(message, resource_dir or None)``; raises only
+    :class:`spec.KernelSpecError` for an invalid name.
     """
     from .kernel.cli_install import install_from_args
 
-    existing = spec.find_installed(
-        name, user=location["user"], prefix=location["prefix"], anywhere=False
-    )
+    if explicit:
+        existing = spec.find_installed(
+            name, user=location["user"], prefix=location["prefix"], anywhere=False
+        )
+    else:
+        existing = spec.find_installed(name)
+    notes = []  # type: List[str]
     if existing:
         data = spec.read_kernel_json(existing)
         if spec.ours(data) is None:
@@ -184,19 +199,26 @@ def ensure_kernel(name: str, location: Dict[str, Any]) -> Tuple[str, Optional[st
                 f"alone (use --kernel-name to register ours under another name).",
                 existing,
             )
-        argv = (data or {}).get("argv") or [""]
-        if os.path.isfile(str(argv[0])):
+        if _python_exists(data):
             return f"Kernel {name!r} is registered ({existing}).", existing
+        try:
+            spec.uninstall(existing)
+            notes.append(f" (replaced {existing}: its Python no longer exists)")
+        except spec.KernelSpecError as exc:
+            notes.append(f" (could not remove the stale {existing}: {exc})")
     args = argparse.Namespace(
         name=name, set_env=None, cpu=False, device_id=None, display_name=None, force=False
     )
     try:
         destination = install_from_args(args, location, quiet=True)
     except spec.KernelSpecError as exc:
+        if "invalid kernel name" in str(exc):
+            raise
         return f"Could not register the kernel: {exc}", None
     data = spec.read_kernel_json(destination) or {}
     return (
-        f"Registered kernel {name!r} ({data.get('display_name', '')}) in {destination}.",
+        f"Registered kernel {name!r} ({data.get('display_name', '')}) in {destination}."
+        + "".join(notes),
         destination,
     )
 
@@ -252,9 +274,9 @@ def run(args: argparse.Namespace) -> int:
     _mode, line = device_mode()
     print(line)
 
-    location = kernel_location(args.prefix)
+    location, explicit = kernel_location(args.prefix)
     try:
-        message, _ = ensure_kernel(args.kernel_name, location)
+        message, _ = ensure_kernel(args.kernel_name, location, explicit)
     except spec.KernelSpecError as exc:  # e.g. an invalid --kernel-name
         sys.stderr.write(f"ascend-lab course: error: {exc}\n")
         return 2

@@ -214,3 +214,39 @@ def test_device_mode_lines(monkeypatch):
 
     fake.collect_status = broken  # type: ignore[attr-defined]
     assert course.device_mode() == ("cpu", "CPU mode (could not read the device status: boom).")
+
+
+def _our_kernel(prefix, python):
+    folder = prefix / "share" / "jupyter" / "kernels" / "mindspore"
+    folder.mkdir(parents=True)
+    data = {
+        "argv": [python, "-m", "ascend_lab.kernel.launcher", "-f", "{connection_file}"],
+        "display_name": "MindSpore (CPU)",
+        "language": "python",
+        "metadata": {"ascend_lab": {"version": "0.0.1", "mode": "cpu", "set_env": None}},
+    }
+    (folder / "kernel.json").write_text(json.dumps(data))
+    return folder
+
+
+def test_stale_kernel_from_a_deleted_venv_is_replaced(env):
+    prefix = env / "kprefix"
+    folder = _our_kernel(prefix, str(env / "deleted-venv" / "bin" / "python"))
+    message, where = course.ensure_kernel("mindspore", {"user": False, "prefix": str(prefix)})
+    assert where == str(folder)
+    assert "its Python no longer exists" in message
+    data = json.loads((folder / "kernel.json").read_text())
+    assert data["argv"][0] == sys.executable
+
+
+def test_without_a_prefix_the_kernel_jupyter_uses_counts(env, monkeypatch):
+    other = env / "other"
+    folder = _our_kernel(other, sys.executable)
+    monkeypatch.setenv("JUPYTER_PATH", str(other / "share" / "jupyter"))
+    target = env / "target"
+    message, where = course.ensure_kernel(
+        "mindspore", {"user": False, "prefix": str(target)}, explicit=False
+    )
+    assert message == f"Kernel 'mindspore' is registered ({folder})."
+    assert where == str(folder)
+    assert not target.exists()
