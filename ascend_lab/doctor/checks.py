@@ -1,0 +1,390 @@
+"""Machine confirmations: does this machine's state support a finding?
+
+Each check reads cheap facts (environment variables, files, package metadata, user groups)
+and, when available, one :func:`ascend_lab.device.probe.collect_status` snapshot. A missing
+or failing device probe never breaks the doctor: the check then says what it could not see.
+Nothing here imports MindSpore.
+"""
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional
+
+DEFAULT_ROOT = "/usr/local/Ascend"
+HCCL_VARS = ("HCCL_CONNECT_TIMEOUT", "HCCL_EXEC_TIMEOUT", "RANK_TABLE_FILE", "RANK_SIZE")
+CANN_VARS = ("ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_TOOLKIT_HOME")
+DEVICE_VARS = ("ASCEND_RT_VISIBLE_DEVICES", "DEVICE_ID", "RANK_ID")
+
+# verdicts
+CONFIRMED = "confirmed"  # the machine shows the cause
+CONTRADICTED = "not confirmed"  # the machine looks fine for this cause
+INFO = "info"  # facts worth seeing, no verdict
+UNKNOWN = "could not check"
+
+
+@dataclass
+class Confirmation:
+    """What a machine check says about one finding."""
+
+    check: str
+    verdict: str
+    lines: List[str] = field(default_factory=list)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"check": self.check, "verdict": self.verdict, "lines": list(self.lines)}
+
+
+@dataclass
+class Environment:
+    """The facts the checks look at; built once per diagnosis (injectable in tests)."""
+
+    env: Mapping[str, str]
+    status: Optional[Dict[str, Any]] = None  # DeviceStatus.to_dict(), or None
+    status_error: str = ""
+    packages: Dict[str, Optional[str]] = field(default_factory=dict)
+    root: str = DEFAULT_ROOT
+    groups: Optional[List[str]] = None  # names of this user's groups
+    user: str = ""
+    is_root: bool = False
+    hwhiaiuser_group_exists: Optional[bool] = None
+
+
+def package_version(name: str) -> Optional[str]:
+    """Installed version of a distribution, from its metadata (no import)."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - Python < 3.8
+        return None
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+    except Exception:  # broken metadata: treat as unknown
+        return None
+
+
+def device_status(timeout: float = 5.0) -> Any:
+    """``(status_dict, error)`` from the device probe; never raises."""
+    try:
+        from ascend_lab.device.probe import collect_status
+    except Exception as exc:  # the device package is missing or broken
+        return None, f"device status unavailable ({type(exc).__name__}: {exc})"
+    try:
+        status = collect_status(timeout=timeout)
+        data = status.to_dict() if hasattr(status, "to_dict") else dict(vars(status))
+        return data, ""
+    except Exception as exc:
+        return None, f"device status failed ({type(exc).__name__}: {exc})"
+
+
+def _user_groups() -> Any:
+    try:
+        import grp
+        import pwd
+    except ImportError:  # not POSIX
+        return None, "", False, None
+    uid = os.getuid()
+    try:
+        user = pwd.getpwuid(uid).pw_name
+    except KeyError:
+        user = str(uid)
+    names = []
+    for gid in set(os.getgroups()) | {os.getgid()}:
+        try:
+            names.append(grp.getgrgid(gid).gr_name)
+        except KeyError:
+            names.append(str(gid))
+    try:
+        grp.getgrnam("HwHiAiUser")
+        exists: Optional[bool] = True
+    except KeyError:
+        exists = False
+    return sorted(names), user, uid == 0, exists
+
+
+def gather(
+    env: Optional[Mapping[str, str]] = None,
+    with_status: bool = True,
+    status: Optional[Dict[str, Any]] = None,
+    root: Optional[str] = None,
+    timeout: float = 5.0,
+) -> Environment:
+    """Collect the facts once. ``status`` (a status dict) overrides the device probe."""
+    env = dict(os.environ if env is None else env)
+    error = ""
+    if status is None and with_status:
+        status, error = device_status(timeout=timeout)
+    elif status is None:
+        error = "device status not collected"
+    groups, user, is_root, exists = _user_groups()
+    if root is None:
+        root = env.get("ASCEND_LAB_ASCEND_ROOT") or (status or {}).get("root") or DEFAULT_ROOT
+    return Environment(
+        env=env,
+        status=status,
+        status_error=error,
+        packages={name: package_version(name) for name in ("mindspore", "numpy")},
+        root=root,
+        groups=groups,
+        user=user,
+        is_root=is_root,
+        hwhiaiuser_group_exists=exists,
+    )
+
+
+# --- individual checks -------------------------------------------------------------
+
+
+def _major(version: Optional[str]) -> Optional[int]:
+    if not version:
+        return None
+    head = version.split(".", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def check_versions(facts: Environment, entry_id: str = "") -> Confirmation:
+    numpy = facts.packages.get("numpy")
+    mindspore = facts.packages.get("mindspore")
+    lines = [
+        "MindSpore {}, NumPy {} (package metadata)".format(
+            mindspore or "not installed", numpy or "not installed"
+        )
+    ]
+    if entry_id == "numpy2-abi":
+        major = _major(numpy)
+        if major is None:
+            return Confirmation("versions", UNKNOWN, lines)
+        if major >= 2:
+            lines.append(f'NumPy {numpy} is 2.x: matches this finding (`pip install "numpy<2"`)')
+            return Confirmation("versions", CONFIRMED, lines)
+        lines.append(
+            f"NumPy {numpy} is 1.x here: the failing module may come from another environment"
+        )
+        return Confirmation("versions", CONTRADICTED, lines)
+    status = facts.status
+    if not status:
+        lines.append(facts.status_error or "device status not available")
+        return Confirmation("versions", UNKNOWN, lines)
+    versions = status.get("versions") or {}
+    shown = ", ".join(f"{k} {v}" for k, v in versions.items() if v)
+    lines.append(
+        "Installed: " + (shown or "no driver/CANN version files found under " + facts.root)
+    )
+    compat = status.get("compatibility") or {}
+    verdict = compat.get("verdict", "unknown")
+    message = compat.get("message") or ""
+    if verdict == "mismatch":
+        lines.append("Compatibility table: MISMATCH. " + message)
+        for cmd in compat.get("install") or []:
+            lines.append("Suggested: " + str(cmd))
+        return Confirmation("versions", CONFIRMED, lines)
+    if verdict == "match":
+        lines.append("Compatibility table: these versions belong together. " + message)
+        return Confirmation("versions", CONTRADICTED, lines)
+    lines.append("Compatibility table: cannot tell. " + message)
+    return Confirmation("versions", UNKNOWN, lines)
+
+
+def cann_env_problems(facts: Environment) -> List[str]:
+    """What is missing for CANN to be usable from this process (empty = looks set up)."""
+    env = facts.env
+    problems = []
+    for name in ("ASCEND_HOME_PATH", "ASCEND_OPP_PATH"):
+        value = env.get(name)
+        if not value:
+            problems.append(f"{name} is not set")
+        elif not os.path.isdir(value):
+            problems.append(f"{name}={value} does not exist")
+    ld = env.get("LD_LIBRARY_PATH", "")
+    if not any(("Ascend" in p or "ascend" in p) for p in ld.split(os.pathsep) if p):
+        problems.append("LD_LIBRARY_PATH has no Ascend/CANN directory")
+    return problems
+
+
+def find_set_env(root: str) -> Optional[str]:
+    for rel in ("ascend-toolkit/set_env.sh", "cann/set_env.sh", "nnae/set_env.sh"):
+        path = os.path.join(root, rel)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def check_env(facts: Environment, entry_id: str = "") -> Confirmation:
+    env = facts.env
+    if entry_id.startswith("hccl-"):
+        lines = []
+        for name in HCCL_VARS:
+            lines.append("{}={}".format(name, env.get(name, "(not set)")))
+        table = env.get("RANK_TABLE_FILE")
+        if entry_id == "hccl-ranktable-invalid" and table:
+            if os.path.isfile(table) and os.access(table, os.R_OK):
+                lines.append("RANK_TABLE_FILE exists and is readable: check its fields")
+                return Confirmation("env", INFO, lines)
+            lines.append(f"RANK_TABLE_FILE {table} does not exist or is not readable")
+            return Confirmation("env", CONFIRMED, lines)
+        return Confirmation("env", INFO, lines)
+    problems = cann_env_problems(facts)
+    set_env = find_set_env(facts.root)
+    lines = []
+    if set_env:
+        lines.append("CANN's set_env.sh found: " + set_env)
+    else:
+        lines.append(
+            f"No CANN install found under {facts.root} (no ascend-toolkit/set_env.sh): "
+            'on a machine without an NPU, run on CPU (`ms.set_device("CPU")`)'
+        )
+    if problems:
+        lines.extend(problems)
+        if set_env:
+            lines.append("Run: source " + set_env)
+        return Confirmation("env", CONFIRMED, lines)
+    lines.append("ASCEND_HOME_PATH, ASCEND_OPP_PATH and LD_LIBRARY_PATH point to CANN")
+    return Confirmation("env", CONTRADICTED, lines)
+
+
+def _chips(status: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return [c for c in (status.get("chips") or []) if isinstance(c, dict)]
+
+
+def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
+    env = facts.env
+    lines = ["{}={}".format(name, env.get(name, "(not set)")) for name in DEVICE_VARS]
+    status = facts.status
+    if not status:
+        lines.append(facts.status_error or "device status not available")
+        return Confirmation("devices", UNKNOWN, lines)
+    chips = _chips(status)
+    mode = status.get("mode", "?")
+    reason = status.get("reason") or ""
+    lines.insert(
+        0,
+        "Mode: {}{}; {} NPU chip(s) listed by npu-smi".format(
+            mode, " (" + reason + ")" if reason else "", len(chips)
+        ),
+    )
+    processes = [p for p in (status.get("processes") or []) if isinstance(p, dict)]
+    for p in processes[:8]:
+        lines.append(
+            "NPU {} chip {} is used by pid {} {} ({} MB)".format(
+                p.get("npu"), p.get("chip"), p.get("pid"), p.get("name") or "", p.get("memory_mb")
+            )
+        )
+    if entry_id == "device-busy":
+        return Confirmation(
+            "devices", CONFIRMED if processes else (UNKNOWN if not chips else CONTRADICTED), lines
+        )
+    if entry_id == "device-not-visible":
+        return Confirmation("devices", CONTRADICTED if chips else CONFIRMED, lines)
+    if entry_id == "device-id-out-of-range":
+        wanted = env.get("DEVICE_ID", "")
+        if chips and wanted.isdigit():
+            if int(wanted) >= len(chips):
+                lines.append(f"DEVICE_ID={wanted} but only {len(chips)} chip(s) are present")
+                return Confirmation("devices", CONFIRMED, lines)
+            return Confirmation("devices", CONTRADICTED, lines)
+        return Confirmation("devices", INFO if chips else UNKNOWN, lines)
+    if entry_id == "device-oom":
+        full = False
+        for c in chips:
+            used, total = c.get("hbm_used_mb"), c.get("hbm_total_mb")
+            if used is not None and total:
+                lines.append(
+                    "NPU {} chip {} HBM {} / {} MB".format(c.get("npu"), c.get("chip"), used, total)
+                )
+                full = full or used >= 0.8 * total
+        if full:
+            return Confirmation("devices", CONFIRMED, lines)
+    return Confirmation("devices", INFO if chips else UNKNOWN, lines)
+
+
+def check_group(facts: Environment, entry_id: str = "") -> Confirmation:
+    if facts.groups is None:
+        return Confirmation("group", UNKNOWN, ["user groups are not available on this system"])
+    lines = ["User {}, groups: {}".format(facts.user, ", ".join(facts.groups))]
+    if facts.is_root:
+        lines.append("Running as root: group membership is not the cause")
+        return Confirmation("group", CONTRADICTED, lines)
+    if not facts.hwhiaiuser_group_exists:
+        lines.append("No HwHiAiUser group on this machine (the NPU driver is not installed here)")
+        return Confirmation("group", UNKNOWN, lines)
+    if "HwHiAiUser" in facts.groups:
+        lines.append("User is in HwHiAiUser")
+        return Confirmation("group", CONTRADICTED, lines)
+    lines.append(
+        f"User is NOT in HwHiAiUser: sudo usermod -aG HwHiAiUser {facts.user} (then log in again)"
+    )
+    return Confirmation("group", CONFIRMED, lines)
+
+
+CHECKS: Dict[str, Callable[[Environment, str], Confirmation]] = {
+    "versions": check_versions,
+    "env": check_env,
+    "devices": check_devices,
+    "group": check_group,
+}
+
+
+def confirm(check: str, facts: Environment, entry_id: str = "") -> Confirmation:
+    """Run the named check for a finding; a failing check reports itself, never raises."""
+    func = CHECKS.get(check)
+    if func is None:
+        return Confirmation(check, UNKNOWN, [f"unknown check {check!r}"])
+    try:
+        return func(facts, entry_id)
+    except Exception as exc:  # a check must never hide the diagnosis
+        return Confirmation(check, UNKNOWN, [f"check failed: {type(exc).__name__}: {exc}"])
+
+
+def environment_summary(facts: Environment) -> List[str]:
+    """Facts shown when there is no error text (``ascend-lab doctor`` with no input)."""
+    lines = []
+    status = facts.status
+    if status:
+        lines.append("Device status: " + (status.get("summary") or str(status.get("mode"))))
+    else:
+        lines.append(facts.status_error or "device status not available")
+    mindspore, numpy = facts.packages.get("mindspore"), facts.packages.get("numpy")
+    lines.append(
+        "MindSpore {}, NumPy {}".format(mindspore or "not installed", numpy or "not installed")
+    )
+    return lines
+
+
+def environment_problems(facts: Environment) -> List[Confirmation]:
+    """Environment-only diagnosis: the checks that find something wrong on their own."""
+    found = []
+    status = facts.status or {}
+    mode = status.get("mode")
+    set_env = find_set_env(facts.root)
+    if set_env and cann_env_problems(facts):
+        found.append(check_env(facts, "set-env-not-sourced"))
+    versions = check_versions(facts, "version-mismatch")
+    if versions.verdict == CONFIRMED:
+        found.append(versions)
+    if _major(facts.packages.get("numpy")) is not None and facts.packages.get("mindspore"):
+        numpy_major = _major(facts.packages.get("numpy")) or 0
+        if numpy_major >= 2:
+            found.append(
+                Confirmation(
+                    "versions",
+                    INFO,
+                    [
+                        "NumPy {} with MindSpore {}: graph-mode code that calls NumPy inside "
+                        "construct fails with 'numpy.core.multiarray failed to import' "
+                        '(seen with MindSpore 2.10); `pip install "numpy<2"` avoids it'.format(
+                            facts.packages.get("numpy"), facts.packages.get("mindspore")
+                        )
+                    ],
+                )
+            )
+    if mode == "ascend" and facts.groups is not None:
+        group = check_group(facts, "device-permission")
+        if group.verdict == CONFIRMED:
+            found.append(group)
+    for w in status.get("warnings") or []:
+        if isinstance(w, dict) and w.get("severity") in ("error", "warning"):
+            text = str(w.get("message", ""))
+            if w.get("fix"):
+                text += " Fix: " + str(w.get("fix"))
+            found.append(Confirmation("status", INFO, [text]))
+    return found

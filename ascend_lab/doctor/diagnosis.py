@@ -1,0 +1,187 @@
+"""The Diagnosis: ranked findings for one text plus what the machine says about them."""
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from .checks import (
+    CONFIRMED,
+    Confirmation,
+    Environment,
+    confirm,
+    environment_problems,
+    environment_summary,
+    gather,
+)
+from .knowledge import Entry
+from .match import Match, match_text
+
+NEXT_STEPS = (
+    "`npu-smi info`: are the NPUs listed, healthy, and free (process table)?",
+    "`ascend-lab status --json`: installed driver, firmware, CANN and MindSpore versions "
+    "and whether they match",
+    "The full error, including MindSpore's 'The Traceback of Net Construct Code' block",
+    "The CANN device logs (plog): `ls -t ~/ascend/log/debug/plog/ | head` "
+    "(or $ASCEND_PROCESS_LOG_PATH)",
+    "More detail from CANN: `export ASCEND_GLOBAL_LOG_LEVEL=1` (0=debug, 1=info) and "
+    "`export ASCEND_SLOG_PRINT_TO_STDOUT=1`, then rerun",
+    "More detail from MindSpore: `export GLOG_v=1` (info), then rerun",
+    'Is the installation sane? `python -c "import mindspore; mindspore.run_check()"`',
+)
+
+
+@dataclass
+class Finding:
+    """One recognised cause, with the line of the text that shows it."""
+
+    entry: Entry
+    evidence: List[Any]  # [(line number, text)], first = best
+    patterns_matched: int
+    detail: Optional[str] = None
+    confirmation: Optional[Confirmation] = None
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+    @property
+    def title(self) -> str:
+        if self.detail:
+            return f"{self.entry.title}: {self.detail}"
+        return self.entry.title
+
+    @property
+    def evidence_line(self) -> str:
+        return self.evidence[0][1] if self.evidence else ""
+
+    def to_dict(self) -> Dict[str, Any]:
+        e = self.entry
+        return {
+            "id": e.id,
+            "title": self.title,
+            "term": e.term,
+            "kind": e.kind,
+            "category": e.category,
+            "priority": e.priority,
+            "cause": e.cause,
+            "fix": list(e.fix),
+            "explanation": e.explanation,
+            "evidence": [{"line": n, "text": t} for n, t in self.evidence],
+            "detail": self.detail,
+            "confirmation": self.confirmation.to_dict() if self.confirmation else None,
+        }
+
+
+@dataclass
+class Diagnosis:
+    """Everything ``%ascend_doctor`` / ``ascend-lab doctor`` found; renders as text or HTML."""
+
+    source: str  # what was examined: "last exception", "text", "cell", "file x.log", ...
+    text_chars: int = 0
+    text_lines: int = 0
+    findings: List[Finding] = field(default_factory=list)
+    environment: List[Confirmation] = field(default_factory=list)  # env-only problems
+    checked: List[str] = field(default_factory=list)  # what was looked at
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def recognised(self) -> bool:
+        return bool(self.findings) or any(c.verdict == CONFIRMED for c in self.environment)
+
+    @property
+    def next_steps(self) -> List[str]:
+        return [] if self.findings else list(NEXT_STEPS)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "schema": "ascend-lab.doctor/1",
+            "source": self.source,
+            "text_chars": self.text_chars,
+            "text_lines": self.text_lines,
+            "recognised": self.recognised,
+            "findings": [f.to_dict() for f in self.findings],
+            "environment": [c.to_dict() for c in self.environment],
+            "checked": list(self.checked),
+            "notes": list(self.notes),
+            "next_steps": self.next_steps,
+        }
+
+    def to_json(self, indent: Optional[int] = 2) -> str:
+        import json
+
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_text(self) -> str:
+        from .render import render_text
+
+        return render_text(self)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        ids = ", ".join(f.id for f in self.findings) or "nothing recognised"
+        return f"<Diagnosis of {self.source}: {ids}>"
+
+    def _repr_html_(self) -> str:
+        from .render import render_html
+
+        return render_html(self)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(self.to_text())
+
+
+def findings_from(matches: Sequence[Match]) -> List[Finding]:
+    return [
+        Finding(
+            entry=m.entry,
+            evidence=list(m.evidence),
+            patterns_matched=m.patterns_matched,
+            detail=m.detail,
+        )
+        for m in matches
+    ]
+
+
+def diagnose(
+    text: Optional[str],
+    source: str = "text",
+    check_environment: bool = True,
+    facts: Optional[Environment] = None,
+    env: Optional[Mapping[str, str]] = None,
+    status: Optional[Dict[str, Any]] = None,
+    notes: Optional[List[str]] = None,
+) -> Diagnosis:
+    """Diagnose ``text`` (None: the environment only).
+
+    ``check_environment=False`` skips every machine check (pure text matching).
+    ``facts``/``env``/``status`` let tests and callers supply the machine state.
+    """
+    if text is not None and not isinstance(text, str):
+        raise TypeError(f"diagnose() needs text as str, got {type(text).__name__}")
+    diag = Diagnosis(source=source if text is not None else "environment", notes=list(notes or []))
+    if text is not None:
+        diag.text_chars = len(text)
+        diag.text_lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+        diag.findings = findings_from(match_text(text))
+        diag.checked.append(
+            f"{source} ({diag.text_lines} lines) against {_kb_size()} known problems"
+        )
+    if not check_environment:
+        return diag
+    if facts is None:
+        facts = gather(env=env, status=status)
+    for f in diag.findings:
+        if f.entry.confirm:
+            f.confirmation = confirm(f.entry.confirm, facts, f.entry.id)
+    if text is None or not diag.findings:
+        diag.environment = environment_problems(facts)
+    diag.checked.extend(environment_summary(facts))
+    diag.checked.append(f"Environment: CANN variables, set_env.sh under {facts.root}, user groups")
+    return diag
+
+
+def _kb_size() -> int:
+    from .knowledge import load_entries
+
+    return len(load_entries())

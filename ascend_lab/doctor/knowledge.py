@@ -1,0 +1,116 @@
+"""Load and validate the knowledge base (``knowledge.json``): data, not code branches."""
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Pattern, Tuple
+
+KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "knowledge.json")
+KB_FORMAT = "ascend-lab.doctor-kb/1"
+KINDS = ("error", "pitfall")
+CONFIRM_CHECKS = ("versions", "env", "devices", "group")
+_REQUIRED: Tuple[str, ...] = ("id", "title", "term", "category", "kind", "priority")
+_REQUIRED += ("patterns", "cause", "fix", "explanation", "examples")
+
+
+class KnowledgeBaseError(ValueError):
+    """The knowledge base file is malformed (message says which entry and why)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One troubleshooting rule: patterns over error text -> cause, fix, explanation."""
+
+    id: str
+    title: str
+    term: str  # English term with the Chinese term, e.g. "version mismatch (版本不匹配)"
+    category: str
+    kind: str  # "error" | "pitfall"
+    priority: int  # higher = more specific; ranks findings when several entries match
+    patterns: Tuple[Pattern[str], ...]
+    cause: str
+    fix: Tuple[str, ...]
+    explanation: str
+    examples: Tuple[str, ...]
+    confirm: Optional[str] = None
+    raw_patterns: Tuple[str, ...] = field(default=(), repr=False)
+
+
+def parse_entries(doc: Any) -> List[Entry]:
+    """Validate a parsed knowledge-base document and compile its patterns."""
+    if not isinstance(doc, dict) or doc.get("format") != KB_FORMAT:
+        raise KnowledgeBaseError("knowledge base must be an object with format " + KB_FORMAT)
+    items = doc.get("entries")
+    if not isinstance(items, list) or not items:
+        raise KnowledgeBaseError("knowledge base has no entries")
+    entries: List[Entry] = []
+    seen: Dict[str, int] = {}
+    for index, item in enumerate(items):
+        where = f"entry {index}"
+        if not isinstance(item, dict):
+            raise KnowledgeBaseError(where + " is not an object")
+        missing = [k for k in _REQUIRED if k not in item]
+        if missing:
+            raise KnowledgeBaseError(
+                "{} ({}) lacks {}".format(where, item.get("id"), ", ".join(missing))
+            )
+        entry_id = item["id"]
+        where = f"entry {entry_id!r}"
+        if entry_id in seen:
+            raise KnowledgeBaseError(where + " is defined twice")
+        seen[entry_id] = index
+        if item["kind"] not in KINDS:
+            raise KnowledgeBaseError(where + ": kind must be one of " + ", ".join(KINDS))
+        confirm = item.get("confirm")
+        if confirm is not None and confirm not in CONFIRM_CHECKS:
+            raise KnowledgeBaseError(where + f": unknown confirm check {confirm!r}")
+        if not isinstance(item["priority"], int):
+            raise KnowledgeBaseError(where + ": priority must be an integer")
+        for key in ("patterns", "fix", "examples"):
+            value = item[key]
+            if (
+                not isinstance(value, list)
+                or not value
+                or not all(isinstance(v, str) for v in value)
+            ):
+                raise KnowledgeBaseError(where + f": {key} must be a non-empty list of strings")
+        compiled = []
+        for pattern in item["patterns"]:
+            try:
+                compiled.append(re.compile(pattern))
+            except re.error as exc:
+                raise KnowledgeBaseError(f"{where}: bad pattern {pattern!r}: {exc}") from exc
+        entries.append(
+            Entry(
+                id=entry_id,
+                title=item["title"],
+                term=item["term"],
+                category=item["category"],
+                kind=item["kind"],
+                priority=item["priority"],
+                patterns=tuple(compiled),
+                cause=item["cause"],
+                fix=tuple(item["fix"]),
+                explanation=item["explanation"],
+                examples=tuple(item["examples"]),
+                confirm=confirm,
+                raw_patterns=tuple(item["patterns"]),
+            )
+        )
+    return entries
+
+
+_cache: Optional[List[Entry]] = None
+
+
+def load_entries(path: Optional[str] = None) -> List[Entry]:
+    """The knowledge base entries (the packaged file by default; cached)."""
+    global _cache
+    if path is None and _cache is not None:
+        return _cache
+    with open(path or KB_PATH, encoding="utf-8") as f:
+        entries = parse_entries(json.load(f))
+    if path is None:
+        _cache = entries
+    return entries

@@ -1,0 +1,69 @@
+"""``%ascend_doctor`` (last exception), ``%ascend_doctor "text"``, ``%%ascend_doctor`` (cell).
+
+Returns the :class:`~ascend_lab.doctor.diagnosis.Diagnosis`; as the cell's result it shows
+as HTML in notebooks and as text in terminal IPython. Does not import MindSpore.
+"""
+
+import re
+import sys
+import traceback
+from typing import Any, Optional, Tuple
+
+from .diagnosis import Diagnosis, diagnose
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+def last_exception_text(shell: Any) -> Optional[str]:
+    """The formatted last exception of the session (with chained causes), or None."""
+    value = getattr(sys, "last_exc", None) or getattr(sys, "last_value", None)
+    if value is not None:
+        etype = type(value)
+        tb = getattr(value, "__traceback__", None) or getattr(sys, "last_traceback", None)
+        try:
+            return "".join(traceback.format_exception(etype, value, tb))
+        except Exception:
+            return f"{etype.__name__}: {value}"
+    structured = getattr(shell, "_last_traceback", None)
+    if structured:
+        return strip_ansi("\n".join(str(s) for s in structured))
+    return None
+
+
+def _unquote(line: str) -> str:
+    line = line.strip()
+    if len(line) >= 2 and line[0] == line[-1] and line[0] in "\"'":
+        return line[1:-1]
+    for q in ('"""', "'''"):
+        if len(line) >= 6 and line.startswith(q) and line.endswith(q):
+            return line[3:-3]
+    return line
+
+
+def parse(line: str, cell: Optional[str]) -> Tuple[str, Optional[str]]:
+    """(source, text) for the magic's arguments; text None means the last exception."""
+    if cell is not None:
+        return "cell", cell
+    text = _unquote(line or "")
+    if text:
+        return "text", text.replace("\\n", "\n")
+    return "last exception", None
+
+
+def doctor_magic(shell: Any, line: str, cell: Optional[str] = None) -> Diagnosis:
+    source, text = parse(line, cell)
+    notes = []
+    if text is None:
+        text = last_exception_text(shell)
+        if text is None:
+            notes.append(
+                "No exception in this session yet: checked the environment only. "
+                'Pass an error text with `%ascend_doctor "..."` '
+                "or paste a log into a `%%ascend_doctor` cell."
+            )
+            source = "environment"
+    return diagnose(text, source=source, notes=notes)

@@ -1,0 +1,92 @@
+"""The matcher: knowledge-base entries applied to a text. Pure: text in, findings out."""
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from .knowledge import Entry, load_entries
+
+MAX_EVIDENCE_CHARS = 300
+MAX_EVIDENCE_LINES = 3
+
+
+@dataclass(frozen=True)
+class Match:
+    """One entry that matched: where, and which patterns."""
+
+    entry: Entry
+    evidence: Tuple[Tuple[int, str], ...]  # (1-based line number, line text), first = best
+    patterns_matched: int
+    first_offset: int
+    detail: Optional[str] = None  # e.g. the operator name captured by a pattern's (?P<op>)
+
+    @property
+    def line(self) -> int:
+        return self.evidence[0][0]
+
+    @property
+    def evidence_line(self) -> str:
+        return self.evidence[0][1]
+
+
+def _line_at(text: str, pos: int) -> Tuple[int, str]:
+    """The 1-based number and the text of the line holding character ``pos``."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    if end < 0:
+        end = len(text)
+    line = text[start:end].strip()
+    if len(line) > MAX_EVIDENCE_CHARS:
+        line = line[: MAX_EVIDENCE_CHARS - 1] + "…"
+    return text.count("\n", 0, start) + 1, line
+
+
+def match_entry(entry: Entry, text: str) -> Optional[Match]:
+    """Apply one entry to ``text``; None when none of its patterns occurs."""
+    hits = []
+    detail = None
+    for pattern in entry.patterns:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        # Evidence is the line where the match ends (a multi-line match, such as a loop
+        # body containing .asnumpy(), points at its last line: the one that matters).
+        last = max(m.start(), m.end() - 1)
+        hits.append((m.start(), last))
+        if detail is None and "op" in pattern.groupindex and m.group("op"):
+            detail = m.group("op")
+    if not hits:
+        return None
+    hits.sort()
+    evidence: List[Tuple[int, str]] = []
+    for _, last in hits:
+        item = _line_at(text, last)
+        if item not in evidence:
+            evidence.append(item)
+        if len(evidence) >= MAX_EVIDENCE_LINES:
+            break
+    return Match(
+        entry=entry,
+        evidence=tuple(evidence),
+        patterns_matched=len(hits),
+        first_offset=hits[0][0],
+        detail=detail,
+    )
+
+
+def rank_key(m: Match) -> Tuple[int, int, int, int]:
+    """Most specific first: entry priority, errors before pitfalls, more patterns, earlier."""
+    return (
+        -m.entry.priority,
+        0 if m.entry.kind == "error" else 1,
+        -m.patterns_matched,
+        m.first_offset,
+    )
+
+
+def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Match]:
+    """All entries matching ``text``, ranked (most specific first)."""
+    if entries is None:
+        entries = load_entries()
+    found = [m for m in (match_entry(e, text) for e in entries) if m is not None]
+    found.sort(key=rank_key)
+    return found
