@@ -72,6 +72,8 @@ __all__ = ["parse_ir_text", "parse_ir_file", "read_ir_header", "is_kernel_graph_
 _ENTRY_RE = re.compile(r"# IR entry: @(.+?)\s*$")
 _COUNT_RE = re.compile(r"Total number of (nodes|cnodes): (\d+)")
 _TOTAL_RE = re.compile(r"# Total (subgraphs|params): (\d+)")
+_PARAM_TYPE_RE = re.compile(r"<(.*?)>(?=\s+:\s|\s*$)")
+_FIELD_SEP_RE = re.compile(r"^\s*:\s+|\s+:\s+")
 _PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
 _SUBGRAPH_RE = re.compile(r"subgraph @(\S+?)(?: parent: \[subgraph @[^\]]*\])?\((.*)\) \{\s*$")
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
@@ -276,18 +278,13 @@ def _param_node(text: str, path: Optional[str], lineno: int) -> Node:
     name = pid[num.end() :] if num else pid[1:]
     outputs: List[TensorType] = []
     fields: List[str] = []
-    if rest.startswith("<"):
-        end = rest.find(">  :  ")
-        if end < 0:
-            end = rest.find("> : ")
-        if end < 0:
-            end = len(rest) - 1 if rest.endswith(">") else -1
-        if end < 0:
-            raise GraphParseError(f"unterminated parameter type in {text[:80]!r}", path, lineno)
-        type_text = rest[1:end]
+    m = _PARAM_TYPE_RE.match(rest)
+    if m:
+        type_text = m.group(1)
         outputs = parse_type(type_text)
-        fields = [f.strip() for f in rest[end + 1 :].split(" : ") if f.strip(" :")]
-        fields = [f.strip(" :") for f in fields]
+        fields = [f for f in _FIELD_SEP_RE.split(rest[m.end() :]) if f]
+    elif rest.startswith("<"):
+        raise GraphParseError(f"unterminated parameter type in {text[:80]!r}", path, lineno)
     else:
         fields = [rest] if rest else []
         type_text = ""
@@ -508,18 +505,17 @@ class _IRParser:
             extra = file_attrs.get("header_extra")
             file_attrs["header_extra"] = line if extra is None else extra + "\n" + line
 
+        last = max(1, len(lines) - 1 if lines and not lines[-1] else len(lines))
         if graph is not None:
             raise self.error(
                 f"input ends inside subgraph @{graph.name} (opened at line {block_start}): "
                 "the file looks truncated",
-                len(lines),
+                last,
             )
         if entry is None:
             raise self.error("no '# IR entry: @<graph>' header: not a MindSpore IR dump", 1)
         if entry not in blocks:
-            raise self.error(
-                f"entry graph @{entry} not found (the file looks truncated)", len(lines)
-            )
+            raise self.error(f"entry graph @{entry} not found (the file looks truncated)", last)
         main = blocks.pop(entry)
         main.nodes[:0] = params
         for key, value in file_attrs.items():

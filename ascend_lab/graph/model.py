@@ -204,6 +204,21 @@ class Graph:
             if src in ids
         ]
 
+    def to_networkx(self, include_bookkeeping: bool = True) -> Any:
+        """This graph as a ``networkx.DiGraph`` (see :func:`ascend_lab.graph.nx.to_networkx`)."""
+        from .nx import to_networkx
+
+        return to_networkx(self, include_bookkeeping=include_bookkeeping)
+
+    def plot(self, ax: Any = None, hide_bookkeeping: bool = True, max_nodes: int = 200) -> Any:
+        """Draw this (small) graph with matplotlib; returns ``(figure, axes)``.
+
+        See :func:`ascend_lab.graph.plot.plot_graph`.
+        """
+        from .plot import plot_graph
+
+        return plot_graph(self, ax=ax, hide_bookkeeping=hide_bookkeeping, max_nodes=max_nodes)
+
     def to_dict(self) -> Dict[str, Any]:
         """The ``graph`` object of the payload schema (subgraphs are emitted separately)."""
         return {"name": self.name, "file": self.file, "nodes": [n.to_dict() for n in self.nodes]}
