@@ -369,9 +369,21 @@ def diff_graphs(before: Graph, after: Graph) -> PassDiff:
 class PassTimeline:
     """Ordered pass snapshots of one capture; parses and diffs lazily, with caches."""
 
-    def __init__(self, dump_dir: str, parse: Optional[Callable[[str, str], Graph]] = None) -> None:
+    def __init__(
+        self,
+        dump_dir: str,
+        parse: Optional[Callable[[str, str], Graph]] = None,
+        keep_text: bool = False,
+    ) -> None:
+        """List the dumps in ``dump_dir``.
+
+        ``keep_text=True`` keeps each file's text in memory so the folder can be removed
+        right away and snapshots still parsed later.
+        """
         self.dump_dir = dump_dir
+        self.keep_text = keep_text
         self._parse = parse or _default_parse
+        self._texts: Dict[int, str] = {}
         self._graphs: Dict[int, Graph] = {}
         self._diffs: Dict[int, PassDiff] = {}
         self.snapshots: List[PassSnapshot] = []
@@ -398,6 +410,8 @@ class PassTimeline:
             )
             with open(path, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
+            if self.keep_text:
+                self._texts[index] = text
             snap.digest = body_digest(text)
             snap.fused_kernels = text.count("info_name: Fused_")
             if read_ir_header is not None:
@@ -442,11 +456,16 @@ class PassTimeline:
         graph = self._graphs.get(index)
         if graph is None:
             snap = self.snapshots[index]
-            with open(snap.path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-            graph = self._parse(text, snap.path)
+            graph = self._parse(self.text(index), snap.path)
             self._graphs[index] = graph
         return graph
+
+    def text(self, index: int) -> str:
+        """The dump text of snapshot ``index`` (from memory if kept, else from the file)."""
+        if index in self._texts:
+            return self._texts[index]
+        with open(self.snapshots[index].path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
 
     def is_parsed(self, index: int) -> bool:
         return index in self._graphs

@@ -1,0 +1,254 @@
+"""``ascend_lab.trace(net, *inputs)``: compile a Cell with dumps and analyse what MindSpore did.
+
+>>> t = ascend_lab.trace(net, x)                 # fusion off, save_graphs level 1
+>>> t.graph                                      # final kernel graph (execution order)
+>>> t.passes.by_stage()                          # the pipeline, pass by pass
+>>> t.diff(12)                                   # what pass 12 changed
+>>> t = ascend_lab.trace(net, x, fusion=True)    # graph-kernel fusion (AKG) on
+>>> t.fusion.kernels[0].name, t.before_fusion    # fused kernels and where they came from
+>>> t.to_payload()                               # the JSON the viewer draws
+
+Dumps go to a private temporary folder that is removed before ``trace()`` returns (the
+dump texts stay in memory so snapshots can still be parsed lazily), unless
+``keep_dumps=True``: then ``Trace.dump_dir`` says where they are.
+"""
+
+import os
+import shutil
+import time
+from typing import Any, Dict, List, Optional
+
+from ..graph.model import Graph
+from .capture import CaptureResult, capture
+from .fusion import FusionMap, build_fusion_map
+from .progress import Progress
+from .timeline import PassDiff, PassSnapshot, PassTimeline, kernel_graph_id, stage_key
+
+__all__ = ["Trace", "trace"]
+
+
+class Trace:
+    """Everything one trace found: the pass timeline, the final graph, the fusion map."""
+
+    def __init__(
+        self,
+        net_name: str,
+        result: CaptureResult,
+        timeline: PassTimeline,
+        inputs: Optional[List[Any]] = None,
+        net: Any = None,
+        actor_sets: Optional[Dict[str, str]] = None,
+    ) -> None:
+        self.net_name = net_name
+        self.capture = result
+        self.passes = timeline
+        self.output = result.output
+        self.fusion_enabled = result.fusion
+        self.level = result.level
+        self.mindspore_version = result.mindspore_version
+        self.device = result.device
+        self.compile_seconds = result.compile_seconds
+        self.analysis_seconds = 0.0
+        self.dump_dir: Optional[str] = None
+        self.actor_sets: Dict[str, str] = dict(actor_sets or {})
+        self._inputs = list(inputs or [])
+        self._net = net
+        self.final_index = _final_index(timeline)
+        self.before_index = _before_fusion_index(timeline, self.final_index)
+        self.graph: Graph = timeline.snapshot(self.final_index)
+        self.before_fusion: Optional[Graph] = None
+        self.fusion: Optional[FusionMap] = None
+        if self.fusion_enabled and self.before_index is not None:
+            self.before_fusion = timeline.snapshot(self.before_index)
+            self.fusion = build_fusion_map(self.before_fusion, self.graph)
+
+    # -- timeline -----------------------------------------------------------------------
+    def snapshot(self, index: int) -> Graph:
+        """The parsed graph of pass ``index`` (parsed on first use, then cached)."""
+        return self.passes.snapshot(index)
+
+    def diff(self, index: int) -> PassDiff:
+        """What pass ``index`` added, removed and modified relative to the pass before."""
+        return self.passes.diff(index)
+
+    @property
+    def kernel_count(self) -> int:
+        return len(self.graph.kernels)
+
+    @property
+    def final_pass(self) -> PassSnapshot:
+        return self.passes[self.final_index]
+
+    # -- text ---------------------------------------------------------------------------
+    def summary(self) -> str:
+        stages = self.passes.by_stage()
+        changed = sum(1 for s in self.passes if s.changed)
+        lines = [
+            f"Trace of {self.net_name}: MindSpore {self.mindspore_version or '?'} on "
+            f"{self.device or '?'}, fusion {'on' if self.fusion_enabled else 'off'}, "
+            f"save_graphs level {self.level}",
+            f"  {len(self.passes)} pass dumps ({changed} changed the text): "
+            + ", ".join(f"{k} {len(v)}" for k, v in stages.items()),
+            f"  final kernel graph {self.graph.name} ({self.final_pass.name}): "
+            f"{self.kernel_count} kernels, {len(self.graph.nodes)} nodes",
+        ]
+        if self.fusion is not None:
+            names = ", ".join(f"{n} x{c}" for n, c in sorted(self.fusion.by_name().items()))
+            lines.append(
+                f"  fusion: {self.fusion.kernel_count_before} kernels before -> "
+                f"{self.fusion.kernel_count_after} after; {len(self.fusion.kernels)} fused "
+                f"kernels ({names or 'none'})"
+            )
+        elif self.fusion_enabled:
+            lines.append("  fusion: no graph before fusion found in the dumps")
+        lines.append(
+            f"  compile {self.compile_seconds:.2f} s, analysis {self.analysis_seconds:.2f} s"
+            + (f", dumps kept in {self.dump_dir}" if self.dump_dir else "")
+        )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+    # -- payload and display ------------------------------------------------------------
+    def to_payload(self, passes: str = "changed", memory: bool = True) -> Dict[str, Any]:
+        """The ``ascend-lab.graph/1`` JSON document (see ``ascend_lab/payload``)."""
+        from .payload import build_payload
+
+        return build_payload(self, passes=passes, memory=memory)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, Any]:
+        from .payload import MIME_TYPE
+
+        return {
+            MIME_TYPE: self.to_payload(passes="none", memory=True),
+            "text/plain": self.summary(),
+        }
+
+    def show(self, **options: Any) -> Any:
+        """Open the interactive viewer (needs ``ascend_lab.widgets``)."""
+        try:
+            from .. import widgets  # type: ignore[attr-defined]
+        except ImportError as exc:
+            raise ImportError(
+                "Trace.show() needs the ascend_lab.widgets module (the graph viewer widget), "
+                "which is not installed in this copy of ascend-lab. Display the Trace "
+                "itself (put `t` last in a cell) for the JupyterLab renderer."
+            ) from exc
+        return widgets.show_trace(self, **options)  # type: ignore[attr-defined]
+
+    # -- MindIR -------------------------------------------------------------------------
+    def export_mindir(self, path: str) -> Any:
+        """Export the traced net to ``path`` (.mindir), parse it, load it back and compare.
+
+        Returns a :class:`~ascend_lab.trace.mindir_io.MindIRComparison`.
+        """
+        if self._net is None:
+            raise ValueError("this Trace does not hold its net; use export_and_compare()")
+        from .mindir_io import export_and_compare
+
+        return export_and_compare(self._net, *self._inputs, path=path)
+
+
+def _final_index(timeline: PassTimeline) -> int:
+    builds = [s for s in timeline if s.name.startswith("graph_build")]
+    if not builds:
+        kernels = [s for s in timeline if s.stage in ("backend", "build") and "kernel" in s.name]
+        if not kernels:
+            raise ValueError(
+                f"no graph_build_*.ir among the {len(timeline)} dumps in {timeline.dump_dir}: "
+                "MindSpore did not build a kernel graph"
+            )
+        return kernels[-1].index
+    # Several kernel graphs (control flow): the largest is the net's main graph.
+    return max(builds, key=lambda s: (s.node_count or 0, s.counter)).index
+
+
+def _before_fusion_index(timeline: PassTimeline, final: int) -> Optional[int]:
+    """The kernel graph after kernel selection and before any graph-kernel pass."""
+    final_snap = timeline[final]
+    gid = kernel_graph_id(final_snap.name)
+    candidates = [
+        s
+        for s in timeline
+        if s.counter < final_snap.counter
+        and s.stage == "backend"
+        and s.fused_kernels == 0
+        and (gid is None or kernel_graph_id(s.name) == gid)
+    ]
+    if not candidates:
+        return None
+    selected = [s for s in candidates if stage_key(s.name) == "comm_after_kernel_select"]
+    return (selected or candidates)[-1].index
+
+
+def _read_actor_sets(dump_dir: str) -> Dict[str, str]:
+    folder = os.path.join(dump_dir, "actor_set")
+    out: Dict[str, str] = {}
+    if not os.path.isdir(folder):
+        return out
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".ir"):
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
+                out[name] = fh.read()
+    return out
+
+
+def trace(
+    net: Any,
+    *inputs: Any,
+    fusion: bool = False,
+    level: int = 1,
+    keep_dumps: bool = False,
+    run: bool = True,
+    progress: Optional[bool] = None,
+) -> Trace:
+    """Compile ``net`` on ``inputs`` in GRAPH_MODE with IR dumps and analyse the dumps.
+
+    Args:
+        net: a ``mindspore.nn.Cell`` (it may have been called before, in any mode).
+        inputs: sample inputs, as you would pass them to ``net(...)``.
+        fusion: turn on graph-kernel fusion (``enable_graph_kernel``) for this compile.
+            On CPU this runs AKG and is slow (cold 6-25 s for a small net).
+        level: MindSpore's ``save_graphs`` level: 1 (~100 dumps), 2 (adds
+            ``verbose_ir_files`` incl. one per graph-kernel stage), 3 (adds ``.dot`` files).
+        keep_dumps: keep the dump folder; ``Trace.dump_dir`` names it.
+        run: run the net after compiling (default; ``Trace.output`` holds the result, and
+            the runtime dumps ``actor_set/`` exist). ``False`` compiles only. Running a net
+            in training mode updates its BatchNorm statistics, as calling it would.
+        progress: show progress (default: in notebooks, not in CI or terminals).
+
+    Traces are serialised per process: a second trace while one runs raises
+    :class:`~ascend_lab.trace.errors.TraceBusyError`. A net that does not compile raises
+    :class:`~ascend_lab.trace.errors.TraceError` with MindSpore's message and the line.
+    """
+    bar = Progress(f"Tracing {type(net).__name__}", enabled=progress)
+    bar.step("compiling in graph mode" + (" with graph-kernel fusion" if fusion else ""))
+    result = capture(net, list(inputs), fusion=fusion, level=level, run=run)
+    started = time.perf_counter()
+    try:
+        bar.step(f"compiled in {result.compile_seconds:.1f} s; reading dumps")
+        timeline = PassTimeline(result.dump_dir, keep_text=not keep_dumps)
+        actor_sets = _read_actor_sets(result.dump_dir)
+        bar.step(f"parsing the final kernel graph ({len(timeline)} dumps)")
+        tr = Trace(
+            type(net).__name__,
+            result,
+            timeline,
+            inputs=list(inputs),
+            net=net,
+            actor_sets=actor_sets,
+        )
+    except BaseException:
+        shutil.rmtree(result.workdir, ignore_errors=True)
+        raise
+    if keep_dumps:
+        tr.dump_dir = result.dump_dir
+    else:
+        shutil.rmtree(result.workdir, ignore_errors=True)
+    tr.analysis_seconds = time.perf_counter() - started
+    bar.done(
+        f"{len(timeline)} passes, {tr.kernel_count} kernels"
+        + (f", {len(tr.fusion.kernels)} fused" if tr.fusion is not None else "")
+    )
+    return tr

@@ -1,0 +1,117 @@
+"""Build the ``ascend-lab.graph/1`` payload (see ``ascend_lab/payload/graph.schema.json``).
+
+Graphs are stored once in ``graphs`` under keys: ``final`` (the final kernel graph),
+``before`` (the kernel graph before graph-kernel fusion, when fusion ran), ``pass:<i>`` (a
+pass snapshot), and ``<key>/<subgraph>`` for the subgraphs a graph calls (fused kernels).
+"""
+
+import datetime
+import importlib.util
+import warnings
+from typing import TYPE_CHECKING, Any, Dict, Optional
+
+from ..graph.model import Graph
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import Trace
+
+SCHEMA_ID = "ascend-lab.graph/1"
+MIME_TYPE = "application/vnd.ascend-lab.graph+json"
+PASS_MODES = ("changed", "all", "none")
+
+
+def add_graph(graphs: Dict[str, Any], key: str, graph: Graph) -> str:
+    """Put ``graph`` (and its subgraphs, as ``key/<name>``) into ``graphs``; return ``key``.
+
+    ``subgraph`` fields of every node are rewritten to keys of ``graphs`` (None for a callee
+    that is not in the dump).
+    """
+    if key in graphs:
+        return key
+    names = {graph.name: key}
+    for sub_name in graph.subgraphs:
+        names.setdefault(sub_name, f"{key}/{sub_name}")
+    parts = [(key, graph)] + [(names[n], g) for n, g in graph.subgraphs.items()]
+    for part_key, part in parts:
+        data = part.to_dict()
+        for node in data["nodes"]:
+            if node.get("subgraph"):
+                node["subgraph"] = names.get(node["subgraph"])
+        graphs[part_key] = data
+    return key
+
+
+def memory_section(graph: Graph, key: str) -> Optional[Dict[str, Any]]:
+    """``ascend_lab.memory.plan_graph(graph)`` as a dict, or None if that module is absent."""
+    if importlib.util.find_spec("ascend_lab.memory") is None:
+        return None
+    try:
+        from .. import memory  # type: ignore[attr-defined]
+
+        plan_graph = memory.plan_graph  # type: ignore[attr-defined]
+    except (ImportError, AttributeError):
+        return None
+    try:
+        plan = plan_graph(graph)
+    except Exception as exc:  # the planner's failure must not break the trace view
+        warnings.warn(f"memory planning failed: {exc}", RuntimeWarning, stacklevel=3)
+        return None
+    if plan is None:
+        return None
+    if hasattr(plan, "to_payload"):
+        data = plan.to_payload(key)
+    elif hasattr(plan, "to_dict"):
+        data = plan.to_dict()
+    else:
+        data = dict(plan)
+    data["graph"] = key
+    return data
+
+
+def build_payload(trace: "Trace", passes: str = "changed", memory: bool = True) -> Dict[str, Any]:
+    if passes not in PASS_MODES:
+        raise ValueError(f"passes must be one of {PASS_MODES}, got {passes!r}")
+    graphs: Dict[str, Any] = {}
+    final_key = add_graph(graphs, "final", trace.graph)
+    before_key = None
+    if trace.before_fusion is not None:
+        before_key = add_graph(graphs, "before", trace.before_fusion)
+    timeline = trace.passes
+    special = {trace.final_index: final_key}
+    if before_key is not None and trace.before_index is not None:
+        special[trace.before_index] = before_key
+    pass_list = []
+    for snap in timeline:
+        entry: Dict[str, Any] = snap.to_dict()
+        entry["graph"] = None
+        if passes != "none":
+            diff = timeline.diff(snap.index)
+            entry["changed"] = snap.changed
+            entry["added"] = list(diff.added)
+            entry["removed"] = list(diff.removed)
+            entry["modified"] = list(diff.modified)
+            if passes == "all" or snap.changed:
+                key = special.get(snap.index) or f"pass:{snap.index}"
+                if key not in graphs:
+                    add_graph(graphs, key, timeline.snapshot(snap.index))
+                entry["graph"] = key
+        elif snap.index in special:
+            entry["graph"] = special[snap.index]
+        pass_list.append(entry)
+    payload: Dict[str, Any] = {
+        "schema": SCHEMA_ID,
+        "meta": {
+            "title": trace.net_name,
+            "mindspore_version": trace.mindspore_version,
+            "device": trace.device,
+            "fusion": trace.fusion_enabled,
+            "source": "ir-dump",
+            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        },
+        "graphs": graphs,
+        "views": {"main": final_key, "before": before_key, "after": final_key},
+        "passes": pass_list,
+        "fusion": trace.fusion.to_dict() if trace.fusion is not None else None,
+        "memory": memory_section(trace.graph, final_key) if memory else None,
+    }
+    return payload
