@@ -103,7 +103,19 @@ def test_copy_never_overwrites_a_learners_edits(tmp_path):
     assert (dst / "01_new.ipynb").read_text() == "new"
 
 
-def test_dry_run_from_source_checkout_registers_kernel_in_prefix(env, capsys):
+def test_package_parent_is_the_checkout():
+    assert course._package_parent() == str(REPO_ROOT)
+    assert (REPO_ROOT / "pyproject.toml").is_file()
+
+
+def test_dry_run_from_source_checkout_registers_kernel_in_prefix(env, monkeypatch, capsys):
+    checkout = env / "checkout"
+    notebooks = checkout / "notebooks"
+    notebooks.mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text("")
+    (notebooks / "01_conv.ipynb").write_text(NB)
+    (notebooks / "00_stack.ipynb").write_text(NB)
+    monkeypatch.setattr(course, "_package_parent", lambda: str(checkout))
     prefix = env / "kprefix"
     assert main(["course", "--dry-run", "--prefix", str(prefix), "--port", "8899"]) == 0
     out = capsys.readouterr().out
@@ -113,26 +125,26 @@ def test_dry_run_from_source_checkout_registers_kernel_in_prefix(env, capsys):
     assert data["metadata"]["ascend_lab"]["mode"] == "cpu"
     assert data["argv"][0] == sys.executable
     assert f"Registered kernel 'mindspore' (MindSpore (CPU)) in {kernel_json.parent}" in out
-    notebooks = REPO_ROOT / "notebooks"
     assert f"Course notebooks: {notebooks}" in out
     command = _would_run(out)
     assert command.startswith(f"{sys.executable} -m jupyterlab ")
     assert f"--ServerApp.root_dir={notebooks}" in command
     assert "--ServerApp.port=8899" in command
     assert "--MappingKernelManager.default_kernel_name=mindspore" in command
-    first = course.first_notebook(str(notebooks))
-    if first is not None:
-        assert command.endswith(" " + first)
-    else:
-        assert ".ipynb" not in command
+    assert command.endswith(" " + str(notebooks / "00_stack.ipynb"))
+    assert ("--allow-root" in command) == (os.geteuid() == 0)
     assert f"with JUPYTER_PATH={prefix / 'share' / 'jupyter'}" in out
-    # the repo's notebooks are opened in place: nothing copied to the default folder
+    # a source checkout is opened in place: nothing copied to the default folder
     assert not (env / "home" / "ascend-lab-course").exists()
     # a second run finds the kernel and does not rewrite it
     mtime = kernel_json.stat().st_mtime_ns
     assert main(["course", "--dry-run", "--prefix", str(prefix)]) == 0
     assert "Kernel 'mindspore' is registered" in capsys.readouterr().out
     assert kernel_json.stat().st_mtime_ns == mtime
+    # without a 00_ notebook, just the folder is opened
+    (notebooks / "00_stack.ipynb").unlink()
+    assert main(["course", "--dry-run", "--prefix", str(prefix)]) == 0
+    assert ".ipynb" not in _would_run(capsys.readouterr().out)
 
 
 def test_dry_run_from_installed_wheel_copies_once(env, monkeypatch, capsys):
