@@ -1,0 +1,102 @@
+"""Truncated and corrupted real dumps either parse or raise GraphParseError, nothing else."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ascend_lab.graph.errors import GraphParseError
+from ascend_lab.graph.ir_text import parse_ir_text, read_ir_header
+from ascend_lab.graph.mindir import parse_mindir
+from ascend_lab.graph.model import Graph
+
+from .helpers import fixture
+
+IR_TEXTS = {
+    "conv": fixture("conv/graph_build_*.ir").read_bytes(),
+    "fused": fixture("lenet_fusion/graph_build_*.ir").read_bytes(),
+    "frontend": fixture("conv/opt_pass_*opt_a*.ir").read_bytes(),
+}
+MINDIR = fixture("conv/conv.mindir").read_bytes()
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _parse_text(data: bytes, name: str) -> None:
+    text = data.decode("utf-8", errors="replace")
+    try:
+        g = parse_ir_text(text, name)
+    except GraphParseError as exc:
+        assert exc.path == name and exc.line is not None and exc.line >= 1
+        assert f"{name}:{exc.line}" in str(exc)
+        return
+    assert isinstance(g, Graph) and g.nodes
+    ids = {n.id for n in g.nodes}
+    assert len(ids) == len(g.nodes)
+
+
+@FUZZ
+@given(which=st.sampled_from(sorted(IR_TEXTS)), frac=st.floats(0.0, 1.0))
+def test_truncated_ir_parses_or_raises(which, frac):
+    data = IR_TEXTS[which]
+    _parse_text(data[: int(len(data) * frac)], which + ".ir")
+
+
+@FUZZ
+@given(
+    which=st.sampled_from(sorted(IR_TEXTS)),
+    flips=st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 255)), min_size=1, max_size=8),
+)
+def test_byte_flipped_ir_parses_or_raises(which, flips):
+    data = bytearray(IR_TEXTS[which])
+    for frac, value in flips:
+        data[min(int(len(data) * frac), len(data) - 1)] = value
+    _parse_text(bytes(data), which + ".ir")
+
+
+@FUZZ
+@given(
+    which=st.sampled_from(sorted(IR_TEXTS)),
+    frac=st.floats(0.0, 1.0),
+    junk=st.text(min_size=1, max_size=40),
+)
+def test_inserted_junk_parses_or_raises(which, frac, junk):
+    text = IR_TEXTS[which].decode()
+    at = int(len(text) * frac)
+    _parse_text((text[:at] + junk + text[at:]).encode(), which + ".ir")
+
+
+@FUZZ
+@given(frac=st.floats(0.0, 1.0))
+def test_header_of_truncated_ir_is_a_dict_or_parse_error(frac):
+    text = IR_TEXTS["fused"].decode()[: int(len(IR_TEXTS["fused"]) * frac)]
+    try:
+        info = read_ir_header(text if "\n" in text else "#" + text)
+    except GraphParseError as exc:
+        assert exc.line == 1
+        return
+    assert info["entry"] == "kernel_graph0"
+
+
+@FUZZ
+@given(frac=st.floats(0.0, 0.9999))
+def test_truncated_mindir_raises_with_offset(frac):
+    cut = int(len(MINDIR) * frac)
+    # Every proper prefix of this file loses part of the graph or of a primitive it uses.
+    with pytest.raises(GraphParseError) as info:
+        parse_mindir(MINDIR[:cut], "conv.mindir")
+    err = info.value
+    assert err.path == "conv.mindir" and err.offset is not None and 0 <= err.offset <= cut
+    assert "conv.mindir" in str(err) and f"offset {err.offset}" in str(err)
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 255)), min_size=1, max_size=6))
+def test_byte_flipped_mindir_parses_or_raises(flips):
+    data = bytearray(MINDIR)
+    for frac, value in flips:
+        data[min(int(len(data) * frac), len(data) - 1)] = value
+    try:
+        g = parse_mindir(bytes(data), "conv.mindir")
+    except GraphParseError as exc:
+        assert exc.path == "conv.mindir" and exc.offset is not None
+        return
+    assert isinstance(g, Graph)

@@ -1,0 +1,121 @@
+"""parse_mindir on files exported by ms.export (tests/fixtures/ir/*/*.mindir)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from ascend_lab.graph.errors import GraphParseError
+from ascend_lab.graph.ir_text import parse_ir_file
+from ascend_lab.graph.mindir import parse_mindir, parse_mindir_file
+from ascend_lab.graph.model import TensorType
+
+from .helpers import FIXTURES, fixture
+
+REPO = FIXTURES.parent.parent.parent
+
+
+@pytest.fixture(scope="module")
+def conv():
+    return parse_mindir_file(fixture("conv/conv.mindir"))
+
+
+def test_conv_mindir_ops_params_and_outputs(conv):
+    ops = [n.op for n in conv.nodes if n.kind == "op" and not n.bookkeeping]
+    assert ops == ["Conv2D", "BiasAdd", "BatchNorm", "ReLU"]
+    params = {n.name: n for n in conv.nodes if n.kind == "parameter"}
+    assert params["conv.weight"].outputs == [TensorType("Float32", (8, 3, 3, 3))]
+    assert params["conv.weight"].attrs["bytes"] == str(8 * 3 * 3 * 3 * 4)
+    assert set(params) == {
+        "conv.weight",
+        "conv.bias",
+        "bn.gamma",
+        "bn.beta",
+        "bn.moving_mean",
+        "bn.moving_variance",
+    }
+    (x,) = [n for n in conv.nodes if n.kind == "input"]
+    assert (x.id, x.outputs) == ("x", [TensorType("Float32", (1, 3, 16, 16))])
+    (out,) = [n for n in conv.nodes if n.kind == "output"]
+    assert out.outputs == [TensorType("Float32", (1, 8, 16, 16))]
+    assert conv.node(out.inputs[0]).op == "Depend"
+    assert conv.attrs["producer"] == "MindSpore 2.10.0"
+
+
+def test_conv_mindir_node_details(conv):
+    (c,) = [n for n in conv.nodes if n.op == "Conv2D"]
+    assert c.name == "Default/conv-Conv2d/Conv2D-op0" and c.scope == "Default/conv-Conv2d"
+    assert c.outputs == [TensorType("Float32", (1, 8, 16, 16))]
+    assert c.inputs[0] == "x" and conv.node(c.inputs[1]).op == "Load"
+    assert c.input_types == [
+        TensorType("Float32", (1, 3, 16, 16)),
+        TensorType("Float32", (8, 3, 3, 3)),
+    ]
+    assert c.attrs["kernel_size"] == "(3, 3)"
+    assert c.attrs["pad_mode"] == "same"
+    assert c.attrs["input_names"] == "[x, w]"
+    assert c.attrs["instance_name"] == "conv2d"
+    (bn,) = [n for n in conv.nodes if n.op == "BatchNorm"]
+    assert [t.shape for t in bn.outputs] == [(1, 8, 16, 16), (8,), (8,), (8,), (8,)]
+    consts = {conv.node(i).attrs["value"] for i in bn.inputs[5:]}
+    assert consts == {"false", "0", "9.999999747378752e-06", "0.10000000149011612"}
+    monad = conv.node(conv.node(c.inputs[1]).inputs[1])
+    assert monad.kind == "constant" and monad.outputs == [TensorType("UMonad", ())]
+    ids = {n.id for n in conv.nodes}
+    assert all(i in ids for n in conv.nodes for i in n.inputs)
+
+
+def test_mindir_and_kernel_graph_agree():
+    """The exported file and the compiled kernel graph hold the same kernels and shapes."""
+    for net in ("conv", "lenet"):
+        mindir = parse_mindir_file(fixture(f"{net}/{net}.mindir"))
+        built = parse_ir_file(fixture(f"{net}/graph_build_*.ir"))
+        assert [(n.op, n.outputs[0].shape) for n in mindir.kernels] == [
+            (n.op, n.outputs[0].shape) for n in built.kernels
+        ]
+        m_params = {n.name: n.outputs[0].shape for n in mindir.parameters}
+        b_params = {n.name: n.outputs[0].shape for n in built.parameters}
+        assert m_params == b_params
+
+
+def test_parsing_mindir_does_not_import_mindspore():
+    code = (
+        "import sys; from ascend_lab.graph.mindir import parse_mindir_file; "
+        f"g = parse_mindir_file({str(fixture('lenet/lenet.mindir'))!r}); "
+        "assert len(g.kernels) == 15, len(g.kernels); "
+        "print(sorted(m for m in sys.modules if m == 'mindspore' or m.startswith('mindspore.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=str(REPO),
+    )
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        (b"", "empty file"),
+        (b"\x0a\xff\xff\xff\xff\x0f", "claims"),
+        (b"\x0f", "unknown wire type"),
+        (b"\x08\x01", "no graph"),
+        (b"# IR entry: @kernel_graph0\n", "corrupt or truncated"),
+    ],
+)
+def test_bad_mindir_bytes(data, words):
+    with pytest.raises(GraphParseError) as info:
+        parse_mindir(data, "x.mindir")
+    assert words in str(info.value) and info.value.offset is not None
+    assert str(info.value).startswith("x.mindir")
+
+
+def test_mindir_renamed_reference_is_reported():
+    data = fixture("conv/conv.mindir").read_bytes()
+    broken = data.replace(b"REF::Conv2D:4", b"REF::Conv2X:4")
+    assert broken != data
+    with pytest.raises(GraphParseError, match="REF::Conv2X:4"):
+        parse_mindir(broken, "conv.mindir")
