@@ -28,15 +28,24 @@ class Match:
         return self.evidence[0][1]
 
 
-def _line_at(text: str, pos: int) -> Tuple[int, str]:
-    """The 1-based number and the text of the line holding character ``pos``."""
+def _line_at(text: str, pos: int, anchor: Optional[int] = None) -> Tuple[int, str]:
+    """The 1-based number and the text of the line holding character ``pos``.
+
+    A line longer than MAX_EVIDENCE_CHARS is cut to a window around ``anchor`` (the start
+    of the match, when it is on this line), marked with "…" where it was cut.
+    """
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
     if end < 0:
         end = len(text)
-    line = text[start:end].strip()
+    raw = text[start:end]
+    lead = len(raw) - len(raw.lstrip())
+    line = raw.strip()
     if len(line) > MAX_EVIDENCE_CHARS:
-        line = line[: MAX_EVIDENCE_CHARS - 1] + "…"
+        at = (anchor if anchor is not None and start <= anchor <= end else pos) - start - lead
+        left = max(0, min(at - 60, len(line) - MAX_EVIDENCE_CHARS))
+        window = line[left : left + MAX_EVIDENCE_CHARS - 2]
+        line = ("…" if left > 0 else "") + window + ("…" if left + len(window) < len(line) else "")
     return text.count("\n", 0, start) + 1, line
 
 
@@ -58,8 +67,8 @@ def match_entry(entry: Entry, text: str) -> Optional[Match]:
         return None
     hits.sort()
     evidence: List[Tuple[int, str]] = []
-    for _, last in hits:
-        item = _line_at(text, last)
+    for first, last in hits:
+        item = _line_at(text, last, first)
         if item not in evidence:
             evidence.append(item)
         if len(evidence) >= MAX_EVIDENCE_LINES:

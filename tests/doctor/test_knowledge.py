@@ -1,0 +1,84 @@
+"""The knowledge base: every entry has real error texts, and each is recognised."""
+
+import json
+import re
+
+import pytest
+
+from ascend_lab.doctor.knowledge import (
+    CONFIRM_CHECKS,
+    KB_PATH,
+    KnowledgeBaseError,
+    load_entries,
+    parse_entries,
+)
+from ascend_lab.doctor.match import match_entry, match_text
+
+ENTRIES = load_entries()
+EXAMPLES = [(e.id, i, text) for e in ENTRIES for i, text in enumerate(e.examples)]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _doc():
+    with open(KB_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
+def test_entry_is_complete(entry):
+    assert entry.examples, "every entry needs at least one real error text"
+    assert entry.fix and all(step.strip() for step in entry.fix)
+    assert entry.cause.strip() and entry.explanation.strip() and entry.title.strip()
+    assert CJK.search(entry.term), "term must carry the Chinese term: " + entry.term
+    assert entry.kind in ("error", "pitfall")
+    assert entry.confirm is None or entry.confirm in CONFIRM_CHECKS
+
+
+@pytest.mark.parametrize("entry_id,index,text", EXAMPLES, ids=[f"{e}-{i}" for e, i, _ in EXAMPLES])
+def test_example_is_recognised_and_ranked_first(entry_id, index, text):
+    entry = next(e for e in ENTRIES if e.id == entry_id)
+    m = match_entry(entry, text)
+    assert m is not None, f"{entry_id} does not match its own example {index}"
+    assert m.evidence_line and m.evidence_line.strip("…") in text
+    ranked = match_text(text)
+    assert ranked[0].entry.id == entry_id, [r.entry.id for r in ranked]
+
+
+def test_entry_without_examples_is_rejected():
+    doc = _doc()
+    doc["entries"][0]["examples"] = []
+    with pytest.raises(KnowledgeBaseError, match="examples"):
+        parse_entries(doc)
+
+
+def test_bad_regex_and_duplicate_ids_are_rejected():
+    doc = _doc()
+    doc["entries"][0]["patterns"] = ["(unclosed"]
+    with pytest.raises(KnowledgeBaseError, match="bad pattern"):
+        parse_entries(doc)
+    doc = _doc()
+    doc["entries"].append(dict(doc["entries"][0]))
+    with pytest.raises(KnowledgeBaseError, match="twice"):
+        parse_entries(doc)
+    doc = _doc()
+    doc["entries"][0]["confirm"] = "astrology"
+    with pytest.raises(KnowledgeBaseError, match="confirm"):
+        parse_entries(doc)
+
+
+def test_covers_what_issue_7_lists():
+    ids = {e.id for e in ENTRIES}
+    wanted = {
+        "version-mismatch", "device-busy", "device-permission", "device-not-visible",
+        "operator-unsupported", "op-compile-failed", "op-compile-response-empty",
+        "hccl-connect-timeout", "hccl-exec-timeout", "device-oom", "stream-limit",
+        "device-id-out-of-range", "set-env-not-sourced", "graph-tensor-condition",
+        "graph-unsupported-syntax", "shape-broadcast", "shape-matmul",
+        "dynamic-shape-recompile", "asnumpy-in-loop", "pynative-in-production", "amp-overflow",
+    }  # fmt: skip
+    assert wanted <= ids, wanted - ids
+    fixes = {e.id: " ".join(e.fix) for e in ENTRIES}
+    assert "HCCL_CONNECT_TIMEOUT" in fixes["hccl-connect-timeout"]
+    assert "HCCL_EXEC_TIMEOUT" in fixes["hccl-exec-timeout"]
+    assert "set_env.sh" in fixes["set-env-not-sourced"]
+    assert "HwHiAiUser" in fixes["device-permission"]
