@@ -30,7 +30,7 @@ class CompatRow:
     def mindspore_text(self) -> str:
         if self.mindspore_min == self.mindspore_max:
             return self.mindspore_min
-        return "{}–{}".format(self.mindspore_min, self.mindspore_max)
+        return f"{self.mindspore_min}–{self.mindspore_max}"
 
 
 def rows_from_data(data: Dict[str, Any]) -> List[CompatRow]:
@@ -85,30 +85,26 @@ def check(
         target = ms_for_cann()
         fix = "pip install mindspore"
         if target:
-            fix = "pip install mindspore=={}  (matches CANN {})".format(target, cann)
+            fix = f"pip install mindspore=={target}  (matches CANN {cann})"
             comp.expected = {"mindspore": target}
-            comp.install = ["mindspore=={}".format(target)]
+            comp.install = [f"mindspore=={target}"]
         warnings.append(StatusWarning("MindSpore is not installed", fix, "warning", "mindspore"))
         return comp, warnings
 
     if not ms_rows:
         comp = Compatibility(
             "unknown",
-            "MindSpore {} is not in the compatibility table.".format(mindspore),
+            f"MindSpore {mindspore} is not in the compatibility table.",
         )
         target = ms_for_cann()
         if target and cann:
-            comp.message += " CANN {} pairs with MindSpore {}.".format(
-                cann, cann_rows[-1].mindspore_text()
-            )
+            comp.message += f" CANN {cann} pairs with MindSpore {cann_rows[-1].mindspore_text()}."
             comp.expected = {"mindspore": target}
-            comp.install = ["mindspore=={}".format(target)]
+            comp.install = [f"mindspore=={target}"]
             warnings.append(
                 StatusWarning(
-                    "MindSpore {} is not known to work with CANN {}".format(mindspore, cann),
-                    "pip install mindspore=={}  (the release built for CANN {})".format(
-                        target, cann
-                    ),
+                    f"MindSpore {mindspore} is not known to work with CANN {cann}",
+                    f"pip install mindspore=={target}  (the release built for CANN {cann})",
                     "info",
                     "mindspore",
                 )
@@ -120,14 +116,14 @@ def check(
     if not cann:
         comp = Compatibility(
             "unknown",
-            "CANN not found; MindSpore {} needs CANN {}.".format(mindspore, row.cann),
+            f"CANN not found; MindSpore {mindspore} needs CANN {row.cann}.",
             expected,
-            ["CANN {}".format(row.cann)],
+            [f"CANN {row.cann}"],
         )
         warnings.append(
             StatusWarning(
-                "CANN toolkit not found (MindSpore {} needs CANN {})".format(mindspore, row.cann),
-                "Install Ascend-cann-toolkit {} and source its set_env.sh".format(row.cann),
+                f"CANN toolkit not found (MindSpore {mindspore} needs CANN {row.cann})",
+                f"Install Ascend-cann-toolkit {row.cann} and source its set_env.sh",
                 "error",
                 "cann",
             )
@@ -135,17 +131,15 @@ def check(
         return comp, warnings
 
     if row not in cann_rows:
-        install = ["CANN {}".format(row.cann)]
-        fix = "Install CANN {}".format(row.cann)
+        install = [f"CANN {row.cann}"]
+        fix = f"Install CANN {row.cann}"
         target = ms_for_cann()
         if target:
-            install.append("mindspore=={}".format(target))
-            fix += ", or keep CANN {} and pip install mindspore=={}".format(cann, target)
+            install.append(f"mindspore=={target}")
+            fix += f", or keep CANN {cann} and pip install mindspore=={target}"
         comp = Compatibility(
             "mismatch",
-            "MindSpore {} is built for CANN {}, but CANN {} is installed.".format(
-                mindspore, row.cann, cann
-            ),
+            f"MindSpore {mindspore} is built for CANN {row.cann}, but CANN {cann} is installed.",
             expected,
             install,
         )
@@ -155,17 +149,15 @@ def check(
     if row.driver and driver and version_key(driver) < version_key(row.driver):
         comp = Compatibility(
             "mismatch",
-            "CANN {} needs NPU driver {} or newer; driver {} is installed.".format(
-                cann, row.driver, driver
-            ),
+            f"CANN {cann} needs NPU driver {row.driver} or newer; driver {driver} is installed.",
             expected,
-            ["NPU driver and firmware {} or newer".format(row.driver)],
+            [f"NPU driver and firmware {row.driver} or newer"],
         )
         warnings.append(
             StatusWarning(
                 comp.message,
-                "Upgrade the firmware and then the driver to {} or newer "
-                "(Ascend-hdk-*-npu-firmware / -npu-driver .run packages)".format(row.driver),
+                f"Upgrade the firmware and then the driver to {row.driver} or newer "
+                "(Ascend-hdk-*-npu-firmware / -npu-driver .run packages)",
                 "error",
                 "driver",
             )

@@ -27,7 +27,7 @@ def snapshot(environ: Optional[Mapping[str, str]] = None) -> Dict[str, Optional[
 
 def _source_fix(install: InstallInfo) -> str:
     script = install.set_env or os.path.join(install.root, "ascend-toolkit", "set_env.sh")
-    return "source {}   (or use the ascend-lab MindSpore kernel, which does it)".format(script)
+    return f"source {script}   (or use the ascend-lab MindSpore kernel, which does it)"
 
 
 def check_environment(
@@ -53,7 +53,7 @@ def check_environment(
         if home and not os.path.isdir(home):
             out.append(
                 StatusWarning(
-                    "ASCEND_HOME_PATH={} does not exist".format(home),
+                    f"ASCEND_HOME_PATH={home} does not exist",
                     fix,
                     "error",
                     "environment",
@@ -61,14 +61,10 @@ def check_environment(
             )
         opp = env.get("ASCEND_OPP_PATH")
         if home and not opp:
-            out.append(
-                StatusWarning("ASCEND_OPP_PATH is not set", fix, "warning", "environment")
-            )
+            out.append(StatusWarning("ASCEND_OPP_PATH is not set", fix, "warning", "environment"))
         elif opp and not os.path.isdir(opp):
             out.append(
-                StatusWarning(
-                    "ASCEND_OPP_PATH={} does not exist".format(opp), fix, "error", "environment"
-                )
+                StatusWarning(f"ASCEND_OPP_PATH={opp} does not exist", fix, "error", "environment")
             )
         if home:
             lib64 = os.path.normpath(os.path.join(home, "lib64"))
@@ -78,8 +74,8 @@ def check_environment(
             if lib64 not in ld:
                 out.append(
                     StatusWarning(
-                        "LD_LIBRARY_PATH does not contain {}".format(lib64),
-                        "export LD_LIBRARY_PATH={}:$LD_LIBRARY_PATH   (or {})".format(lib64, fix),
+                        f"LD_LIBRARY_PATH does not contain {lib64}",
+                        f"export LD_LIBRARY_PATH={lib64}:$LD_LIBRARY_PATH   (or {fix})",
                         "warning",
                         "environment",
                     )
@@ -90,7 +86,7 @@ def check_environment(
             if p and not os.path.isdir(p):
                 out.append(
                     StatusWarning(
-                        "ASCEND_CUSTOM_OPP_PATH entry {} does not exist".format(p),
+                        f"ASCEND_CUSTOM_OPP_PATH entry {p} does not exist",
                         "Remove it from ASCEND_CUSTOM_OPP_PATH or install the custom operators",
                         "warning",
                         "environment",
@@ -107,9 +103,7 @@ def _visible_devices(value: Optional[str], chips: List[Chip]) -> List[StatusWarn
     if not value.strip() or not all(i.isdigit() for i in ids):
         return [
             StatusWarning(
-                "ASCEND_RT_VISIBLE_DEVICES={!r} is not a comma-separated list of NPU ids".format(
-                    value
-                ),
+                f"ASCEND_RT_VISIBLE_DEVICES={value!r} is not a comma-separated list of NPU ids",
                 "export ASCEND_RT_VISIBLE_DEVICES=0,1   (ids from npu-smi info), or unset it",
                 "error",
                 "npu",
@@ -121,16 +115,17 @@ def _visible_devices(value: Optional[str], chips: List[Chip]) -> List[StatusWarn
         if bad:
             return [
                 StatusWarning(
-                    "ASCEND_RT_VISIBLE_DEVICES names device(s) {} but only {} chip(s) "
-                    "exist".format(",".join(bad), count),
-                    "Use ids 0..{} or unset ASCEND_RT_VISIBLE_DEVICES".format(count - 1),
+                    "ASCEND_RT_VISIBLE_DEVICES names device(s) {} but only {} chip(s) exist".format(
+                        ",".join(bad), count
+                    ),
+                    f"Use ids 0..{count - 1} or unset ASCEND_RT_VISIBLE_DEVICES",
                     "error",
                     "npu",
                 )
             ]
     return [
         StatusWarning(
-            "Only devices {} are visible to MindSpore (ASCEND_RT_VISIBLE_DEVICES)".format(value),
+            f"Only devices {value} are visible to MindSpore (ASCEND_RT_VISIBLE_DEVICES)",
             "unset ASCEND_RT_VISIBLE_DEVICES to use every NPU",
             "info",
             "npu",

@@ -21,15 +21,15 @@ _ERR = "var(--jp-error-color1, #d32f2f)"
 _INFO = "var(--jp-info-color1, #0288d1)"
 _BRAND = "var(--jp-brand-color1, #1976d2)"
 
-_CELL = "padding:2px 8px;border-bottom:1px solid {};text-align:left;".format(_BORDER)
-_HEAD = _CELL + "font-weight:600;color:{};".format(_FG2)
+_CELL = f"padding:2px 8px;border-bottom:1px solid {_BORDER};text-align:left;"
+_HEAD = _CELL + f"font-weight:600;color:{_FG2};"
 
 
 def _e(value: object) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
-        return escape("{:g}".format(value))
+        return escape(f"{value:g}")
     return escape(str(value))
 
 
@@ -40,34 +40,31 @@ def _bar(used: Optional[int], total: Optional[int]) -> str:
     colour = _OK if pct < 70 else (_WARN if pct < 90 else _ERR)
     return (
         '<div style="display:flex;align-items:center;gap:6px;min-width:180px">'
-        '<div title="{used} / {total} MB" style="flex:1;height:8px;background:{bg};'
+        f'<div title="{_e(used)} / {_e(total)} MB" style="flex:1;height:8px;background:{_BG2};'
         'border-radius:4px;overflow:hidden">'
-        '<div style="width:{pct:.1f}%;height:100%;background:{colour}"></div></div>'
-        '<span style="white-space:nowrap">{used} / {total} MB ({pct:.0f}%)</span></div>'
-    ).format(used=_e(used), total=_e(total), pct=pct, bg=_BG2, colour=colour)
+        f'<div style="width:{pct:.1f}%;height:100%;background:{colour}"></div></div>'
+        f'<span style="white-space:nowrap">{_e(used)} / {_e(total)} MB ({pct:.0f}%)</span></div>'
+    )
 
 
 def _health(value: Optional[str]) -> str:
     colour = _OK if (value or "").upper() == "OK" else _ERR
-    return '<span style="color:{};font-weight:600">{}</span>'.format(colour, _e(value))
+    return f'<span style="color:{colour};font-weight:600">{_e(value)}</span>'
 
 
 def _table(headers: List[str], rows: List[List[str]]) -> str:
-    head = "".join('<th style="{}">{}</th>'.format(_HEAD, escape(h)) for h in headers)
+    head = "".join(f'<th style="{_HEAD}">{escape(h)}</th>' for h in headers)
     body = "".join(
-        "<tr>" + "".join('<td style="{}">{}</td>'.format(_CELL, c) for c in row) + "</tr>"
-        for row in rows
+        "<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in row) + "</tr>" for row in rows
     )
     return (
         '<table style="border-collapse:collapse;margin:4px 0 8px 0;font-size:inherit">'
-        "<thead><tr>{}</tr></thead><tbody>{}</tbody></table>".format(head, body)
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
 
 
 def _h(text: str) -> str:
-    return '<div style="font-weight:600;margin-top:8px;color:{}">{}</div>'.format(
-        _FG, escape(text)
-    )
+    return f'<div style="font-weight:600;margin-top:8px;color:{_FG}">{escape(text)}</div>'
 
 
 def render_html(status: "DeviceStatus") -> str:
@@ -75,12 +72,11 @@ def render_html(status: "DeviceStatus") -> str:
     mode_colour = _OK if status.mode == "ascend" else _INFO
     parts.append(
         '<div style="font-size:1.1em;font-weight:600">'
-        '<span style="color:{}">{}</span></div>'.format(mode_colour, escape(status.summary()))
+        f'<span style="color:{mode_colour}">{escape(status.summary())}</span></div>'
     )
     parts.append(
-        '<div style="color:{}">mode <b>{}</b>: {}</div>'.format(
-            _FG2, escape(status.mode), escape(status.reason)
-        )
+        f'<div style="color:{_FG2}">mode <b>{escape(status.mode)}</b>: '
+        f"{escape(status.reason)}</div>"
     )
     if status.chips:
         has_hbm = status.has_hbm()
@@ -130,7 +126,7 @@ def render_html(status: "DeviceStatus") -> str:
                 )
             )
         else:
-            parts.append('<div style="color:{}">none</div>'.format(_FG2))
+            parts.append(f'<div style="color:{_FG2}">none</div>')
     v = status.versions
     parts.append(_h("Versions"))
     parts.append(
@@ -143,32 +139,29 @@ def render_html(status: "DeviceStatus") -> str:
     colour = {"match": _OK, "mismatch": _ERR}.get(comp.verdict, _FG2)
     install = ""
     if comp.install:
-        install = " Install: " + ", ".join("<code>{}</code>".format(escape(x)) for x in comp.install)
+        install = " Install: " + ", ".join(f"<code>{escape(x)}</code>" for x in comp.install)
     parts.append(
-        '<div style="margin-top:4px">Compatibility: <b style="color:{}">{}</b> {}{}</div>'.format(
-            colour, escape(comp.verdict), escape(comp.message), install
-        )
+        f'<div style="margin-top:4px">Compatibility: <b style="color:{colour}">'
+        f"{escape(comp.verdict)}</b> {escape(comp.message)}{install}</div>"
     )
     if status.warnings:
         parts.append(_h("Warnings (fix in this order)"))
         items = []
         for w in status.warnings:
-            c = {"error": _ERR, "warning": _WARN}.get(w.severity, _INFO)
+            sev_colour = {"error": _ERR, "warning": _WARN}.get(w.severity, _INFO)
             fix = ""
             if w.fix:
-                fix = '<div style="color:{}">fix: <code>{}</code></div>'.format(_FG2, escape(w.fix))
+                fix = f'<div style="color:{_FG2}">fix: <code>{escape(w.fix)}</code></div>'
             items.append(
-                '<li style="margin:2px 0"><span style="color:{};font-weight:600">{}</span> '
-                "{}{}</li>".format(c, escape(w.severity), escape(w.message), fix)
+                f'<li style="margin:2px 0"><span style="color:{sev_colour};font-weight:600">'
+                f"{escape(w.severity)}</span> {escape(w.message)}{fix}</li>"
             )
         parts.append('<ol style="margin:2px 0;padding-left:20px">{}</ol>'.format("".join(items)))
     if status.run_check is not None:
         rc = status.run_check
         parts.append(_h("mindspore.run_check(): " + ("passed" if rc.ok else "FAILED")))
         parts.append(
-            '<pre style="margin:2px 0;white-space:pre-wrap;color:{}">{}</pre>'.format(
-                _FG2, escape(rc.output)
-            )
+            f'<pre style="margin:2px 0;white-space:pre-wrap;color:{_FG2}">{escape(rc.output)}</pre>'
         )
     return (
         '<div class="ascend-lab-status" style="font-family:var(--jp-ui-font-family, sans-serif);'

@@ -46,7 +46,7 @@ def read_small_text(path: str) -> Tuple[Optional[str], Optional[str]]:
     except IsADirectoryError:
         return None, "a directory, not a file"
     except OSError as e:
-        return None, "unreadable ({})".format(e.strerror or e.__class__.__name__)
+        return None, f"unreadable ({e.strerror or e.__class__.__name__})"
     return data.decode("utf-8", errors="replace"), None
 
 
@@ -110,7 +110,7 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
         info.problems.append(
             (
                 "driver",
-                "The Ascend install root {} is not a directory".format(root),
+                f"The Ascend install root {root} is not a directory",
                 "Point ASCEND_LAB_ASCEND_ROOT (or --root) at the folder holding driver/ and "
                 "ascend-toolkit/, usually /usr/local/Ascend",
             )
@@ -127,7 +127,7 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
             info.problems.append(
                 (
                     "driver",
-                    "{} has no readable Version= line".format(drv_path),
+                    f"{drv_path} has no readable Version= line",
                     "Reinstall the NPU driver (Ascend-hdk-*-npu-driver_*.run --full)",
                 )
             )
@@ -135,7 +135,7 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
         info.problems.append(
             (
                 "driver",
-                "Driver version file {} is {}".format(drv_path, why),
+                f"Driver version file {drv_path} is {why}",
                 "Reinstall the NPU driver (Ascend-hdk-*-npu-driver_*.run --full)",
             )
         )
@@ -148,7 +148,7 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
             info.problems.append(
                 (
                     "firmware",
-                    "{} has no readable Version= line".format(fw_path),
+                    f"{fw_path} has no readable Version= line",
                     "Reinstall the NPU firmware (Ascend-hdk-*-npu-firmware_*.run --full)",
                 )
             )
@@ -156,7 +156,7 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
         info.problems.append(
             (
                 "firmware",
-                "Firmware version file {} is {}".format(fw_path, why),
+                f"Firmware version file {fw_path} is {why}",
                 "Reinstall the NPU firmware (Ascend-hdk-*-npu-firmware_*.run --full)",
             )
         )
@@ -182,7 +182,7 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
             info.problems.append(
                 (
                     "cann",
-                    "No ascend_toolkit_install.info under {}".format(toolkit),
+                    f"No ascend_toolkit_install.info under {toolkit}",
                     "Reinstall the CANN toolkit (Ascend-cann-toolkit_*.run --install)",
                 )
             )

@@ -48,7 +48,7 @@ def status_magic(shell: Any, line: str) -> Optional[Any]:
     try:
         args = _parser().parse_args(shlex.split(line or ""))
     except ValueError as e:
-        print("%ascend_status: {}. Usage: %ascend_status [--json] [--refresh] [--check]".format(e))
+        print(f"%ascend_status: {e}. Usage: %ascend_status [--json] [--refresh] [--check]")
         return None
     status: DeviceStatus = collect_status(
         refresh=args.refresh, details=args.details, run_check=args.check

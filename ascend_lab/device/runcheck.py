@@ -22,11 +22,9 @@ def run_check(timeout: float = 180.0, python: Optional[str] = None) -> RunCheck:
             timeout=timeout,
         )
     except subprocess.TimeoutExpired:
-        return RunCheck(
-            False, "run_check timed out after {:g} s".format(timeout), time.monotonic() - start
-        )
+        return RunCheck(False, f"run_check timed out after {timeout:g} s", time.monotonic() - start)
     except OSError as e:
-        return RunCheck(False, "could not start Python: {}".format(e), time.monotonic() - start)
+        return RunCheck(False, f"could not start Python: {e}", time.monotonic() - start)
     output = proc.stdout.decode("utf-8", errors="replace")[-8000:]
     ok = proc.returncode == 0 and "successfully" in output.lower()
     return RunCheck(ok, output.strip(), time.monotonic() - start)

@@ -56,9 +56,9 @@ def run_npu_smi(executable: str, args: List[str], timeout: float = 5.0) -> RunRe
     """Run ``[executable, *args]`` with ``timeout`` seconds; never raises."""
     start = time.monotonic()
     if not os.path.exists(executable):
-        return RunResult(False, reason="npu-smi not found at {}".format(executable))
+        return RunResult(False, reason=f"npu-smi not found at {executable}")
     if os.path.isdir(executable) or not os.access(executable, os.X_OK):
-        return RunResult(False, reason="npu-smi at {} is not executable".format(executable))
+        return RunResult(False, reason=f"npu-smi at {executable} is not executable")
     try:
         proc = subprocess.Popen(
             [executable, *args],
@@ -71,9 +71,8 @@ def run_npu_smi(executable: str, args: List[str], timeout: float = 5.0) -> RunRe
     except OSError as e:
         return RunResult(
             False,
-            reason="npu-smi at {} could not be started: {}".format(
-                executable, e.strerror or e.__class__.__name__
-            ),
+            reason=f"npu-smi at {executable} could not be started: "
+            f"{e.strerror or e.__class__.__name__}",
         )
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -85,7 +84,7 @@ def run_npu_smi(executable: str, args: List[str], timeout: float = 5.0) -> RunRe
             pass
         return RunResult(
             False,
-            reason="npu-smi timed out after {:g} s".format(timeout),
+            reason=f"npu-smi timed out after {timeout:g} s",
             seconds=time.monotonic() - start,
             timed_out=True,
         )
@@ -96,7 +95,7 @@ def run_npu_smi(executable: str, args: List[str], timeout: float = 5.0) -> RunRe
     text = out[:_MAX_OUTPUT].decode("utf-8", errors="replace")
     if proc.returncode != 0:
         first = _first_line(err.decode("utf-8", errors="replace")) or _first_line(text)
-        reason = "npu-smi exited with code {}".format(proc.returncode)
+        reason = f"npu-smi exited with code {proc.returncode}"
         if first:
             reason += ": " + first
         return RunResult(False, text, reason, proc.returncode, seconds)

@@ -200,7 +200,7 @@ class DeviceStatus:
         counts: Dict[str, int] = {}
         for c in self.chips:
             counts[c.name or "?"] = counts.get(c.name or "?", 0) + 1
-        return "+".join("{}x{}".format(n, name) for name, n in counts.items())
+        return "+".join(f"{n}x{name}" for name, n in counts.items())
 
     def health(self) -> str:
         """``"OK"`` when every chip is OK, else e.g. ``"1 Alarm"``."""
@@ -211,7 +211,7 @@ class DeviceStatus:
                 bad[h] = bad.get(h, 0) + 1
         if not bad:
             return "OK"
-        return ", ".join("{} {}".format(n, h) for h, n in bad.items())
+        return ", ".join(f"{n} {h}" for h, n in bad.items())
 
     def summary(self) -> str:
         """Short text for a status bar: ``"NPU 8x910B3 · HBM 12% · OK"`` or ``"CPU mode"``."""
@@ -264,7 +264,7 @@ class DeviceStatus:
         return self.to_text()
 
     def __repr__(self) -> str:
-        return "<DeviceStatus {}>".format(self.summary())
+        return f"<DeviceStatus {self.summary()}>"
 
     def _repr_html_(self) -> str:
         from .html_view import render_html

@@ -10,16 +10,16 @@ def _fmt(value: object, suffix: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        return "{:g}{}".format(value, suffix)
-    return "{}{}".format(value, suffix)
+        return f"{value:g}{suffix}"
+    return f"{value}{suffix}"
 
 
 def _usage(used: Optional[int], total: Optional[int]) -> str:
     if total is None and used is None:
         return "-"
-    text = "{}/{} MB".format(_fmt(used), _fmt(total))
+    text = f"{_fmt(used)}/{_fmt(total)} MB"
     if used is not None and total:
-        text += " ({:.0f}%)".format(100.0 * used / total)
+        text += f" ({100.0 * used / total:.0f}%)"
     return text
 
 
@@ -41,7 +41,7 @@ def _clean(text: str) -> str:
 
 def render_text(status: "DeviceStatus") -> str:
     lines = ["ascend-lab status: " + status.summary()]
-    lines.append("Mode: {} ({})".format(status.mode, _clean(status.reason)))
+    lines.append(f"Mode: {status.mode} ({_clean(status.reason)})")
     if status.chips:
         has_hbm = status.has_hbm()
         headers = ["NPU", "Chip", "Name", "Health", "Power", "Temp", "AICore"]
@@ -99,14 +99,14 @@ def render_text(status: "DeviceStatus") -> str:
         lines.append("  {:<10} {}".format(label, _clean(value) if value else "not found"))
     comp = status.compatibility
     lines.append("")
-    lines.append("Compatibility: {} - {}".format(comp.verdict, _clean(comp.message)))
+    lines.append(f"Compatibility: {comp.verdict} - {_clean(comp.message)}")
     if comp.install:
         lines.append("  install: " + ", ".join(_clean(x) for x in comp.install))
     if status.warnings:
         lines.append("")
         lines.append("Warnings (fix in this order):")
         for i, w in enumerate(status.warnings, 1):
-            lines.append("  {}. [{}] {}".format(i, w.severity, _clean(w.message)))
+            lines.append(f"  {i}. [{w.severity}] {_clean(w.message)}")
             if w.fix:
                 lines.append("     fix: " + _clean(w.fix))
     if status.run_check is not None:

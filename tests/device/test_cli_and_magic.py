@@ -1,4 +1,4 @@
-"""End to end: `ascend-lab status` as a subprocess and `%ascend_status` in IPython and a real kernel."""
+"""End to end: `ascend-lab status` as a subprocess, `%ascend_status` in IPython and a kernel."""
 
 import json
 import os

@@ -43,9 +43,7 @@ def test_fake_910b3_machine(machine):
         "npu_smi": "25.2.0",
     }
     assert s.summary() == "NPU 8x910B3 · HBM 12% · OK"  # 64862 / 524288 MB
-    assert d["processes"] == [
-        {"npu": 2, "chip": 0, "pid": 1333928, "name": "", "memory_mb": 37709}
-    ]
+    assert d["processes"] == [{"npu": 2, "chip": 0, "pid": 1333928, "name": "", "memory_mb": 37709}]
     # not sourced: exactly that one environment warning, with the script to source
     env_warnings = [w for w in s.warnings if w.component == "environment"]
     assert len(env_warnings) == 1
@@ -278,3 +276,20 @@ def test_never_imports_mindspore(machine):
         [sys.executable, "-c", code], env=machine.environ(), capture_output=True, text=True
     )
     assert out.stdout.split() == ["ascend", "False"], out.stderr
+
+
+def test_mindspore_version_matches_importlib_metadata():
+    from importlib import metadata
+
+    assert probe.mindspore_version() == (metadata.version("mindspore"), "mindspore")
+
+
+def test_mindspore_version_from_a_site_dir(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    assert probe.mindspore_version([str(site), "/nonexistent"]) == (None, None)
+    (site / "mindspore_gpu-2.2.14.dist-info").mkdir()
+    (site / "mindspore_lite-2.2.0.dist-info").mkdir()  # not MindSpore itself
+    assert probe.mindspore_version([str(site)]) == ("2.2.14", "mindspore-gpu")
+    (site / "mindspore-2.3.0rc2.dist-info").mkdir()
+    assert probe.mindspore_version([str(site)]) == ("2.3.0rc2", "mindspore")

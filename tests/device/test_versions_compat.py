@@ -111,7 +111,9 @@ def test_read_install_without_latest_picks_highest_version(tmp_path):
     tk = os.path.join(m.root, "ascend-toolkit")
     os.remove(os.path.join(tk, "latest"))
     shutil.copytree(os.path.join(tk, "8.3.RC2"), os.path.join(tk, "8.0.RC2"))
-    with open(os.path.join(tk, "8.0.RC2", "aarch64-linux", "ascend_toolkit_install.info"), "w") as f:
+    with open(
+        os.path.join(tk, "8.0.RC2", "aarch64-linux", "ascend_toolkit_install.info"), "w"
+    ) as f:
         f.write("version=8.0.RC2\n")
     assert install.read_install(m.root).cann == "8.3.RC2"
 
@@ -135,7 +137,9 @@ def test_root_that_is_a_file(tmp_path):
     info = install.read_install(str(f))
     assert not info.root_exists
     ((component, message, fix),) = info.problems
-    assert component == "driver" and "not a directory" in message and "ASCEND_LAB_ASCEND_ROOT" in fix
+    assert (
+        component == "driver" and "not a directory" in message and "ASCEND_LAB_ASCEND_ROOT" in fix
+    )
 
 
 @pytest.mark.parametrize("content", ["", "garbage\x00\xff", "Version=\n"])

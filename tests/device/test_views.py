@@ -59,7 +59,9 @@ def test_html_escapes_every_field():
     s = DeviceStatus(
         mode="ascend",
         reason=evil,
-        chips=[Chip(npu=0, chip=0, name=evil, health=evil, bus_id=evil, hbm_used_mb=1, hbm_total_mb=2)],
+        chips=[
+            Chip(npu=0, chip=0, name=evil, health=evil, bus_id=evil, hbm_used_mb=1, hbm_total_mb=2)
+        ],
         processes=[Process(npu=0, chip=0, pid=1, name=evil, memory_mb=3)],
         versions=Versions(driver=evil, firmware=evil, cann=evil, mindspore=evil, npu_smi=evil),
         warnings=[StatusWarning(evil, evil, "error", "npu")],
@@ -88,7 +90,9 @@ def test_html_card_content_and_theme_variables(tmp_path, monkeypatch):
 
 
 def test_cpu_mode_card_is_short():
-    s = DeviceStatus(mode="cpu", reason="npu-smi not found on PATH", versions=Versions(mindspore="2.10.0"))
+    s = DeviceStatus(
+        mode="cpu", reason="npu-smi not found on PATH", versions=Versions(mindspore="2.10.0")
+    )
     text = "".join(_parse(s._repr_html_()).text)
     assert "CPU mode" in text and "npu-smi not found on PATH" in text
     assert "Chips" not in text and "Warnings" not in text

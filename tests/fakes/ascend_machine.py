@@ -20,7 +20,6 @@ timeout must kill the whole process group), ``"fail"`` (exit 255 with a driver e
 import os
 import shlex
 import shutil
-import stat
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
@@ -47,7 +46,7 @@ ASCEND_ENV_VARS = (
 
 
 def fixture_path(name: str) -> str:
-    """A recorded fixture (``tests/fixtures/npu_smi``) or a synthetic one (``tests/fakes/npu_smi``)."""
+    """A recorded fixture (tests/fixtures/npu_smi) or a synthetic one (tests/fakes/npu_smi)."""
     for d in (NPU_SMI_FIXTURES, SYNTHETIC):
         p = os.path.join(d, name)
         if os.path.isfile(p):
@@ -120,13 +119,15 @@ class FakeMachine:
 
 def _script(behaviour: str, info: str, data_dir: str, log: str, hang_seconds: float) -> str:
     q = shlex.quote
-    lines = ["#!/bin/sh", 'echo "$*" >> {}'.format(q(log))]
+    lines = ["#!/bin/sh", f'echo "$*" >> {q(log)}']
     if behaviour == "hang":
         # not exec: the sleep is a child, so killing only the shell would leave it running
-        lines.append("sleep {}".format(hang_seconds))
-        lines.append("cat {}".format(q(info)))
+        lines.append(f"sleep {hang_seconds}")
+        lines.append(f"cat {q(info)}")
     elif behaviour == "fail":
-        lines.append("echo 'dcmi model initialized failed, because the device is used. ret is -8020' >&2")
+        lines.append(
+            "echo 'dcmi model initialized failed, because the device is used. ret is -8020' >&2"
+        )
         lines.append("exit 255")
     elif behaviour == "garbage":
         lines.append("printf 'Segmentation\\tfault?? |||| +--+ 0 0 | x / y\\n\\001\\002 NPU\\n'")
@@ -134,12 +135,12 @@ def _script(behaviour: str, info: str, data_dir: str, log: str, hang_seconds: fl
         lines.append("exit 0")
     else:
         lines.append('case "$*" in')
-        lines.append('  "info") cat {} ;;'.format(q(info)))
+        lines.append(f'  "info") cat {q(info)} ;;')
         for kind in ("board", "usages", "health"):
             lines.append(
                 '  "info -t {} "*) cat {} ;;'.format(kind, q(os.path.join(data_dir, kind + ".txt")))
             )
-        lines.append("  *) echo \"Usage: npu-smi info [-t type] [-i id] [-c chip]\" >&2; exit 2 ;;")
+        lines.append('  *) echo "Usage: npu-smi info [-t type] [-i id] [-c chip]" >&2; exit 2 ;;')
         lines.append("esac")
     return "\n".join(lines) + "\n"
 
@@ -162,7 +163,7 @@ def make_fake_machine(
     - ``with_root=False``: no install root (the env var points at a missing folder).
     """
     if behaviour not in BEHAVIOURS:
-        raise ValueError("behaviour must be one of {}".format(BEHAVIOURS))
+        raise ValueError(f"behaviour must be one of {BEHAVIOURS}")
     base = str(tmp_path)
     bin_dir = os.path.join(base, "bin")
     data_dir = os.path.join(base, "npu_smi_data")
@@ -194,7 +195,8 @@ def make_fake_machine(
             for n in dirnames + filenames:
                 p = os.path.join(dirpath, n)
                 if not os.path.islink(p):
-                    os.chmod(p, os.stat(p).st_mode | stat.S_IWUSR)
+                    mode = os.stat(p).st_mode
+                    os.chmod(p, mode | 0o200)  # add user write
         latest = os.path.join(root, "ascend-toolkit", "latest")
         if latest_symlink:
             if os.path.lexists(latest):
