@@ -1,0 +1,326 @@
+/**
+ * The viewer: tabs for the graph, before/after fusion, the pass timeline and the memory
+ * map, wired together (linked selection). Hosts (anywidget, JupyterLab MIME renderer,
+ * standalone HTML) only call renderPayload.
+ */
+import { clear, h } from './dom';
+import { fusionIndexFor, setupCompare } from './compare';
+import { GraphPane } from './graph-pane';
+import { LayoutClient } from './layout-client';
+import { MemoryView } from './memory-view';
+import { PanesView } from './panes-view';
+import { injectStyle } from './style';
+import { TimelineView } from './timeline';
+import { Payload, PayloadError, checkPayload } from './types';
+
+export type ViewName = 'graph' | 'compare' | 'timeline' | 'memory' | 'all';
+
+export interface RenderOptions {
+  view?: ViewName;
+  onRequestPass?: (index: number) => Promise<unknown>;
+  /** use a web worker for layout (default true; falls back when unavailable) */
+  worker?: boolean;
+}
+
+export interface ViewerHandle {
+  dispose(): void;
+  update(payload: unknown): void;
+  /** the live viewer, for tests and hosts that want to drive it */
+  readonly app: ViewerApp | null;
+}
+
+const TAB_LABELS: Record<Exclude<ViewName, 'all'>, string> = {
+  graph: 'Graph',
+  compare: 'Before / after fusion',
+  timeline: 'Passes',
+  memory: 'Memory'
+};
+
+export class ViewerApp {
+  readonly el: HTMLDivElement;
+  readonly layout: LayoutClient;
+  graphView: PanesView | null = null;
+  compareView: PanesView | null = null;
+  timelineView: TimelineView | null = null;
+  memoryView: MemoryView | null = null;
+  current: Exclude<ViewName, 'all'> = 'graph';
+  private tabs = new Map<string, HTMLButtonElement>();
+  private containers = new Map<string, HTMLDivElement>();
+
+  constructor(
+    readonly payload: Payload,
+    readonly options: RenderOptions
+  ) {
+    this.layout = new LayoutClient(options.worker !== false);
+    const view = options.view ?? 'all';
+    const available = this.availableViews();
+    const shown: Array<Exclude<ViewName, 'all'>> = view === 'all' ? available : [view];
+    const tabBar = h('div', {
+      class: 'al-tabs',
+      role: 'tablist',
+      'aria-label': 'ascend-lab views'
+    });
+    this.el = h('div', {
+      class: 'al-root',
+      'data-viewer': 'ascend-lab',
+      role: 'application',
+      'aria-label': `ascend-lab viewer: ${payload.meta.title}`
+    });
+    if (shown.length > 1) {
+      this.el.appendChild(tabBar);
+    }
+    for (const name of shown) {
+      const container = h('div', {
+        class: 'al-view',
+        role: 'tabpanel',
+        'data-tab': name,
+        'aria-label': TAB_LABELS[name],
+        hidden: true
+      });
+      const tab = h(
+        'button',
+        {
+          class: 'al-tab',
+          type: 'button',
+          role: 'tab',
+          'aria-selected': 'false',
+          'data-tab': name
+        },
+        TAB_LABELS[name]
+      );
+      tab.addEventListener('click', () => this.show(name));
+      tabBar.appendChild(tab);
+      this.tabs.set(name, tab);
+      this.containers.set(name, container);
+      this.el.appendChild(container);
+    }
+    tabBar.appendChild(h('span', { class: 'al-title' }, payload.meta.title));
+    this.show(shown[0]);
+  }
+
+  availableViews(): Array<Exclude<ViewName, 'all'>> {
+    const p = this.payload;
+    const out: Array<Exclude<ViewName, 'all'>> = ['graph'];
+    if (p.views.before && p.views.after) {
+      out.push('compare');
+    }
+    if (p.passes && p.passes.length) {
+      out.push('timeline');
+    }
+    if (p.memory) {
+      out.push('memory');
+    }
+    return out;
+  }
+
+  /** Switch to a view, creating it on first use. */
+  show(name: Exclude<ViewName, 'all'>): void {
+    const container = this.containers.get(name);
+    if (!container) {
+      return;
+    }
+    this.current = name;
+    for (const [key, c] of this.containers) {
+      c.hidden = key !== name;
+      this.tabs
+        .get(key)
+        ?.setAttribute('aria-selected', key === name ? 'true' : 'false');
+    }
+    if (container.childElementCount === 0) {
+      this.build(name, container);
+    }
+  }
+
+  private build(name: Exclude<ViewName, 'all'>, container: HTMLDivElement): void {
+    const p = this.payload;
+    if (name === 'graph') {
+      const key = p.views.main;
+      const view = new PanesView(
+        this.layout,
+        [{ key, title: p.graphs[key].name }],
+        'graph'
+      );
+      view.describe = (node, pane) => this.describeNode(key, node.id, pane);
+      view.onSelect = id => {
+        if (p.memory && p.memory.graph === key) {
+          this.memoryView?.setSelected(id);
+        }
+      };
+      this.graphView = view;
+      container.appendChild(view.el);
+      void view.panes[0].setGraph(p.graphs[key]);
+    } else if (name === 'compare') {
+      if (!p.views.before || !p.views.after) {
+        container.appendChild(
+          h(
+            'p',
+            { class: 'al-error' },
+            'This payload has no before/after fusion graphs (trace with fusion=True).'
+          )
+        );
+        return;
+      }
+      this.compareView = setupCompare(this.layout, p, (key, id) => {
+        if (p.memory && p.memory.graph === key) {
+          this.memoryView?.setSelected(id);
+        }
+      });
+      container.appendChild(this.compareView.el);
+    } else if (name === 'timeline') {
+      if (!p.passes || !p.passes.length) {
+        container.appendChild(
+          h('p', { class: 'al-error' }, 'This payload has no compile passes.')
+        );
+        return;
+      }
+      this.timelineView = new TimelineView(this.layout, p, this.options.onRequestPass);
+      container.appendChild(this.timelineView.el);
+    } else {
+      if (!p.memory) {
+        container.appendChild(
+          h(
+            'p',
+            { class: 'al-error' },
+            'This payload has no memory plan (trace with memory=True).'
+          )
+        );
+        return;
+      }
+      const graph = p.graphs[p.memory.graph];
+      const byId = new Map((graph?.nodes ?? []).map(n => [n.id, n]));
+      const mv = new MemoryView(p.memory, id => {
+        const n = byId.get(id);
+        return n ? `${n.op} (${n.name ?? n.id})` : id;
+      });
+      mv.onSelect = nodeId => void this.selectInGraph(p.memory!.graph, nodeId);
+      const sel = this.selectedIn(p.memory.graph);
+      if (sel !== null) {
+        mv.setSelected(sel);
+      }
+      this.memoryView = mv;
+      container.appendChild(mv.el);
+    }
+  }
+
+  private describeNode(
+    graphKey: string,
+    id: string,
+    pane: GraphPane
+  ): Array<[string, string]> {
+    void pane;
+    const rows: Array<[string, string]> = [];
+    const mem = this.payload.memory;
+    if (mem && mem.graph === graphKey) {
+      const ts = mem.tensors.filter(t => t.node === id);
+      if (ts.length) {
+        rows.push([
+          'memory',
+          ts.map(t => `${t.size} B @ ${t.offset}, steps ${t.start}-${t.end}`).join('\n')
+        ]);
+      }
+    }
+    const index = fusionIndexFor(this.payload);
+    if (graphKey === this.payload.views.after && index.toOriginals.has(id)) {
+      rows.push(['fused from', (index.toOriginals.get(id) ?? []).join(', ')]);
+    }
+    return rows;
+  }
+
+  private selectedIn(graphKey: string): string | null {
+    for (const view of [this.graphView, this.compareView]) {
+      for (const pane of view?.panes ?? []) {
+        if (
+          pane.model?.graph === this.payload.graphs[graphKey] &&
+          pane.selected !== null
+        ) {
+          return pane.selected;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Select a node of a graph in whichever view shows that graph (memory map -> graph). */
+  async selectInGraph(graphKey: string, nodeId: string): Promise<void> {
+    const p = this.payload;
+    let target: 'graph' | 'compare' | null = null;
+    if (this.containers.has('graph') && p.views.main === graphKey) {
+      target = 'graph';
+    } else if (
+      this.containers.has('compare') &&
+      (p.views.after === graphKey || p.views.before === graphKey)
+    ) {
+      target = 'compare';
+    }
+    if (!target) {
+      return;
+    }
+    this.show(target);
+    const view = target === 'graph' ? this.graphView! : this.compareView!;
+    const pane =
+      target === 'graph'
+        ? view.panes[0]
+        : view.panes[p.views.after === graphKey ? 1 : 0];
+    await pane.ready;
+    await pane.select(nodeId, { center: true });
+  }
+
+  dispose(): void {
+    this.graphView?.dispose();
+    this.compareView?.dispose();
+    this.timelineView?.dispose();
+    this.layout.dispose();
+    this.el.remove();
+  }
+}
+
+/**
+ * Render a payload ("ascend-lab.graph/1") into `host`. Payload strings are only ever set as
+ * text. Returns a handle to update or dispose the view.
+ */
+export function renderPayload(
+  host: HTMLElement,
+  payload: unknown,
+  options: RenderOptions = {}
+): ViewerHandle {
+  injectStyle(host);
+  let app: ViewerApp | null = null;
+  let errorEl: HTMLElement | null = null;
+  const mount = (value: unknown): void => {
+    const keep = app?.current;
+    app?.dispose();
+    app = null;
+    errorEl?.remove();
+    errorEl = null;
+    try {
+      const checked = checkPayload(value);
+      app = new ViewerApp(checked, options);
+      host.appendChild(app.el);
+      if (keep && options.view === 'all') {
+        app.show(keep);
+      }
+    } catch (err) {
+      const message =
+        err instanceof PayloadError
+          ? `ascend-lab viewer: bad payload: ${err.message}`
+          : `ascend-lab viewer error: ${String(err)}`;
+      errorEl = h('div', { class: 'al-root al-error', role: 'alert' }, message);
+      host.appendChild(errorEl);
+    }
+  };
+  mount(payload);
+  return {
+    dispose(): void {
+      app?.dispose();
+      app = null;
+      errorEl?.remove();
+      clear(host);
+    },
+    update(value: unknown): void {
+      mount(value);
+    },
+    get app(): ViewerApp | null {
+      return app;
+    }
+  };
+}

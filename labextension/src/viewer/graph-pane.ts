@@ -1,0 +1,764 @@
+/**
+ * One interactive graph: layered layout (in the worker), scope groups that expand and
+ * collapse, pan/zoom, keyboard navigation, selection and highlight sets. Draws only the
+ * boxes in view when a graph shows very many at once.
+ */
+import { clear, ellipsis, h, hue, s } from './dom';
+import { LayoutClient } from './layout-client';
+import {
+  GROUP_H,
+  GROUP_HEADER,
+  GROUP_W,
+  GraphModel,
+  NODE_H,
+  NODE_W,
+  ROOT,
+  groupItem,
+  nodeItem
+} from './model';
+import { GraphData, GraphNode, formatBytes, formatShape, outputBytes } from './types';
+
+export type ColorMode = 'op' | 'memory' | 'changed';
+
+/** Above this many boxes only those in (or near) the viewport are put in the DOM. */
+export const CULL_LIMIT = 1500;
+
+interface Box {
+  item: string;
+  kind: 'node' | 'group' | 'frame';
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  depth: number;
+}
+
+export interface PaneOptions {
+  label: string;
+  layout: LayoutClient;
+  onSelect?: (id: string | null, pane: GraphPane) => void;
+}
+
+export class GraphPane {
+  readonly el: HTMLDivElement;
+  readonly svg: SVGSVGElement;
+  private viewport: SVGGElement;
+  private busy: HTMLDivElement;
+  model: GraphModel | null = null;
+  selected: string | null = null;
+  linked = new Set<string>();
+  added = new Set<string>();
+  modified = new Set<string>();
+  matches = new Set<string>();
+  colorMode: ColorMode = 'op';
+  showBookkeeping = false;
+  private boxes = new Map<string, Box>();
+  private order: Box[] = [];
+  private itemEls = new Map<string, SVGGElement>();
+  private tx = 20;
+  private ty = 20;
+  private k = 1;
+  private layoutSeq = 0;
+  private fitted = false;
+  private culling = false;
+  private renderQueued = false;
+  private maxBytes = 1;
+  private disposed = false;
+  /** resolves after the first complete draw of the current graph */
+  ready: Promise<void> = Promise.resolve();
+  lastLayoutMs = 0;
+
+  constructor(private readonly opts: PaneOptions) {
+    this.svg = s('svg', {
+      class: 'al-svg',
+      role: 'group',
+      tabindex: 0,
+      'aria-label': opts.label,
+      'aria-roledescription': 'graph'
+    });
+    this.viewport = s('g', { class: 'al-viewport' });
+    this.svg.appendChild(this.viewport);
+    this.busy = h('div', { class: 'al-busy', role: 'status', 'aria-live': 'polite' });
+    this.el = h(
+      'div',
+      { class: 'al-canvas', 'data-state': 'empty' },
+      this.svg,
+      this.busy
+    );
+    this.bindEvents();
+  }
+
+  get nodeCount(): number {
+    return this.itemEls.size;
+  }
+
+  /** Show a new graph; groups collapse by default on big graphs. */
+  setGraph(
+    graph: GraphData | null,
+    changes?: { added?: string[]; modified?: string[] }
+  ): Promise<void> {
+    this.added = new Set(changes?.added ?? []);
+    this.modified = new Set(changes?.modified ?? []);
+    this.selected = null;
+    this.fitted = false;
+    if (!graph) {
+      this.model = null;
+      this.boxes.clear();
+      this.order = [];
+      clear(this.viewport);
+      this.itemEls.clear();
+      this.el.setAttribute('data-state', 'empty');
+      this.ready = Promise.resolve();
+      return this.ready;
+    }
+    this.model = new GraphModel(graph, this.showBookkeeping);
+    this.model.applyDefaultExpansion();
+    this.maxBytes = 1;
+    for (const n of this.model.visible) {
+      this.maxBytes = Math.max(this.maxBytes, outputBytes(n) ?? 0);
+    }
+    this.ready = this.relayout();
+    return this.ready;
+  }
+
+  setShowBookkeeping(show: boolean): Promise<void> {
+    this.showBookkeeping = show;
+    if (!this.model) {
+      return Promise.resolve();
+    }
+    this.model.setShowBookkeeping(show);
+    return this.relayout();
+  }
+
+  /** Lay out what changed (in the worker), then draw. */
+  async relayout(): Promise<void> {
+    const model = this.model;
+    if (!model) {
+      return;
+    }
+    const seq = ++this.layoutSeq;
+    const jobs = model.layoutJobs();
+    const t0 = performance.now();
+    if (jobs.length) {
+      this.el.setAttribute('data-state', 'layout');
+      this.busy.textContent = 'laying out\u2026';
+      const results = await this.opts.layout.layout(jobs);
+      if (seq !== this.layoutSeq || model !== this.model || this.disposed) {
+        return;
+      }
+      model.storeLayouts(results);
+    }
+    this.lastLayoutMs = performance.now() - t0;
+    this.busy.textContent = '';
+    this.place();
+    if (!this.fitted) {
+      this.fit();
+      this.fitted = true;
+    }
+    this.render();
+    this.el.setAttribute('data-state', 'ready');
+    this.el.dispatchEvent(
+      new CustomEvent('al-rendered', {
+        bubbles: true,
+        detail: { layoutMs: this.lastLayoutMs }
+      })
+    );
+  }
+
+  /** Absolute boxes from the per-group layouts. */
+  private place(): void {
+    const model = this.model!;
+    this.boxes.clear();
+    const walk = (group: string, ox: number, oy: number, depth: number): void => {
+      const layout = model.layouts.get(group);
+      if (!layout) {
+        return;
+      }
+      for (const item of Object.keys(layout.pos)) {
+        const [cx, cy] = layout.pos[item];
+        if (item.startsWith('n:')) {
+          this.boxes.set(item, {
+            item,
+            kind: 'node',
+            x: ox + cx - NODE_W / 2,
+            y: oy + cy - NODE_H / 2,
+            w: NODE_W,
+            h: NODE_H,
+            depth
+          });
+        } else {
+          const id = item.slice(2);
+          if (model.isExpanded(id)) {
+            const child = model.layouts.get(id);
+            if (!child) {
+              continue;
+            }
+            const x = ox + cx - child.width / 2;
+            const y = oy + cy - child.height / 2;
+            this.boxes.set(item, {
+              item,
+              kind: 'frame',
+              x,
+              y,
+              w: child.width,
+              h: child.height,
+              depth
+            });
+            walk(id, x, y, depth + 1);
+          } else {
+            this.boxes.set(item, {
+              item,
+              kind: 'group',
+              x: ox + cx - GROUP_W / 2,
+              y: oy + cy - GROUP_H / 2,
+              w: GROUP_W,
+              h: GROUP_H,
+              depth
+            });
+          }
+        }
+      }
+    };
+    walk(ROOT, 0, 0, 0);
+    this.order = [...this.boxes.values()].sort(
+      (a, b) =>
+        (a.kind === 'frame' ? 0 : 1) - (b.kind === 'frame' ? 0 : 1) || a.depth - b.depth
+    );
+    this.culling = this.order.length > CULL_LIMIT;
+  }
+
+  private viewSize(): [number, number] {
+    const w = this.svg.clientWidth || 800;
+    const hgt = this.svg.clientHeight || 480;
+    return [w, hgt];
+  }
+
+  private applyTransform(): void {
+    this.viewport.setAttribute(
+      'transform',
+      `translate(${this.tx.toFixed(1)},${this.ty.toFixed(1)}) scale(${this.k.toFixed(4)})`
+    );
+    if (this.culling) {
+      this.queueRender();
+    }
+  }
+
+  private queueRender(): void {
+    if (this.renderQueued) {
+      return;
+    }
+    this.renderQueued = true;
+    requestAnimationFrame(() => {
+      this.renderQueued = false;
+      this.render();
+    });
+  }
+
+  bounds(): { width: number; height: number } {
+    const root = this.model?.layouts.get(ROOT);
+    return { width: root?.width ?? 0, height: root?.height ?? 0 };
+  }
+
+  fit(): void {
+    const { width, height } = this.bounds();
+    const [vw, vh] = this.viewSize();
+    if (width <= 0 || height <= 0) {
+      return;
+    }
+    this.k = Math.max(0.05, Math.min(1.5, (vw - 40) / width, (vh - 40) / height));
+    this.tx = (vw - width * this.k) / 2;
+    this.ty = Math.max(10, (vh - height * this.k) / 2);
+    this.applyTransform();
+  }
+
+  zoomBy(factor: number, cx?: number, cy?: number): void {
+    const [vw, vh] = this.viewSize();
+    const px = cx ?? vw / 2;
+    const py = cy ?? vh / 2;
+    const k = Math.max(0.02, Math.min(4, this.k * factor));
+    this.tx = px - ((px - this.tx) * k) / this.k;
+    this.ty = py - ((py - this.ty) * k) / this.k;
+    this.k = k;
+    this.applyTransform();
+  }
+
+  /** Scroll so that an item is in the middle of the view. */
+  centerOn(item: string): void {
+    const box = this.boxes.get(item);
+    if (!box) {
+      return;
+    }
+    const [vw, vh] = this.viewSize();
+    if (this.k < 0.5) {
+      this.k = 0.8;
+    }
+    this.tx = vw / 2 - (box.x + box.w / 2) * this.k;
+    this.ty = vh / 2 - (box.y + box.h / 2) * this.k;
+    this.applyTransform();
+  }
+
+  private fillFor(node: GraphNode): string {
+    if (this.colorMode === 'memory') {
+      const bytes = outputBytes(node);
+      if (bytes === null || bytes === 0) {
+        return 'hsl(0, 0%, 60%)';
+      }
+      const t = Math.log(bytes + 1) / Math.log(this.maxBytes + 1);
+      return `hsl(${Math.round(220 - 220 * t)}, 75%, 50%)`;
+    }
+    if (this.colorMode === 'changed') {
+      if (this.added.has(node.id)) {
+        return 'var(--al-added)';
+      }
+      if (this.modified.has(node.id)) {
+        return 'var(--al-modified)';
+      }
+      return 'hsl(0, 0%, 60%)';
+    }
+    return `hsl(${hue(node.op)}, 60%, 50%)`;
+  }
+
+  private inView(box: Box, margin: number): boolean {
+    const [vw, vh] = this.viewSize();
+    const x0 = -this.tx / this.k - margin;
+    const y0 = -this.ty / this.k - margin;
+    const x1 = x0 + vw / this.k + 2 * margin;
+    const y1 = y0 + vh / this.k + 2 * margin;
+    return box.x + box.w >= x0 && box.x <= x1 && box.y + box.h >= y0 && box.y <= y1;
+  }
+
+  /** Draw the placed boxes and edges (only the visible part when culling). */
+  render(): void {
+    const model = this.model;
+    clear(this.viewport);
+    this.itemEls.clear();
+    if (!model) {
+      return;
+    }
+    const frames = s('g', { class: 'al-frames' });
+    const edges = s('g', { class: 'al-edges', 'aria-hidden': 'true' });
+    const boxes = s('g', { class: 'al-boxes' });
+    this.viewport.append(frames, edges, boxes);
+    const margin = 200;
+    const drawn = new Set<string>();
+    for (const box of this.order) {
+      if (this.culling && !this.inView(box, margin)) {
+        continue;
+      }
+      drawn.add(box.item);
+      if (box.kind === 'frame') {
+        frames.appendChild(this.drawFrame(box));
+      } else if (box.kind === 'group') {
+        boxes.appendChild(this.drawGroup(box));
+      } else {
+        boxes.appendChild(this.drawNode(box));
+      }
+    }
+    const seen = new Set<string>();
+    for (const [u, v] of model.edges) {
+      const a = model.representative(u);
+      const b = model.representative(v);
+      if (a === b) {
+        continue;
+      }
+      const key = `${a}\u0000${b}`;
+      if (seen.has(key)) {
+        continue;
+      }
+      seen.add(key);
+      if (this.culling && !drawn.has(a) && !drawn.has(b)) {
+        continue;
+      }
+      const ba = this.boxes.get(a);
+      const bb = this.boxes.get(b);
+      if (!ba || !bb) {
+        continue;
+      }
+      const x1 = ba.x + ba.w / 2;
+      const y1 = ba.y + ba.h;
+      const x2 = bb.x + bb.w / 2;
+      const y2 = bb.y;
+      const dy = Math.max(20, Math.abs(y2 - y1) / 2);
+      edges.appendChild(
+        s('path', {
+          class: 'al-edge',
+          d: `M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + dy).toFixed(1)} ${x2.toFixed(1)},${(y2 - dy).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}`
+        })
+      );
+    }
+    this.refreshClasses();
+  }
+
+  private drawNode(box: Box): SVGGElement {
+    const id = box.item.slice(2);
+    const node = this.model!.byId.get(id)!;
+    const shape = formatShape(node.outputs?.[0]);
+    const label = `${node.op}${shape ? ` ${shape}` : ''}${node.name ? `, ${node.name}` : ''}`;
+    const g = s(
+      'g',
+      {
+        class: `al-node${node.bookkeeping ? ' al-bk' : ''}`,
+        'data-item': box.item,
+        'data-id': id,
+        'data-op': node.op,
+        transform: `translate(${box.x},${box.y})`,
+        role: 'button',
+        tabindex: 0,
+        'aria-label': label
+      },
+      s('title', {}, label),
+      s('rect', {
+        width: box.w,
+        height: box.h,
+        rx: 5,
+        fill: this.fillFor(node),
+        'fill-opacity': 0.22,
+        stroke: this.fillFor(node)
+      }),
+      s('text', { x: 8, y: 17, 'font-weight': 600 }, ellipsis(node.op, 24)),
+      s('text', { x: 8, y: 33, 'fill-opacity': 0.8 }, ellipsis(shape || node.kind, 26))
+    );
+    this.itemEls.set(box.item, g);
+    return g;
+  }
+
+  private drawGroup(box: Box): SVGGElement {
+    const id = box.item.slice(2);
+    const group = this.model!.groups.get(id)!;
+    const g = s(
+      'g',
+      {
+        class: 'al-group',
+        'data-item': box.item,
+        'data-group': id,
+        transform: `translate(${box.x},${box.y})`,
+        role: 'button',
+        tabindex: 0,
+        'aria-expanded': 'false',
+        'aria-label': `scope ${id}, ${group.count} nodes, collapsed`
+      },
+      s('title', {}, id),
+      s('rect', { width: box.w, height: box.h, rx: 7 }),
+      s(
+        'text',
+        { x: 8, y: 18, 'font-weight': 600 },
+        `\u25b8 ${ellipsis(group.label, 23)}`
+      ),
+      s('text', { x: 8, y: 35, 'fill-opacity': 0.75 }, `${group.count} nodes`)
+    );
+    this.itemEls.set(box.item, g);
+    return g;
+  }
+
+  private drawFrame(box: Box): SVGGElement {
+    const id = box.item.slice(2);
+    const group = this.model!.groups.get(id)!;
+    return s(
+      'g',
+      {
+        class: 'al-frame',
+        'data-frame': id,
+        transform: `translate(${box.x},${box.y})`
+      },
+      s('rect', { width: box.w, height: box.h, rx: 8 }),
+      s(
+        'g',
+        {
+          class: 'al-frame-head',
+          'data-item': box.item,
+          'data-group': id,
+          role: 'button',
+          tabindex: 0,
+          'aria-expanded': 'true',
+          'aria-label': `scope ${id}, expanded, press Enter to collapse`
+        },
+        s('rect', {
+          width: box.w,
+          height: GROUP_HEADER,
+          fill: 'transparent',
+          stroke: 'none'
+        }),
+        s(
+          'text',
+          { x: 8, y: 15 },
+          `\u25be ${ellipsis(group.label, Math.max(4, Math.floor(box.w / 7) - 4))}`
+        )
+      )
+    );
+  }
+
+  /** Re-apply selection/highlight classes without re-drawing. */
+  refreshClasses(): void {
+    for (const [item, g] of this.itemEls) {
+      const isNode = item.startsWith('n:');
+      const id = item.slice(2);
+      let linked = false;
+      let match = false;
+      if (isNode) {
+        linked = this.linked.has(id);
+        match = this.matches.has(id);
+      } else if (this.model) {
+        // a collapsed group is highlighted when it hides a highlighted node
+        for (const l of this.linked) {
+          if (this.model.representative(l) === item) {
+            linked = true;
+            break;
+          }
+        }
+        for (const m of this.matches) {
+          if (this.model.representative(m) === item) {
+            match = true;
+            break;
+          }
+        }
+      }
+      g.classList.toggle('al-selected', isNode && this.selected === id);
+      g.classList.toggle('al-linked', linked);
+      g.classList.toggle('al-match', match);
+      g.classList.toggle('al-added', isNode && this.added.has(id));
+      g.classList.toggle('al-modified', isNode && this.modified.has(id));
+      if (isNode) {
+        g.setAttribute('aria-pressed', this.selected === id ? 'true' : 'false');
+      }
+    }
+  }
+
+  setColorMode(mode: ColorMode): void {
+    this.colorMode = mode;
+    this.render();
+  }
+
+  setLinked(ids: Iterable<string>): void {
+    this.linked = new Set(ids);
+    this.refreshClasses();
+  }
+
+  setMatches(ids: Iterable<string>): void {
+    this.matches = new Set(ids);
+    this.refreshClasses();
+  }
+
+  async toggleGroup(group: string): Promise<void> {
+    if (!this.model) {
+      return;
+    }
+    this.model.setExpanded(group, !this.model.isExpanded(group));
+    await this.relayout();
+    const el = this.itemEls.get(groupItem(group));
+    el?.focus({ preventScroll: true });
+  }
+
+  /** Select a node (expanding its groups if needed); notify listeners unless silent. */
+  async select(
+    id: string | null,
+    opts: { center?: boolean; silent?: boolean; focus?: boolean } = {}
+  ): Promise<void> {
+    const model = this.model;
+    if (!model) {
+      return;
+    }
+    if (id !== null && !model.byId.has(id)) {
+      id = null;
+    }
+    if (id !== null && model.isHidden(model.byId.get(id)!)) {
+      await this.setShowBookkeeping(true);
+    }
+    this.selected = id;
+    if (id !== null && model.reveal(id)) {
+      await this.relayout();
+    }
+    if (id !== null && opts.center) {
+      this.centerOn(nodeItem(id));
+    }
+    this.refreshClasses();
+    if (id !== null && opts.focus) {
+      this.itemEls.get(nodeItem(id))?.focus({ preventScroll: true });
+    }
+    if (!opts.silent) {
+      this.opts.onSelect?.(id, this);
+    }
+  }
+
+  /** Nearest drawn box from `from` in a direction (for arrow-key navigation). */
+  private neighbour(
+    from: string,
+    dir: 'up' | 'down' | 'left' | 'right'
+  ): string | null {
+    const a = this.boxes.get(from);
+    if (!a) {
+      return null;
+    }
+    const ax = a.x + a.w / 2;
+    const ay = a.y + a.h / 2;
+    let best: string | null = null;
+    let bestScore = Infinity;
+    for (const b of this.boxes.values()) {
+      if (b.kind === 'frame' || b.item === from) {
+        continue;
+      }
+      const dx = b.x + b.w / 2 - ax;
+      const dy = b.y + b.h / 2 - ay;
+      const along =
+        dir === 'down' ? dy : dir === 'up' ? -dy : dir === 'right' ? dx : -dx;
+      const across = dir === 'down' || dir === 'up' ? Math.abs(dx) : Math.abs(dy);
+      if (along <= 1) {
+        continue;
+      }
+      const score = along + 2 * across;
+      if (score < bestScore) {
+        bestScore = score;
+        best = b.item;
+      }
+    }
+    return best;
+  }
+
+  private focusItem(item: string): void {
+    if (this.culling && !this.itemEls.has(item)) {
+      this.centerOn(item);
+      this.render();
+    }
+    const el = this.itemEls.get(item);
+    if (el) {
+      el.focus({ preventScroll: true });
+      const box = this.boxes.get(item)!;
+      const [vw, vh] = this.viewSize();
+      const sx = box.x * this.k + this.tx;
+      const sy = box.y * this.k + this.ty;
+      if (sx < 0 || sy < 0 || sx + box.w * this.k > vw || sy + box.h * this.k > vh) {
+        this.centerOn(item);
+      }
+    }
+  }
+
+  private bindEvents(): void {
+    let drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | null =
+      null;
+    this.svg.addEventListener('pointerdown', (ev: PointerEvent) => {
+      if (ev.button !== 0) {
+        return;
+      }
+      drag = { x: ev.clientX, y: ev.clientY, tx: this.tx, ty: this.ty, moved: false };
+    });
+    this.svg.addEventListener('pointermove', (ev: PointerEvent) => {
+      if (!drag) {
+        return;
+      }
+      const dx = ev.clientX - drag.x;
+      const dy = ev.clientY - drag.y;
+      if (!drag.moved && Math.abs(dx) + Math.abs(dy) > 4) {
+        drag.moved = true;
+        try {
+          this.svg.setPointerCapture(ev.pointerId);
+        } catch {
+          // not capturable (synthetic events)
+        }
+      }
+      if (drag.moved) {
+        this.tx = drag.tx + dx;
+        this.ty = drag.ty + dy;
+        this.applyTransform();
+      }
+    });
+    const endDrag = (ev: PointerEvent): void => {
+      if (drag?.moved) {
+        ev.preventDefault();
+        const stop = (e: Event): void => {
+          e.stopPropagation();
+          this.svg.removeEventListener('click', stop, true);
+        };
+        this.svg.addEventListener('click', stop, true);
+        setTimeout(() => this.svg.removeEventListener('click', stop, true), 0);
+      }
+      drag = null;
+    };
+    this.svg.addEventListener('pointerup', endDrag);
+    this.svg.addEventListener('pointercancel', () => {
+      drag = null;
+    });
+    this.svg.addEventListener(
+      'wheel',
+      (ev: WheelEvent) => {
+        ev.preventDefault();
+        const rect = this.svg.getBoundingClientRect();
+        this.zoomBy(
+          Math.exp(-ev.deltaY * 0.0015),
+          ev.clientX - rect.left,
+          ev.clientY - rect.top
+        );
+      },
+      { passive: false }
+    );
+    this.svg.addEventListener('click', (ev: MouseEvent) => {
+      const target = (ev.target as Element).closest('[data-item]');
+      if (!target) {
+        return;
+      }
+      const item = target.getAttribute('data-item')!;
+      if (item.startsWith('g:')) {
+        void this.toggleGroup(item.slice(2));
+      } else {
+        void this.select(item.slice(2));
+      }
+    });
+    this.svg.addEventListener('keydown', (ev: KeyboardEvent) => this.onKey(ev));
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    const active = (ev.target as Element).closest('[data-item]');
+    const current =
+      active?.getAttribute('data-item') ??
+      (this.selected !== null ? nodeItem(this.selected) : null);
+    const dirs: Record<string, 'up' | 'down' | 'left' | 'right'> = {
+      ArrowUp: 'up',
+      ArrowDown: 'down',
+      ArrowLeft: 'left',
+      ArrowRight: 'right'
+    };
+    if (ev.key in dirs) {
+      ev.preventDefault();
+      const start = current ?? this.order.find(b => b.kind !== 'frame')?.item ?? null;
+      if (!start) {
+        return;
+      }
+      const next = current ? this.neighbour(start, dirs[ev.key]) : start;
+      if (next) {
+        this.focusItem(next);
+      }
+    } else if (ev.key === 'Enter' || ev.key === ' ') {
+      if (!active) {
+        return;
+      }
+      ev.preventDefault();
+      const item = active.getAttribute('data-item')!;
+      if (item.startsWith('g:')) {
+        void this.toggleGroup(item.slice(2));
+      } else {
+        void this.select(item.slice(2), { focus: true });
+      }
+    } else if (ev.key === '+' || ev.key === '=') {
+      ev.preventDefault();
+      this.zoomBy(1.25);
+    } else if (ev.key === '-' || ev.key === '_') {
+      ev.preventDefault();
+      this.zoomBy(0.8);
+    } else if (ev.key === 'f' || ev.key === 'F') {
+      ev.preventDefault();
+      this.fit();
+    } else if (ev.key === 'Escape') {
+      void this.select(null);
+    }
+  }
+
+  /** Bytes of a node's outputs as text, for panels. */
+  static bytesLabel(node: GraphNode): string {
+    const b = outputBytes(node);
+    return b === null ? '?' : formatBytes(b);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.layoutSeq++;
+    this.el.remove();
+  }
+}

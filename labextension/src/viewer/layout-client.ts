@@ -1,0 +1,107 @@
+/**
+ * Runs layout jobs in a web worker made from the bundled worker source; falls back to a
+ * synchronous layout (in small slices of time) where Workers are unavailable.
+ */
+import { runLayoutJobs } from './layout-core';
+import { GroupLayout, LayoutJob } from './model';
+import { WORKER_SOURCE } from './worker-source.generated';
+
+type Pending = {
+  jobs: LayoutJob[];
+  resolve: (r: GroupLayout[]) => void;
+  reject: (e: Error) => void;
+};
+
+export class LayoutClient {
+  private worker: Worker | null = null;
+  private url: string | null = null;
+  private seq = 0;
+  private pending = new Map<number, Pending>();
+  readonly usesWorker: boolean;
+
+  constructor(useWorker = true) {
+    if (
+      useWorker &&
+      typeof Worker !== 'undefined' &&
+      typeof Blob !== 'undefined' &&
+      typeof URL !== 'undefined' &&
+      typeof URL.createObjectURL === 'function' &&
+      WORKER_SOURCE.length > 0
+    ) {
+      try {
+        this.url = URL.createObjectURL(
+          new Blob([WORKER_SOURCE], { type: 'text/javascript' })
+        );
+        this.worker = new Worker(this.url);
+        this.worker.onmessage = (ev: MessageEvent): void => this.onMessage(ev.data);
+        this.worker.onerror = (): void => this.failWorker();
+      } catch {
+        this.worker = null;
+      }
+    }
+    this.usesWorker = this.worker !== null;
+  }
+
+  private onMessage(data: {
+    seq: number;
+    results?: GroupLayout[];
+    error?: string;
+  }): void {
+    const p = this.pending.get(data.seq);
+    if (!p) {
+      return;
+    }
+    this.pending.delete(data.seq);
+    if (data.error !== undefined || !data.results) {
+      p.reject(new Error(`layout failed: ${data.error ?? 'no result'}`));
+    } else {
+      p.resolve(data.results);
+    }
+  }
+
+  /** A worker that cannot start (e.g. a strict CSP): run the pending jobs here instead. */
+  private failWorker(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) {
+      this.layout(p.jobs).then(p.resolve, p.reject);
+    }
+  }
+
+  layout(jobs: LayoutJob[]): Promise<GroupLayout[]> {
+    if (jobs.length === 0) {
+      return Promise.resolve([]);
+    }
+    if (!this.worker) {
+      return new Promise((resolve, reject) => {
+        setTimeout(() => {
+          try {
+            resolve(runLayoutJobs(jobs));
+          } catch (err) {
+            reject(err instanceof Error ? err : new Error(String(err)));
+          }
+        }, 0);
+      });
+    }
+    const seq = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.pending.set(seq, { jobs, resolve, reject });
+      this.worker!.postMessage({ seq, jobs });
+    });
+  }
+
+  dispose(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    if (this.url) {
+      URL.revokeObjectURL(this.url);
+      this.url = null;
+    }
+    for (const p of this.pending.values()) {
+      p.reject(new Error('disposed'));
+    }
+    this.pending.clear();
+  }
+}

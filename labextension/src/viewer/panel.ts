@@ -1,0 +1,86 @@
+/** The node panel: everything the payload knows about one node, as text. */
+import { clear, h } from './dom';
+import { GraphNode, TensorType, formatBytes, formatShape, outputBytes } from './types';
+
+function types(list: TensorType[] | undefined): string {
+  if (!list || list.length === 0) {
+    return '\u2014';
+  }
+  return list.map(t => formatShape(t)).join(', ');
+}
+
+function device(list: TensorType[] | undefined): string {
+  const parts = (list ?? [])
+    .filter(t => t.device_dtype || t.format)
+    .map(t => `${t.device_dtype ?? '?'} ${t.format ?? ''}`.trim());
+  return parts.length ? parts.join(', ') : '\u2014';
+}
+
+export class NodePanel {
+  readonly el: HTMLDivElement;
+
+  constructor(label = 'Node details') {
+    this.el = h('div', {
+      class: 'al-panel',
+      role: 'region',
+      'aria-label': label,
+      'aria-live': 'polite'
+    });
+    this.show(null);
+  }
+
+  show(node: GraphNode | null, extra: Array<[string, string]> = []): void {
+    clear(this.el);
+    if (!node) {
+      this.el.appendChild(
+        h(
+          'p',
+          { class: 'al-muted' },
+          'Click a node (or Tab to it and press Enter) to see its details. Click a scope box to expand it.'
+        )
+      );
+      return;
+    }
+    const rows: Array<[string, string]> = [
+      ['op', node.op],
+      ['id', node.id],
+      ['kind', node.kind],
+      ['name', node.name ?? '\u2014'],
+      ['scope', node.scope ?? '\u2014'],
+      ['outputs', types(node.outputs)],
+      ['inputs', types(node.input_types)],
+      ['device', device(node.outputs)],
+      [
+        'bytes',
+        (() => {
+          const b = outputBytes(node);
+          return b === null ? '?' : formatBytes(b);
+        })()
+      ],
+      [
+        'step',
+        node.step === null || node.step === undefined ? '\u2014' : String(node.step)
+      ],
+      ['input ids', (node.inputs ?? []).join(', ') || '\u2014'],
+      ['source', (node.source ?? []).join('\n') || '\u2014']
+    ];
+    if (node.subgraph) {
+      rows.push(['calls', node.subgraph]);
+    }
+    rows.push(...extra);
+    const attrs = node.attrs ?? {};
+    const table = h('table', { class: 'al-node-table' });
+    for (const [k, v] of rows) {
+      table.appendChild(h('tr', {}, h('td', {}, k), h('td', { 'data-field': k }, v)));
+    }
+    this.el.append(h('h3', {}, node.op), table);
+    const keys = Object.keys(attrs);
+    if (keys.length) {
+      const at = h('table', { class: 'al-attr-table' });
+      for (const k of keys) {
+        at.appendChild(h('tr', {}, h('td', {}, k), h('td', {}, String(attrs[k]))));
+      }
+      this.el.append(h('h3', {}, 'attributes'), at);
+    }
+  }
+}

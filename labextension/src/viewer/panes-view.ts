@@ -1,0 +1,231 @@
+/**
+ * One or more graph panes with a shared toolbar (search, bookkeeping toggle, colouring,
+ * fit, SVG/PNG export) and a node panel.
+ */
+import { clear, h } from './dom';
+import { exportPng, exportSvg, svgText } from './export';
+import { ColorMode, GraphPane } from './graph-pane';
+import { LayoutClient } from './layout-client';
+import { NodePanel } from './panel';
+import { GraphNode } from './types';
+
+export interface PaneSpec {
+  key: string;
+  title: string;
+}
+
+export class PanesView {
+  readonly el: HTMLDivElement;
+  readonly panes: GraphPane[] = [];
+  readonly titles: HTMLDivElement[] = [];
+  readonly panel: NodePanel;
+  readonly toolbar: HTMLDivElement;
+  private results: HTMLUListElement;
+  private status: HTMLSpanElement;
+  private search: HTMLInputElement;
+  private colorSelect: HTMLSelectElement;
+  private matchList: Array<[GraphPane, string]> = [];
+  private matchAt = -1;
+  /** extra rows for the node panel (e.g. fusion links) */
+  describe: (node: GraphNode, pane: GraphPane) => Array<[string, string]> = () => [];
+  onSelect: (id: string | null, pane: GraphPane) => void = () => undefined;
+
+  constructor(
+    layout: LayoutClient,
+    specs: PaneSpec[],
+    name: string,
+    defaultColor: ColorMode = 'op'
+  ) {
+    this.panel = new NodePanel();
+    this.search = h('input', {
+      type: 'search',
+      placeholder: 'search op, scope, name',
+      'aria-label': `Search nodes in ${name}`
+    });
+    this.colorSelect = h(
+      'select',
+      { 'aria-label': 'Colour nodes by' },
+      h('option', { value: 'op' }, 'colour: op type'),
+      h('option', { value: 'memory' }, 'colour: output size'),
+      h('option', { value: 'changed' }, 'colour: changed in pass')
+    );
+    this.colorSelect.value = defaultColor;
+    const bk = h('input', {
+      type: 'checkbox',
+      'aria-label':
+        'Show bookkeeping nodes (Load, UpdateState, Depend, MakeTuple, TupleGetItem, Return)'
+    });
+    const fit = h('button', { type: 'button', title: 'Fit to view (f)' }, 'Fit');
+    const svgBtn = h(
+      'button',
+      { type: 'button', title: 'Export the graph as SVG' },
+      'SVG'
+    );
+    const pngBtn = h(
+      'button',
+      { type: 'button', title: 'Export the graph as PNG' },
+      'PNG'
+    );
+    this.status = h('span', { class: 'al-status', role: 'status' });
+    this.toolbar = h(
+      'div',
+      { class: 'al-toolbar', role: 'toolbar', 'aria-label': `${name} tools` },
+      this.search,
+      h('label', {}, bk, 'bookkeeping'),
+      this.colorSelect,
+      fit,
+      svgBtn,
+      pngBtn,
+      this.status
+    );
+    this.results = h('ul', { class: 'al-results', 'aria-label': 'Search results' });
+    const panesEl = h('div', { class: 'al-panes' });
+    for (const spec of specs) {
+      const pane = new GraphPane({
+        label: `${spec.title} graph`,
+        layout,
+        onSelect: (id, p) => this.selected(id, p)
+      });
+      pane.colorMode = defaultColor;
+      const title = h('div', { class: 'al-pane-title' }, spec.title);
+      panesEl.appendChild(
+        h('div', { class: 'al-pane', 'data-pane': spec.key }, title, pane.el)
+      );
+      this.panes.push(pane);
+      this.titles.push(title);
+      pane.el.addEventListener('al-rendered', () => this.updateStatus());
+    }
+    this.el = h(
+      'div',
+      { class: 'al-view', 'data-view': name },
+      this.toolbar,
+      this.results,
+      h('div', { class: 'al-body' }, panesEl, this.panel.el)
+    );
+    this.search.addEventListener('input', () => this.runSearch());
+    this.search.addEventListener('keydown', (ev: KeyboardEvent) => {
+      if (ev.key === 'Enter') {
+        ev.preventDefault();
+        this.nextMatch();
+      }
+    });
+    this.colorSelect.addEventListener('change', () => {
+      for (const p of this.panes) {
+        p.setColorMode(this.colorSelect.value as ColorMode);
+      }
+    });
+    bk.addEventListener('change', () => {
+      for (const p of this.panes) {
+        void p.setShowBookkeeping(bk.checked);
+      }
+    });
+    fit.addEventListener('click', () => this.panes.forEach(p => p.fit()));
+    svgBtn.addEventListener('click', () =>
+      exportSvg(this.svgText(), `ascend-lab-${name}`)
+    );
+    pngBtn.addEventListener(
+      'click',
+      () => void exportPng(this.svgText(), `ascend-lab-${name}`)
+    );
+  }
+
+  /** The first pane as a standalone SVG document (whole graph). */
+  svgText(index = 0): string {
+    const pane = this.panes[index];
+    const b = pane.bounds();
+    return svgText(pane.svg, this.el, { x: 0, y: 0, width: b.width, height: b.height });
+  }
+
+  private selected(id: string | null, pane: GraphPane): void {
+    for (const p of this.panes) {
+      if (p !== pane && p.selected !== null) {
+        p.selected = null;
+        p.refreshClasses();
+      }
+    }
+    const node = id === null ? null : (pane.model?.byId.get(id) ?? null);
+    this.panel.show(node, node ? this.describe(node, pane) : []);
+    this.onSelect(id, pane);
+  }
+
+  updateStatus(): void {
+    const parts = this.panes.map(p => {
+      const m = p.model;
+      if (!m) {
+        return '';
+      }
+      const hidden = m.graph.nodes.length - m.visible.length;
+      return `${m.visible.length} nodes${hidden ? ` (+${hidden} bookkeeping hidden)` : ''}, ${m.groups.size - 1} scopes`;
+    });
+    this.status.textContent = parts.filter(Boolean).join(' | ');
+  }
+
+  private runSearch(): void {
+    const q = this.search.value.trim().toLowerCase();
+    clear(this.results);
+    this.matchList = [];
+    this.matchAt = -1;
+    for (const pane of this.panes) {
+      const ids: string[] = [];
+      if (q && pane.model) {
+        for (const n of pane.model.graph.nodes) {
+          const hay =
+            `${n.op}\u0000${n.scope ?? ''}\u0000${n.name ?? ''}\u0000${n.id}`.toLowerCase();
+          if (hay.includes(q)) {
+            ids.push(n.id);
+          }
+        }
+      }
+      pane.setMatches(ids);
+      for (const id of ids) {
+        this.matchList.push([pane, id]);
+      }
+    }
+    const shown = this.matchList.slice(0, 50);
+    shown.forEach(([pane, id], i) => {
+      const node = pane.model!.byId.get(id)!;
+      const li = h(
+        'li',
+        { tabindex: 0, role: 'button' },
+        `${node.op} \u2014 ${node.name ?? node.scope ?? node.id}`
+      );
+      const go = (): void => {
+        this.matchAt = i;
+        void pane.select(id, { center: true });
+      };
+      li.addEventListener('click', go);
+      li.addEventListener('keydown', (ev: KeyboardEvent) => {
+        if (ev.key === 'Enter') {
+          go();
+        }
+      });
+      this.results.appendChild(li);
+    });
+    if (q) {
+      const more =
+        this.matchList.length > shown.length ? ` (first ${shown.length} listed)` : '';
+      this.results.insertBefore(
+        h(
+          'li',
+          { class: 'al-muted', role: 'status' },
+          `${this.matchList.length} matches${more}`
+        ),
+        this.results.firstChild
+      );
+    }
+  }
+
+  private nextMatch(): void {
+    if (!this.matchList.length) {
+      return;
+    }
+    this.matchAt = (this.matchAt + 1) % this.matchList.length;
+    const [pane, id] = this.matchList[this.matchAt];
+    void pane.select(id, { center: true });
+  }
+
+  dispose(): void {
+    this.panes.forEach(p => p.dispose());
+    this.el.remove();
+  }
+}
