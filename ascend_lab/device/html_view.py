@@ -21,7 +21,7 @@ _ERR = "var(--jp-error-color1, #d32f2f)"
 _INFO = "var(--jp-info-color1, #0288d1)"
 _BRAND = "var(--jp-brand-color1, #1976d2)"
 
-_CELL = f"padding:2px 8px;border-bottom:1px solid {_BORDER};text-align:left;"
+_CELL = f"padding:2px 8px;border-bottom:1px solid {_BORDER};text-align:left;color:{_FG};"
 _HEAD = _CELL + f"font-weight:600;color:{_FG2};"
 
 
@@ -39,9 +39,9 @@ def _bar(used: Optional[int], total: Optional[int]) -> str:
     pct = max(0.0, min(100.0, 100.0 * used / total))
     colour = _OK if pct < 70 else (_WARN if pct < 90 else _ERR)
     return (
-        '<div style="display:flex;align-items:center;gap:6px;min-width:180px">'
-        f'<div title="{_e(used)} / {_e(total)} MB" style="flex:1;height:8px;background:{_BG2};'
-        'border-radius:4px;overflow:hidden">'
+        '<div style="display:flex;align-items:center;gap:6px">'
+        f'<div title="{_e(used)} / {_e(total)} MB" style="flex:0 0 100px;width:100px;height:8px;'
+        f'background:{_BG2};border-radius:4px;overflow:hidden">'
         f'<div style="width:{pct:.1f}%;height:100%;background:{colour}"></div></div>'
         f'<span style="white-space:nowrap">{_e(used)} / {_e(total)} MB ({pct:.0f}%)</span></div>'
     )
@@ -58,7 +58,8 @@ def _table(headers: List[str], rows: List[List[str]]) -> str:
         "<tr>" + "".join(f'<td style="{_CELL}">{c}</td>' for c in row) + "</tr>" for row in rows
     )
     return (
-        '<table style="border-collapse:collapse;margin:4px 0 8px 0;font-size:inherit">'
+        '<table style="border-collapse:collapse;margin:4px 0 8px 0;font-size:inherit;'
+        'color:inherit">'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
 

@@ -132,7 +132,6 @@ def _run(kc, code, timeout=60):
     return reply, outputs
 
 
-@pytest.mark.slow
 def test_magic_through_a_real_kernel(tmp_path):
     from jupyter_client.manager import KernelManager
 

@@ -293,3 +293,25 @@ def test_mindspore_version_from_a_site_dir(tmp_path):
     assert probe.mindspore_version([str(site)]) == ("2.2.14", "mindspore-gpu")
     (site / "mindspore-2.3.0rc2.dist-info").mkdir()
     assert probe.mindspore_version([str(site)]) == ("2.3.0rc2", "mindspore")
+
+
+def test_gpu_mode_when_gpu_mindspore_and_nvidia_device(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr("ascend_lab.device.runner._EXTRA_DIRS", ())
+    real_exists = os.path.exists
+    monkeypatch.setattr(probe.os.path, "exists", lambda p: p == "/dev/nvidiactl" or real_exists(p))
+    monkeypatch.setattr(probe, "mindspore_version", lambda: ("2.2.14", "mindspore-gpu"))
+    s = probe.collect_status(root=str(tmp_path / "none"))
+    assert s.mode == "gpu" and s.summary() == "GPU mode"
+    assert s.reason.startswith("no NPU (npu-smi not found on PATH); NVIDIA GPU")
+    validate(s)
+
+
+def test_no_gpu_mode_without_nvidia_device(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr("ascend_lab.device.runner._EXTRA_DIRS", ())
+    monkeypatch.setattr(
+        probe.os.path, "exists", lambda p, _e=os.path.exists: p != "/dev/nvidiactl" and _e(p)
+    )
+    monkeypatch.setattr(probe, "mindspore_version", lambda: ("2.2.14", "mindspore-gpu"))
+    assert probe.collect_status(root=str(tmp_path / "none")).mode == "cpu"
