@@ -100,11 +100,16 @@ def find_install_info_file(toolkit: str) -> Optional[str]:
     return None
 
 
-def read_install(root: Optional[str] = None) -> InstallInfo:
-    """Driver, firmware and CANN versions under ``root``."""
+def read_install(root: Optional[str] = None, toolkit_hint: Optional[str] = None) -> InstallInfo:
+    """Driver, firmware and CANN versions under ``root``.
+
+    ``toolkit_hint`` (``$ASCEND_HOME_PATH``) is where CANN is read from when ``root`` has
+    no toolkit, e.g. a CANN installed in the user's home.
+    """
     root = root or default_root()
     info = InstallInfo(root=root)
     if not os.path.exists(root):
+        _read_toolkit(info, toolkit_hint if toolkit_hint and os.path.isdir(toolkit_hint) else None)
         return info
     if not os.path.isdir(root):
         info.problems.append(
@@ -162,6 +167,16 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
         )
 
     toolkit = find_toolkit(root)
+    if toolkit is None and toolkit_hint and os.path.isdir(toolkit_hint):
+        toolkit = toolkit_hint
+    _read_toolkit(info, toolkit)
+    set_env = os.path.join(root, "ascend-toolkit", "set_env.sh")
+    if os.path.isfile(set_env):
+        info.set_env = set_env
+    return info
+
+
+def _read_toolkit(info: InstallInfo, toolkit: Optional[str]) -> None:
     if toolkit:
         info.toolkit_home = toolkit
         info_file = find_install_info_file(toolkit)
@@ -186,7 +201,6 @@ def read_install(root: Optional[str] = None) -> InstallInfo:
                     "Reinstall the CANN toolkit (Ascend-cann-toolkit_*.run --install)",
                 )
             )
-    set_env = os.path.join(root, "ascend-toolkit", "set_env.sh")
-    if os.path.isfile(set_env):
-        info.set_env = set_env
-    return info
+        set_env = os.path.join(os.path.dirname(toolkit.rstrip(os.sep)), "set_env.sh")
+        if info.set_env is None and os.path.isfile(set_env):
+            info.set_env = set_env

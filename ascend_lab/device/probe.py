@@ -189,7 +189,7 @@ def _collect(
         _add_details(status, exe, timeout, start)
 
     # 2. install root, MindSpore metadata
-    inst = install.read_install(root)
+    inst = install.read_install(root, env.get("ASCEND_HOME_PATH") or env.get("ASCEND_TOOLKIT_HOME"))
     ms_version, ms_dist = mindspore_version()
     status.versions = Versions(
         driver=inst.driver or (parsed.driver_version if parsed else None),
@@ -261,7 +261,7 @@ def _collect(
                         "firmware",
                     )
                 )
-        if status.chips and not inst.root_exists:
+        if status.chips and not os.path.exists(root):
             warnings.append(
                 StatusWarning(
                     f"NPUs found but no Ascend install at {root}",

@@ -315,3 +315,11 @@ def test_no_gpu_mode_without_nvidia_device(tmp_path, monkeypatch):
     )
     monkeypatch.setattr(probe, "mindspore_version", lambda: ("2.2.14", "mindspore-gpu"))
     assert probe.collect_status(root=str(tmp_path / "none")).mode == "cpu"
+
+
+def test_cann_found_through_ascend_home_path(tmp_path, monkeypatch):
+    m = make_fake_machine(tmp_path).activated(monkeypatch, sourced=True)
+    s = probe.collect_status(root=str(tmp_path / "not-here"))
+    assert s.versions.cann == "8.3.RC2" and s.versions.driver == "25.2.0"  # from npu-smi
+    (w,) = [w for w in s.warnings if "NPUs found but no Ascend install" in w.message]
+    assert m.root not in w.message

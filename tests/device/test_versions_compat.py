@@ -222,3 +222,16 @@ def test_plain_cpu_machine_gets_no_warnings():
     assert c.verdict == "unknown" and w == [] and "CPU" in c.message
     c, w = compat.check(None, None, None, ascend_present=False)
     assert w == []
+
+
+def test_toolkit_from_ascend_home_path_when_root_has_none(tmp_path):
+    m = make_fake_machine(tmp_path)
+    home = os.path.join(m.root, "ascend-toolkit", "8.3.RC2")
+    info = install.read_install(str(tmp_path / "missing-root"), toolkit_hint=home)
+    assert info.cann == "8.3.RC2" and info.toolkit_home == home
+    assert info.set_env == os.path.join(m.root, "ascend-toolkit", "set_env.sh")
+    assert info.driver is None and not info.root_exists
+    # a root with its own toolkit wins over the hint
+    other = tmp_path / "other"
+    other.mkdir()
+    assert install.read_install(m.root, toolkit_hint=str(other)).toolkit_home.startswith(m.root)
