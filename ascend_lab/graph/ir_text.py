@@ -62,6 +62,7 @@ and line.
 import os
 import re
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .errors import GraphParseError
@@ -83,13 +84,15 @@ _CALLEE_RE = re.compile(
 )
 _FULLNAME_RE = re.compile(r"\s*# Fullname with scope: \((.*)\)\s*$")
 _SCOPE_RE = re.compile(r"\s*# Scope: \((.*)\)\s*$")
-_INFILE_RE = re.compile(r"\s*# In file (.+?):(\d+)")
+_INFILE_RE = re.compile(r"\s*# In file ([^:]+):(\d+)")
+_INFILE_SLOW_RE = re.compile(r"\s*# In file (.+?):(\d+)")
 _PARAMETERS_RE = re.compile(r"# Parameters: (\d+), \((.*)\)\s*$")
 _SPECIAL_RE = re.compile(r"[()\[\]{}\"',]")
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")", "]", "}"}
 _TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]\]?, \(([^)]*)\)")
 _SCALAR_RE = re.compile(r"([^\s,\[\]]+), NoShape$")
+_ELEM_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]")
 _TUPLE_RE = re.compile(r"Tuple\[(.*)\], TupleShape\((.*)\)$")
 _DEVICE_RE = re.compile(r"([A-Za-z0-9_]+?)x([A-Z][A-Za-z0-9_]*)(?:\[[^\]]*\])?\{([^}]*)\}$")
 _DEVICE_LINE_RE = re.compile(r"<[A-Z][A-Za-z0-9]*x[A-Z][A-Za-z0-9_]*[\[{]")
@@ -164,6 +167,11 @@ def split_top(text: str) -> List[str]:
 
 def split_attrs(body: str) -> List[Tuple[str, str]]:
     """``"a: I64(1), b: (1, 2)"`` -> ``[("a", "I64(1)"), ("b", "(1, 2)")]``."""
+    return list(_split_attrs(body))
+
+
+@lru_cache(maxsize=4096)
+def _split_attrs(body: str) -> Tuple[Tuple[str, str], ...]:
     out = []
     for part in split_top(body):
         if not part:
@@ -172,7 +180,40 @@ def split_attrs(body: str) -> List[Tuple[str, str]]:
         if not sep:
             key, sep, value = part.partition(":")
         out.append((key.strip(), value.strip()) if sep else (part, ""))
-    return out
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _tail_attrs(tail: str) -> Optional[Tuple[Tuple[str, str], ...]]:
+    """The attributes after a node's arguments, as (key, text) pairs; None if unbalanced.
+
+    ``{instance name: x}`` -> ``instance_name``; ``primitive_attrs: {...}`` entries keep
+    their keys; other ``<label>_attrs: {...}`` entries get a ``<label>:`` prefix; anything
+    unrecognised is kept under ``text``.
+    """
+    out: List[Tuple[str, str]] = []
+    pos = 0
+    while pos < len(tail):
+        m = _LABEL_RE.match(tail, pos)
+        if not m:
+            rest = tail[pos:].strip()
+            if rest:
+                out.append(("text", rest))
+            break
+        if m.group(1) is not None:
+            out.append(("instance_name", m.group(1)))
+            pos = m.end()
+            continue
+        label = m.group(2)
+        open_at = m.end() - 1
+        close = _match_close(tail, open_at)
+        if close < 0:
+            return None
+        prefix = "" if label == "primitive_attrs" else label.replace("_attrs", "") + ":"
+        for key, value in _split_attrs(tail[open_at + 1 : close - 1]):
+            out.append((prefix + key, value))
+        pos = close
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------- types
@@ -190,6 +231,16 @@ def _shape(text: str) -> Optional[Tuple[int, ...]]:
 
 def parse_type(text: str) -> List[TensorType]:
     """One abstract type (without ``<>``) -> one TensorType, or several for a tuple."""
+    return list(_parse_type(text))
+
+
+@lru_cache(maxsize=8192)
+def _parse_type(text: str) -> Tuple[TensorType, ...]:
+    # Types repeat across nodes and files: parse each distinct text once (results are frozen).
+    return tuple(_parse_type_uncached(text))
+
+
+def _parse_type_uncached(text: str) -> List[TensorType]:
     if text == "null" or not text:
         return [TensorType()]
     m = _TENSOR_RE.match(text)
@@ -211,7 +262,7 @@ def parse_type(text: str) -> List[TensorType]:
         if len(shapes) == len(elems):
             types = []
             for elem, shp in zip(elems, shapes):
-                tm = re.match(r"(?:Ref\[)?Tensor\[([^\]]+)\]", elem)
+                tm = _ELEM_RE.match(elem)
                 dtype = tm.group(1) if tm else elem
                 if shp == "NoShape":
                     types.append(TensorType(dtype=dtype, shape=()))
@@ -255,6 +306,7 @@ def _parse_types_line(body: str) -> Tuple[List[str], Optional[List[str]]]:
     return _type_list(body), None
 
 
+@lru_cache(maxsize=4096)
 def _device(text: str) -> Optional[Tuple[str, str, Optional[Tuple[int, ...]]]]:
     m = _DEVICE_RE.match(text)
     if not m:
@@ -367,7 +419,7 @@ class _IRParser:
                         self._types(node, stripped[2:], type_lines)
                         type_lines += 1
                     elif stripped.startswith("# In file "):
-                        m = _INFILE_RE.match(stripped)
+                        m = _INFILE_RE.match(stripped) or _INFILE_SLOW_RE.match(stripped)
                         if m:
                             node.source.append(f"{m.group(1)}:{m.group(2)}")
                         else:
@@ -540,7 +592,11 @@ class _IRParser:
         if not m:
             raise self.error(f"cannot read operator in {rest[:80]!r}")
         open_at = m.end() - 1
-        close = _match_close(rest, open_at)
+        close = rest.find(")", open_at)
+        if close < 0 or any(c in rest[open_at + 1 : close] for c in '([{"'):
+            close = _match_close(rest, open_at)
+        else:
+            close += 1
         if close < 0:
             raise self.error("unbalanced parentheses in node arguments")
         args = split_top(rest[open_at + 1 : close - 1])
@@ -582,25 +638,10 @@ class _IRParser:
         return node
 
     def _attrs(self, node: Node, tail: str) -> None:
-        pos = 0
-        while pos < len(tail):
-            m = _LABEL_RE.match(tail, pos)
-            if not m:
-                node.attrs["text"] = tail[pos:].strip()
-                return
-            if m.group(1) is not None:
-                node.attrs["instance_name"] = m.group(1)
-                pos = m.end()
-                continue
-            label = m.group(2)
-            open_at = m.end() - 1
-            close = _match_close(tail, open_at)
-            if close < 0:
-                raise self.error(f"unbalanced braces in {label}")
-            prefix = "" if label == "primitive_attrs" else label.replace("_attrs", "") + ":"
-            for key, value in split_attrs(tail[open_at + 1 : close - 1]):
-                node.attrs[prefix + key] = value
-            pos = close
+        pairs = _tail_attrs(tail)
+        if pairs is None:
+            raise self.error("unbalanced braces in node attributes")
+        node.attrs.update(pairs)
 
     def _extra(self, node: Node, text: str) -> None:
         old = node.attrs.get("extra")
@@ -629,7 +670,8 @@ class _IRParser:
                 if dev is None:
                     continue
                 if i < len(merged):
-                    merged[i] = replace(merged[i], device_dtype=dev[0], format=dev[1])
+                    old = merged[i]
+                    merged[i] = TensorType(old.dtype, old.shape, dev[0], dev[1])
                 else:
                     merged.append(TensorType(shape=dev[2], device_dtype=dev[0], format=dev[1]))
             return merged

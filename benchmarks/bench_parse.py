@@ -1,0 +1,194 @@
+"""Parse throughput of the .ir parser on a real ResNet-50 dump (batch 1, 224x224, CPU).
+
+Records the dump in a temporary folder (a fresh subprocess compiles the net with
+``MS_DEV_SAVE_GRAPHS=1``), then times ``read_ir_header`` and ``parse_ir_text`` on the
+``graph_build`` file and on every ``.ir`` file, and prints MB/s.
+
+    .venv/bin/python benchmarks/bench_parse.py                 # ResNet-50
+    .venv/bin/python benchmarks/bench_parse.py --net resnet18
+    .venv/bin/python benchmarks/bench_parse.py --dump DIR      # reuse an existing dump
+"""
+
+import argparse
+import gc
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+NET_SOURCE = """
+import sys
+import numpy as np
+import mindspore as ms
+from mindspore import nn
+
+
+class Bottleneck(nn.Cell):
+    expansion = 4
+
+    def __init__(self, cin, width, stride=1):
+        super().__init__()
+        cout = width * self.expansion
+        self.conv1 = nn.Conv2d(cin, width, 1)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.conv2 = nn.Conv2d(width, width, 3, stride=stride)
+        self.bn2 = nn.BatchNorm2d(width)
+        self.conv3 = nn.Conv2d(width, cout, 1)
+        self.bn3 = nn.BatchNorm2d(cout)
+        self.relu = nn.ReLU()
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.SequentialCell([nn.Conv2d(cin, cout, 1, stride=stride),
+                                           nn.BatchNorm2d(cout)])
+
+    def construct(self, x):
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        if self.down is not None:
+            identity = self.down(x)
+        return self.relu(out + identity)
+
+
+class Basic(nn.Cell):
+    expansion = 1
+
+    def __init__(self, cin, width, stride=1):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, width, 3, stride=stride)
+        self.bn1 = nn.BatchNorm2d(width)
+        self.conv2 = nn.Conv2d(width, width, 3)
+        self.bn2 = nn.BatchNorm2d(width)
+        self.relu = nn.ReLU()
+        self.down = None
+        if stride != 1 or cin != width:
+            self.down = nn.SequentialCell([nn.Conv2d(cin, width, 1, stride=stride),
+                                           nn.BatchNorm2d(width)])
+
+    def construct(self, x):
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        if self.down is not None:
+            identity = self.down(x)
+        return self.relu(out + identity)
+
+
+class ResNet(nn.Cell):
+    def __init__(self, block, layers, classes=1000):
+        super().__init__()
+        self.stem = nn.SequentialCell([nn.Conv2d(3, 64, 7, stride=2), nn.BatchNorm2d(64),
+                                       nn.ReLU(), nn.MaxPool2d(3, 2, pad_mode="same")])
+        cells = []
+        cin = 64
+        for i, n in enumerate(layers):
+            width = 64 * 2 ** i
+            for j in range(n):
+                cells.append(block(cin, width, 2 if (j == 0 and i > 0) else 1))
+                cin = width * block.expansion
+        self.layers = nn.SequentialCell(cells)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(cin, classes)
+
+    def construct(self, x):
+        return self.fc(self.flatten(self.pool(self.layers(self.stem(x)))))
+
+
+ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
+if sys.argv[1] == "resnet50":
+    net = ResNet(Bottleneck, [3, 4, 6, 3])
+else:
+    net = ResNet(Basic, [2, 2, 2, 2])
+net.set_train(False)
+x = ms.Tensor(np.zeros((1, 3, 224, 224), np.float32))
+print(net(x).shape)
+"""
+
+
+def record(net: str, dump: str) -> float:
+    work = tempfile.mkdtemp(prefix="ascend-lab-bench-")
+    script = os.path.join(work, "resnet.py")
+    with open(script, "w") as fh:
+        fh.write(NET_SOURCE)
+    env = dict(os.environ, MS_DEV_SAVE_GRAPHS="1", MS_DEV_SAVE_GRAPHS_PATH=dump, GLOG_v="3")
+    start = time.perf_counter()
+    subprocess.run([sys.executable, script, net], cwd=work, env=env, check=True)
+    return time.perf_counter() - start
+
+
+def ir_files(dump: str) -> List[Path]:
+    return sorted(p for p in Path(dump).rglob("*.ir") if "actor_set" not in p.parts)
+
+
+def timed(fn, *args) -> Tuple[float, object]:  # type: ignore[no-untyped-def]
+    """CPU seconds of this process (the machine is shared: wall time is noisy)."""
+    gc.collect()
+    start = time.process_time()
+    result = fn(*args)
+    return time.process_time() - start, result
+
+
+def main() -> int:
+    from ascend_lab.graph.ir_text import parse_ir_text, read_ir_header
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--net", choices=["resnet50", "resnet18"], default="resnet50")
+    parser.add_argument("--dump", help="parse this existing dump folder instead of recording")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    dump = args.dump
+    if not dump:
+        dump = tempfile.mkdtemp(prefix="ascend-lab-dump-")
+        seconds = record(args.net, dump)
+        print(f"recorded {args.net} dump in {seconds:.1f} s (first call with dumps) -> {dump}")
+    files = ir_files(dump)
+    texts = {p: p.read_text(encoding="utf-8", errors="replace") for p in files}
+    total_mb = sum(len(t.encode("utf-8")) for t in texts.values()) / 1e6
+    build = [p for p in files if p.name.startswith("graph_build_")][0]
+    build_mb = len(texts[build].encode("utf-8")) / 1e6
+    print(f"{len(files)} .ir files, {total_mb:.1f} MB; {build.name}: {build_mb:.2f} MB")
+
+    best = min(timed(parse_ir_text, texts[build], str(build))[0] for _ in range(args.repeat))
+    g = parse_ir_text(texts[build], str(build))
+    print(
+        f"graph_build: {best * 1000:.0f} ms, {build_mb / best:.1f} MB/s "
+        f"({len(g.nodes)} nodes, {len(g.kernels)} kernels, {len(g.subgraphs)} subgraphs)"
+    )
+
+    def parse_all() -> int:
+        n = 0
+        for p, t in texts.items():
+            n += len(parse_ir_text(t, str(p)).nodes)
+        return n
+
+    def headers_all() -> int:
+        return sum(read_ir_header(t)["cnodes"] or 0 for t in texts.values())
+
+    best_all = min(timed(parse_all)[0] for _ in range(args.repeat))
+    print(f"all files: {best_all:.2f} s, {total_mb / best_all:.1f} MB/s")
+    best_hdr = min(timed(headers_all)[0] for _ in range(args.repeat))
+    print(f"read_ir_header, all files: {best_hdr * 1000:.0f} ms, {total_mb / best_hdr:.0f} MB/s")
+
+    def read_and_parse_all() -> None:
+        for p in files:
+            parse_ir_text(p.read_text(encoding="utf-8", errors="replace"), str(p))
+
+    wall = time.perf_counter()
+    t_io = timed(read_and_parse_all)[0]
+    wall = time.perf_counter() - wall
+    print(f"read + parse all files from disk: {t_io:.2f} s CPU, {wall:.2f} s wall")
+    print("(times are CPU seconds of this process, best of --repeat)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
