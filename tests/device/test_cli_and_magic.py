@@ -17,11 +17,11 @@ with open(SCHEMA_PATH) as _f:
     SCHEMA = json.load(_f)
 
 
-def _status(env, *args, timeout=60):
+def _status(env, *args, timeout=60, cwd=REPO):
     return subprocess.run(
         [sys.executable, "-m", "ascend_lab", "status", *args],
         env=env,
-        cwd=REPO,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -170,7 +170,7 @@ def test_magic_through_a_real_kernel(tmp_path):
 @pytest.mark.slow
 def test_run_check_option(tmp_path):
     m = make_fake_machine(tmp_path)
-    out = _status(m.environ(), "--json", "--check", timeout=300)
+    out = _status(m.environ(), "--json", "--check", timeout=300, cwd=str(tmp_path))
     d = json.loads(out.stdout)
     assert d["run_check"]["ok"] is True, d["run_check"]
     assert "MindSpore version" in d["run_check"]["output"]
