@@ -14,6 +14,42 @@ _REQUIRED: Tuple[str, ...] = ("id", "title", "term", "category", "kind", "priori
 _REQUIRED += ("patterns", "cause", "fix", "explanation", "examples")
 
 
+try:  # the regex parser: re._parser on Python >= 3.11, sre_parse before
+    import re._parser as _sre_parse  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - Python < 3.11
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+MIN_NEEDLE = 3
+
+
+def required_literal(pattern: "Pattern[str]") -> Optional[Tuple[str, bool]]:
+    """The longest literal text every match of ``pattern`` must contain, or None.
+
+    Returns ``(text, ignorecase)``; with ``ignorecase`` the text is lower-case and must be
+    looked for in the lower-cased input. Used only as a fast pre-check: a pattern whose
+    needle is absent from the text cannot match, so the regex is not run at all.
+    """
+    try:
+        parsed = _sre_parse.parse(pattern.pattern, pattern.flags)
+    except Exception:  # an unknown construct: no pre-check, the regex decides
+        return None
+    ignorecase = bool(parsed.state.flags & re.IGNORECASE)
+    best = ""
+    run: List[str] = []
+    for op, arg in list(parsed):
+        if op is _sre_parse.LITERAL:
+            run.append(chr(arg))
+            continue
+        if len("".join(run)) > len(best):
+            best = "".join(run)
+        run = []
+    if len("".join(run)) > len(best):
+        best = "".join(run)
+    if len(best) < MIN_NEEDLE:
+        return None
+    return (best.lower(), True) if ignorecase else (best, False)
+
+
 class KnowledgeBaseError(ValueError):
     """The knowledge base file is malformed (message says which entry and why)."""
 
@@ -35,6 +71,7 @@ class Entry:
     examples: Tuple[str, ...]
     confirm: Optional[str] = None
     raw_patterns: Tuple[str, ...] = field(default=(), repr=False)
+    needles: Tuple[Optional[Tuple[str, bool]], ...] = field(default=(), repr=False)
 
 
 def parse_entries(doc: Any) -> List[Entry]:
@@ -96,6 +133,7 @@ def parse_entries(doc: Any) -> List[Entry]:
                 examples=tuple(item["examples"]),
                 confirm=confirm,
                 raw_patterns=tuple(item["patterns"]),
+                needles=tuple(required_literal(p) for p in compiled),
             )
         )
     return entries

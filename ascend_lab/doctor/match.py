@@ -49,11 +49,24 @@ def _line_at(text: str, pos: int, anchor: Optional[int] = None) -> Tuple[int, st
     return text.count("\n", 0, start) + 1, line
 
 
-def match_entry(entry: Entry, text: str) -> Optional[Match]:
-    """Apply one entry to ``text``; None when none of its patterns occurs."""
+def match_entry(entry: Entry, text: str, lowered: Optional[str] = None) -> Optional[Match]:
+    """Apply one entry to ``text``; None when none of its patterns occurs.
+
+    ``lowered`` is ``text.lower()`` when the caller already has it (for the pre-checks).
+    """
     hits = []
     detail = None
-    for pattern in entry.patterns:
+    needles = entry.needles or (None,) * len(entry.patterns)
+    for pattern, needle in zip(entry.patterns, needles):
+        if needle is not None:
+            literal, ignorecase = needle
+            if ignorecase:
+                if lowered is None:
+                    lowered = text.lower()
+                if literal not in lowered:
+                    continue
+            elif literal not in text:
+                continue
         m = pattern.search(text)
         if m is None:
             continue
@@ -96,6 +109,7 @@ def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Mat
     """All entries matching ``text``, ranked (most specific first)."""
     if entries is None:
         entries = load_entries()
-    found = [m for m in (match_entry(e, text) for e in entries) if m is not None]
+    lowered = text.lower()
+    found = [m for m in (match_entry(e, text, lowered) for e in entries) if m is not None]
     found.sort(key=rank_key)
     return found

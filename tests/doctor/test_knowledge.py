@@ -82,3 +82,38 @@ def test_covers_what_issue_7_lists():
     assert "HCCL_EXEC_TIMEOUT" in fixes["hccl-exec-timeout"]
     assert "set_env.sh" in fixes["set-env-not-sourced"]
     assert "HwHiAiUser" in fixes["device-permission"]
+
+
+def test_pre_check_literals_never_hide_a_match():
+    """The fast pre-check must agree with the regex on every example and fixture."""
+    import glob
+    import os
+
+    texts = [t for e in ENTRIES for t in e.examples]
+    here = os.path.join(os.path.dirname(__file__), "fixtures")
+    for path in glob.glob(os.path.join(here, "*.txt")):
+        with open(path, encoding="utf-8") as f:
+            texts.append(f.read())
+    checked = 0
+    for entry in ENTRIES:
+        assert len(entry.needles) == len(entry.patterns)
+        for pattern, needle in zip(entry.patterns, entry.needles):
+            for text in texts:
+                if pattern.search(text) and needle is not None:
+                    literal, ignorecase = needle
+                    assert literal in (text.lower() if ignorecase else text), (entry.id, literal)
+                    checked += 1
+    assert checked >= len(ENTRIES)
+
+
+def test_required_literal_extraction():
+    from ascend_lab.doctor.knowledge import required_literal
+
+    assert required_literal(re.compile(r"\bEI0006\b")) == ("EI0006", False)
+    assert required_literal(re.compile(r"(?i)gradient overflow")) == ("gradient overflow", True)
+    assert required_literal(re.compile(r"lib(?:a|b)\.so: cannot open")) == (
+        ".so: cannot open",
+        False,
+    )
+    assert required_literal(re.compile(r"(?:foo|bar)baz?")) is None  # 'ba' is too short
+    assert required_literal(re.compile(r"x|yyyyy")) is None  # top-level alternation
