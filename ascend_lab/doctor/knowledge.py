@@ -33,11 +33,11 @@ def required_literal(pattern: "Pattern[str]") -> Optional[Tuple[str, bool]]:
         parsed = _sre_parse.parse(pattern.pattern, pattern.flags)
     except Exception:  # an unknown construct: no pre-check, the regex decides
         return None
-    ignorecase = bool(parsed.state.flags & re.IGNORECASE)
+    ignorecase = bool(pattern.flags & re.IGNORECASE)  # includes inline (?i)
     best = ""
     run: List[str] = []
     for op, arg in list(parsed):
-        if op is _sre_parse.LITERAL:
+        if op == _sre_parse.LITERAL:
             run.append(chr(arg))
             continue
         if len("".join(run)) > len(best):
