@@ -1,0 +1,30 @@
+"""The interactive graph / pass timeline / memory viewer as anywidgets, and HTML export.
+
+``GraphView``, ``PassTimelineView``, ``MemoryView`` and ``TraceView`` are anywidget classes
+around one ES module (``ascend_lab/static/viewer.js``, built from ``labextension/src/viewer``
+by ``jlpm build:viewer``). ``to_html`` writes one self-contained HTML file with the same
+viewer. Importing this package is cheap: anywidget loads only when a widget is made.
+"""
+
+from typing import Any
+
+from .html import to_html
+
+__all__ = ["GraphView", "MemoryView", "PassTimelineView", "TraceView", "show_trace", "to_html"]
+
+_WIDGETS = ("GraphView", "MemoryView", "PassTimelineView", "TraceView", "ViewerWidget")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WIDGETS or name == "show_trace":
+        from . import views
+
+        return getattr(views, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def show_trace(trace: Any, view: str = "all", passes: str = "changed", **kwargs: Any) -> Any:
+    """The viewer for a :class:`~ascend_lab.trace.api.Trace` (used by ``Trace.show()``)."""
+    from .views import show_trace as _show_trace
+
+    return _show_trace(trace, view=view, passes=passes, **kwargs)

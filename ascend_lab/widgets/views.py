@@ -1,0 +1,111 @@
+"""anywidget classes around the one viewer ES module (``ascend_lab/static/viewer.js``)."""
+
+import pathlib
+from typing import Any, Callable, Dict, Optional
+
+import anywidget
+import traitlets
+
+from .assets import STATIC_DIR, bundle_path
+from .payload_check import payload_of
+
+VIEWS = ("all", "graph", "compare", "timeline", "memory")
+SnapshotFn = Callable[[int], Any]
+
+
+class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
+    """The viewer showing ``payload`` (an ``ascend-lab.graph/1`` dict) in ``view``.
+
+    ``snapshot(index)`` answers the page's requests for pass snapshots that the payload
+    does not include (a Trace's ``snapshot``); it returns a Graph or a graph dict.
+    """
+
+    _esm = pathlib.Path(STATIC_DIR) / "viewer.js"
+    payload = traitlets.Dict().tag(sync=True)
+    view = traitlets.Unicode("all").tag(sync=True)
+    _default_view = "all"
+
+    def __init__(
+        self,
+        payload: Any = None,
+        view: Optional[str] = None,
+        snapshot: Optional[SnapshotFn] = None,
+        **kwargs: Any,
+    ) -> None:
+        bundle_path("viewer.js")  # clear error when the bundle is not built
+        if payload is None:
+            raise ValueError("pass a payload (trace.to_payload()) or a Trace")
+        data, trace_snapshot = payload_of(payload)
+        view = view or self._default_view
+        if view not in VIEWS:
+            raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
+        super().__init__(payload=data, view=view, **kwargs)
+        self._snapshot = snapshot or trace_snapshot
+        self.on_msg(self._on_message)
+
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "request-pass":
+            return
+        self.send(self.answer_pass_request(content.get("index")))
+
+    def answer_pass_request(self, index: Any) -> Dict[str, Any]:
+        """The reply to a ``request-pass`` message: the graph dict or an error text."""
+        if not isinstance(index, int) or isinstance(index, bool):
+            return {"type": "pass", "index": index, "error": f"bad pass index {index!r}"}
+        if self._snapshot is None:
+            return {
+                "type": "pass",
+                "index": index,
+                "error": "this viewer has no trace to load snapshots from "
+                "(build it with show_trace(trace) or pass snapshot=)",
+            }
+        try:
+            graph = self._snapshot(index)
+        except Exception as exc:  # shown in the page, never a traceback in the kernel
+            return {"type": "pass", "index": index, "error": f"pass {index}: {exc}"}
+        if hasattr(graph, "to_dict"):
+            graph = graph.to_dict()
+        if not isinstance(graph, dict) or not isinstance(graph.get("nodes"), list):
+            return {"type": "pass", "index": index, "error": f"pass {index}: no graph"}
+        return {"type": "pass", "index": index, "graph": graph}
+
+
+class GraphView(ViewerWidget):
+    """The graph (``views.main``): layered layout, scopes, search, node panel."""
+
+    _default_view = "graph"
+
+
+class PassTimelineView(ViewerWidget):
+    """The compile pipeline pass by pass, with changes highlighted."""
+
+    _default_view = "timeline"
+
+
+class MemoryView(ViewerWidget):
+    """The memory map: tensors by step and address, live bytes, peak and lower bound."""
+
+    _default_view = "memory"
+
+
+class TraceView(ViewerWidget):
+    """Everything: graph, before/after fusion, passes and memory, in tabs."""
+
+    _default_view = "all"
+
+
+def show_trace(
+    trace: Any, view: str = "all", passes: str = "changed", **kwargs: Any
+) -> ViewerWidget:
+    """A viewer widget for a Trace (``Trace.show()``); snapshots load on demand."""
+    classes = {
+        "all": TraceView,
+        "graph": GraphView,
+        "compare": TraceView,
+        "timeline": PassTimelineView,
+        "memory": MemoryView,
+    }
+    if view not in classes:
+        raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
+    data, snapshot = payload_of(trace, passes=passes)
+    return classes[view](data, view=view, snapshot=snapshot, **kwargs)

@@ -1,0 +1,119 @@
+"""The anywidget classes: payload traitlet, view, pass requests, error messages."""
+
+import os
+
+import pytest
+
+from ascend_lab import widgets
+from ascend_lab.graph.model import Graph
+from ascend_lab.widgets import assets
+from tests.viewer.payloads import course_graphs, course_payload
+
+
+class FakeTrace:
+    """What show_trace needs from a Trace: to_payload(passes=, memory=) and snapshot(i)."""
+
+    def __init__(self):
+        self.calls = []
+
+    def to_payload(self, passes="changed", memory=True):
+        self.calls.append((passes, memory))
+        return course_payload()
+
+    def snapshot(self, index):
+        if index == 99:
+            raise IndexError("no pass 99")
+        return course_graphs()["before"]
+
+
+def test_bundle_is_built():
+    # `jlpm build:viewer` must have run (the package build does it)
+    assert os.path.getsize(assets.bundle_path("viewer.js")) > 10000
+    assert os.path.getsize(assets.bundle_path("standalone.js")) > 10000
+
+
+@pytest.mark.parametrize(
+    "cls, view",
+    [
+        (widgets.GraphView, "graph"),
+        (widgets.PassTimelineView, "timeline"),
+        (widgets.MemoryView, "memory"),
+        (widgets.TraceView, "all"),
+    ],
+)
+def test_widget_classes_sync_payload_and_view(cls, view):
+    payload = course_payload()
+    w = cls(payload)
+    assert w.view == view
+    assert w.payload == payload
+    state = w.get_state()
+    assert state["payload"]["schema"] == "ascend-lab.graph/1"
+    assert state["view"] == view
+    assert "renderPayload" in state["_esm"] or "request-pass" in state["_esm"]
+    w.close()
+
+
+def test_show_trace_uses_the_trace_payload_and_snapshots():
+    trace = FakeTrace()
+    w = widgets.show_trace(trace, view="timeline")
+    assert isinstance(w, widgets.PassTimelineView)
+    assert trace.calls == [("changed", True)]
+    reply = w.answer_pass_request(1)
+    assert reply["type"] == "pass" and reply["index"] == 1
+    assert [n["id"] for n in reply["graph"]["nodes"]][:3] == ["x", "w", "1"]
+    assert w.answer_pass_request(99) == {
+        "type": "pass",
+        "index": 99,
+        "error": "pass 99: no pass 99",
+    }
+    assert "bad pass index" in w.answer_pass_request("3")["error"]
+    w.close()
+
+
+def test_pass_request_messages_are_answered_through_send():
+    w = widgets.TraceView(course_payload(), snapshot=lambda i: Graph(f"g{i}"))
+    sent = []
+    w.send = sent.append  # type: ignore[method-assign]
+    w._on_message(w, {"type": "request-pass", "index": 3}, [])
+    w._on_message(w, {"type": "something-else"}, [])
+    assert sent == [
+        {"type": "pass", "index": 3, "graph": {"name": "g3", "file": None, "nodes": []}}
+    ]
+    w.close()
+
+
+def test_without_a_trace_a_pass_request_gets_a_clear_error():
+    w = widgets.GraphView(course_payload())
+    assert "no trace to load snapshots from" in w.answer_pass_request(1)["error"]
+    w.close()
+
+
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ({"schema": "other"}, "unsupported payload schema 'other'"),
+        ([1, 2], "got list"),
+        (
+            {"schema": "ascend-lab.graph/1", "meta": {}, "graphs": {}, "views": {"main": "m"}},
+            "views.main refers to a missing graph 'm'",
+        ),
+    ],
+)
+def test_bad_payloads_get_clear_errors(payload, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+        widgets.GraphView(payload)
+
+
+def test_bad_view_is_rejected():
+    with pytest.raises(ValueError, match="view must be one of"):
+        widgets.GraphView(course_payload(), view="nope")
+
+
+def test_missing_bundle_says_how_to_build(monkeypatch, tmp_path):
+    monkeypatch.setattr(assets, "STATIC_DIR", str(tmp_path))
+    with pytest.raises(
+        assets.ViewerNotBuiltError, match="run `jlpm build:viewer` in labextension/"
+    ):
+        widgets.GraphView(course_payload())
+    with pytest.raises(FileNotFoundError, match="jlpm build:viewer"):
+        widgets.to_html(course_payload(), str(tmp_path / "x.html"))
