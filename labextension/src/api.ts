@@ -1,0 +1,138 @@
+/**
+ * Talking to the ascend-lab server extension.
+ *
+ * Every URL is built from `ServerConnection.makeSettings().baseUrl`, so the extension
+ * works under a base URL (JupyterHub `/user/<name>/`, Binder), and requests go through
+ * `ServerConnection.makeRequest` so the token and XSRF cookie are sent.
+ */
+import { URLExt } from '@jupyterlab/coreutils';
+import { ServerConnection } from '@jupyterlab/services';
+
+/** The REST namespace of the server extension. */
+export const API_NAMESPACE = 'ascend-lab/api';
+
+/** The JSON schema id the status endpoint answers with. */
+export const STATUS_SCHEMA = 'ascend-lab.status/1';
+
+export interface IChip {
+  npu: number;
+  chip: number;
+  name: string;
+  device: number | null;
+  health: string | null;
+  power_w: number | null;
+  temp_c: number | null;
+  aicore_percent: number | null;
+  memory_used_mb: number | null;
+  memory_total_mb: number | null;
+  hbm_used_mb: number | null;
+  hbm_total_mb: number | null;
+  bus_id: string | null;
+}
+
+export interface IProcess {
+  npu: number;
+  chip: number;
+  pid: number;
+  name: string;
+  memory_mb: number | null;
+}
+
+export interface IVersions {
+  driver: string | null;
+  firmware: string | null;
+  cann: string | null;
+  mindspore: string | null;
+  npu_smi: string | null;
+}
+
+export interface ICompatibility {
+  verdict: 'match' | 'mismatch' | 'unknown' | string;
+  message: string;
+  install: string[];
+}
+
+export interface IStatusWarning {
+  message: string;
+  fix: string;
+  severity: 'error' | 'warning' | 'info' | string;
+  component: string;
+}
+
+/** `DeviceStatus.to_dict()` (schema "ascend-lab.status/1"). */
+export interface IDeviceStatus {
+  schema: string;
+  mode: 'ascend' | 'cpu' | 'gpu' | string;
+  reason: string;
+  summary: string;
+  chips: IChip[];
+  processes: IProcess[];
+  versions: IVersions;
+  compatibility: ICompatibility;
+  warnings: IStatusWarning[];
+  collected_at: number;
+}
+
+/** `GET ascend-lab/api/course`. */
+export interface ICourseInfo {
+  /** The first notebook, relative to the server root; null when not openable. */
+  path: string | null;
+  absolute: string | null;
+  kernel: string | null;
+  message: string;
+}
+
+/** The URL of an endpoint of the server extension under `baseUrl`. */
+export function apiUrl(baseUrl: string, endpoint: string): string {
+  return URLExt.join(baseUrl, API_NAMESPACE, endpoint);
+}
+
+/** GET an endpoint and parse its JSON; throws `ServerConnection.ResponseError` if not OK. */
+export async function requestAPI<T>(
+  endpoint: string,
+  query: Record<string, string> = {},
+  settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+): Promise<T> {
+  const search = URLExt.objectToQueryString(query);
+  const url = apiUrl(settings.baseUrl, endpoint) + (search === '?' ? '' : search);
+  const response = await ServerConnection.makeRequest(url, { method: 'GET' }, settings);
+  if (!response.ok) {
+    throw new ServerConnection.ResponseError(response);
+  }
+  return (await response.json()) as T;
+}
+
+/** Light structural check so a wrong answer (a login page, an old server) fails clearly. */
+export function asDeviceStatus(data: unknown): IDeviceStatus {
+  const d = data as Partial<IDeviceStatus> | null;
+  if (!d || typeof d !== 'object' || d.schema !== STATUS_SCHEMA) {
+    throw new Error('ascend-lab: unexpected answer from the status endpoint');
+  }
+  return {
+    schema: d.schema,
+    mode: String(d.mode ?? 'cpu'),
+    reason: String(d.reason ?? ''),
+    summary: String(d.summary ?? ''),
+    chips: Array.isArray(d.chips) ? d.chips : [],
+    processes: Array.isArray(d.processes) ? d.processes : [],
+    versions: d.versions ?? {
+      driver: null,
+      firmware: null,
+      cann: null,
+      mindspore: null,
+      npu_smi: null
+    },
+    compatibility: d.compatibility ?? { verdict: 'unknown', message: '', install: [] },
+    warnings: Array.isArray(d.warnings) ? d.warnings : [],
+    collected_at: Number(d.collected_at ?? 0)
+  };
+}
+
+export async function fetchStatus(refresh = false): Promise<IDeviceStatus> {
+  const data = await requestAPI<unknown>('status', refresh ? { refresh: '1' } : {});
+  return asDeviceStatus(data);
+}
+
+export function fetchCourse(): Promise<ICourseInfo> {
+  return requestAPI<ICourseInfo>('course');
+}

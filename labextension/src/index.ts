@@ -1,0 +1,157 @@
+/**
+ * ascend-lab for JupyterLab: the NPU status-bar item, the device panel and the course
+ * launcher. (The graph MIME renderer is a separate entry point: `mime.ts`.)
+ */
+import {
+  ILabShell,
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { Clipboard, Dialog, ICommandPalette, showDialog } from '@jupyterlab/apputils';
+import { ILauncher } from '@jupyterlab/launcher';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
+import { IStatusBar } from '@jupyterlab/statusbar';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+
+import { fetchCourse, fetchStatus } from './api';
+import { npuIcon } from './icons';
+import { registerCourse } from './launcher';
+import { DevicePanel } from './panel';
+import { NpuStatusItem, StatusPoller } from './status';
+import { TRANSLATION_DOMAIN } from './trans';
+
+export const PLUGIN_ID = 'ascend-lab:plugin';
+export const PANEL_ID = 'ascend-lab-device-panel';
+
+export const CommandIDs = {
+  showPanel: 'ascend-lab:show-device-panel',
+  refresh: 'ascend-lab:refresh-status'
+} as const;
+
+interface ISettings {
+  pollInterval: number;
+  showStatusItem: boolean;
+  panelArea: 'left' | 'right';
+}
+
+const DEFAULTS: ISettings = {
+  pollInterval: 5,
+  showStatusItem: true,
+  panelArea: 'right'
+};
+
+function readSettings(settings: ISettingRegistry.ISettings | null): ISettings {
+  if (settings === null) {
+    return DEFAULTS;
+  }
+  const c = settings.composite as Partial<ISettings>;
+  return {
+    pollInterval:
+      typeof c.pollInterval === 'number' ? c.pollInterval : DEFAULTS.pollInterval,
+    showStatusItem:
+      typeof c.showStatusItem === 'boolean'
+        ? c.showStatusItem
+        : DEFAULTS.showStatusItem,
+    panelArea: c.panelArea === 'left' ? 'left' : 'right'
+  };
+}
+
+const devicePlugin: JupyterFrontEndPlugin<void> = {
+  id: PLUGIN_ID,
+  description: 'Ascend NPU status in the status bar and a device panel.',
+  autoStart: true,
+  optional: [ITranslator, IStatusBar, ISettingRegistry, ICommandPalette, ILabShell],
+  activate: async (
+    app: JupyterFrontEnd,
+    translator: ITranslator | null,
+    statusBar: IStatusBar | null,
+    registry: ISettingRegistry | null,
+    palette: ICommandPalette | null
+  ): Promise<void> => {
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
+    let settings: ISettingRegistry.ISettings | null = null;
+    if (registry) {
+      try {
+        settings = await registry.load(PLUGIN_ID);
+      } catch (err) {
+        console.warn('ascend-lab: could not load settings, using defaults', err);
+      }
+    }
+    let current = readSettings(settings);
+
+    const poller = new StatusPoller({
+      fetch: fetchStatus,
+      interval: current.pollInterval
+    });
+    const panel = new DevicePanel({
+      poller,
+      trans,
+      copy: text => Clipboard.copyToSystem(text)
+    });
+    panel.id = PANEL_ID;
+    panel.title.icon = npuIcon;
+    panel.title.caption = trans.__('Ascend NPU devices');
+    app.shell.add(panel, current.panelArea, { rank: 900 });
+
+    app.commands.addCommand(CommandIDs.showPanel, {
+      label: trans.__('Show the NPU device panel'),
+      execute: () => app.shell.activateById(PANEL_ID)
+    });
+    app.commands.addCommand(CommandIDs.refresh, {
+      label: trans.__('Refresh the NPU status'),
+      execute: () => poller.refresh()
+    });
+    if (palette) {
+      const category = trans.__('Ascend');
+      palette.addItem({ command: CommandIDs.showPanel, category });
+      palette.addItem({ command: CommandIDs.refresh, category });
+    }
+
+    if (statusBar) {
+      const item = new NpuStatusItem({
+        poller,
+        trans,
+        onClick: () => void app.commands.execute(CommandIDs.showPanel)
+      });
+      item.id = 'ascend-lab-status';
+      statusBar.registerStatusItem('ascend-lab:status', {
+        item,
+        align: 'left',
+        rank: 4,
+        isActive: () => current.showStatusItem
+      });
+    }
+
+    settings?.changed.connect(() => {
+      current = readSettings(settings);
+      poller.setInterval(current.pollInterval);
+    });
+  }
+};
+
+const coursePlugin: JupyterFrontEndPlugin<void> = {
+  id: 'ascend-lab:course',
+  description: 'A launcher card and command that open the Ascend course.',
+  autoStart: true,
+  optional: [ITranslator, ILauncher, ICommandPalette],
+  activate: (
+    app: JupyterFrontEnd,
+    translator: ITranslator | null,
+    launcher: ILauncher | null,
+    palette: ICommandPalette | null
+  ): void => {
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
+    registerCourse(app, trans, {
+      launcher,
+      palette,
+      icon: npuIcon,
+      fetch: fetchCourse,
+      notify: async (title, body) => {
+        // a string body is rendered as text by showDialog
+        await showDialog({ title, body, buttons: [Dialog.okButton()] });
+      }
+    });
+  }
+};
+
+export default [devicePlugin, coursePlugin];
