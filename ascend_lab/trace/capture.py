@@ -7,8 +7,9 @@ The only module of ``ascend_lab.trace`` that touches MindSpore's global state. W
 - remembers every context setting it changes (``mode``, ``save_graphs``,
   ``save_graphs_path``, ``enable_graph_kernel``), the environment variables it sets and the
   current directory, and restores all of them in ``finally``, also when compiling fails;
-- runs with the current directory in a fresh temporary folder, so AKG's
-  ``akg_kernel_meta``, ``rank_0/`` and other droppings never land in the user's folder;
+- runs with the current directory in a private temporary folder (one per process, see
+  :func:`work_root`), so AKG's ``akg_kernel_meta``, ``rank_0/`` and other droppings never
+  land in the user's folder; the dumps go to a fresh folder per trace;
 - forces a fresh compile: MindSpore caches a compiled Cell by
   ``phase + create_time + id + argument key``; a Cell the learner already ran would not be
   recompiled and nothing would be dumped. We give the Cell a new ``create_time`` for the
@@ -20,6 +21,7 @@ so dumps are switched on with ``set_context(save_graphs=..., save_graphs_path=..
 deprecation warning is filtered out while we call it.
 """
 
+import atexit
 import contextlib
 import logging
 import os
@@ -36,6 +38,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from .errors import TraceBusyError, TraceError
 
 _LOCK = threading.Lock()
+_WORK_ROOT: Optional[str] = None
 
 # Context keys a trace sets; all are read before and written back after.
 CONTEXT_KEYS = ("mode", "save_graphs", "save_graphs_path", "enable_graph_kernel")
@@ -127,6 +130,20 @@ def _set_context(ms: Any, values: Dict[str, Any], restoring: bool = False) -> No
             ):
                 continue
             ms.set_context(**{key: value})
+
+
+def work_root() -> str:
+    """The private folder traces run in (one per process, removed at exit).
+
+    One folder for the whole process, not one per trace: AKG's kernel build server is
+    started once, in the current directory of the first fusion compile, and keeps writing
+    ``akg_kernel_meta`` there, so that folder must outlive every trace.
+    """
+    global _WORK_ROOT
+    if _WORK_ROOT is None or not os.path.isdir(_WORK_ROOT):
+        _WORK_ROOT = tempfile.mkdtemp(prefix="ascend-lab-work-")
+        atexit.register(shutil.rmtree, _WORK_ROOT, True)
+    return _WORK_ROOT
 
 
 @contextlib.contextmanager
@@ -239,7 +256,7 @@ def capture(
         started = time.perf_counter()
         output = None
         try:
-            os.chdir(workdir)
+            os.chdir(work_root())
             wanted: Dict[str, Any] = {
                 "mode": ms.GRAPH_MODE,
                 "save_graphs": level,

@@ -65,14 +65,41 @@ def _clean(value: str) -> str:
 
 
 def fused_ops(kernel_graph: Graph) -> List[str]:
-    """Original ops a fused subgraph computes (``expand_from``, else the inner op)."""
-    ops = []
+    """Original ops a fused subgraph computes: each ``expand_from`` once, other inner ops
+    each time they occur (GeLU expands into ~9 basic ops that all say ``expand_from: GeLU``).
+    """
+    ops: List[str] = []
+    expanded = set()
     for node in kernel_graph.nodes:
         if node.kind != "op" or node.bookkeeping:
             continue
         origin = node.attrs.get("cnode:expand_from") or node.attrs.get("expand_from")
-        ops.append(_clean(origin) if origin else node.op)
+        if origin:
+            origin = _clean(origin)
+            if origin not in expanded:
+                expanded.add(origin)
+                ops.append(origin)
+        else:
+            ops.append(node.op)
     return ops
+
+
+def name_ops(name: str) -> List[str]:
+    """Ops named by a fused kernel: ``Fused_BiasAdd_Reshape_GeLU_fusion`` -> 3 ops."""
+    body = name[len("Fused_") :] if name.startswith("Fused_") else name
+    parts = body.split("_")
+    while parts and parts[-1] in ("fusion", "split", "more") or (parts and parts[-1].isdigit()):
+        parts.pop()
+    return [p for p in parts if p and p[0].isupper()]
+
+
+def op_budget(name: str, kernel_graph: Optional[Graph]) -> Counter:
+    """How many originals of each op a fused kernel may take (name and body, merged)."""
+    budget: Counter = Counter(name_ops(name))
+    if kernel_graph is not None:
+        for op, count in Counter(fused_ops(kernel_graph)).items():
+            budget[op] = max(budget[op], count)
+    return budget
 
 
 def is_fused_call(node: Node) -> bool:
@@ -110,8 +137,7 @@ def build_fusion_map(before: Graph, after: Graph) -> FusionMap:
     calls.sort(key=lambda n: n.step if n.step is not None else 1 << 30)
     for call in calls:
         sub = after.subgraphs.get(call.subgraph or "")
-        ops = fused_ops(sub) if sub is not None else []
-        budget = Counter(ops)
+        budget = op_budget(call.op, sub)
         anchors = set()
         for src in call.inputs:
             if src in originals_of_call:
@@ -141,7 +167,7 @@ def build_fusion_map(before: Graph, after: Graph) -> FusionMap:
                 kernel=call.id,
                 name=call.op,
                 originals=taken,
-                ops=ops or [before.node(t).op for t in taken],
+                ops=[before.node(t).op for t in taken] or sorted(budget.elements()),
                 subgraph=call.subgraph,
             )
         )

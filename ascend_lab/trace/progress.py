@@ -1,7 +1,7 @@
 """A small progress indicator: one updating line in a notebook, silent elsewhere.
 
 Interactive means: running inside an IPython kernel with a front end (not a plain terminal
-IPython) and the ``CI`` environment variable unset. ``ASCEND_LAB_PROGRESS=1``/``0`` forces it
+IPython) and neither ``CI`` nor ``ASCEND_LAB_QUIET`` set. ``ASCEND_LAB_PROGRESS=1``/``0`` forces it
 on or off.
 """
 
@@ -15,7 +15,7 @@ def is_interactive() -> bool:
     forced = os.environ.get("ASCEND_LAB_PROGRESS")
     if forced is not None:
         return forced not in ("", "0", "false", "no")
-    if os.environ.get("CI"):
+    if os.environ.get("CI") or os.environ.get("ASCEND_LAB_QUIET"):
         return False
     try:
         from IPython import get_ipython

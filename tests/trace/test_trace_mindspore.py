@@ -1,0 +1,485 @@
+"""ascend_lab.trace() on real MindSpore (CPU): capture, timeline, fusion map, payload, MindIR.
+
+The nets are defined in this file so the ``In file`` source lines of the dumps point here.
+Each net is compiled once per mode (module-scoped fixtures); fusion (slow: AKG) only for
+LeNet and the encoder block.
+"""
+
+import os
+import re
+import threading
+
+import mindspore as ms
+import numpy as np
+import pytest
+from mindspore import nn, ops
+
+import ascend_lab
+from ascend_lab.payload.validate import validate_payload
+from ascend_lab.trace import capture as capture_mod
+from ascend_lab.trace.errors import TraceBusyError, TraceError
+from ascend_lab.trace.fusion import name_ops
+
+pytestmark = pytest.mark.mindspore
+
+THIS_FILE = os.path.abspath(__file__)
+ENV_KEYS = ("MS_DEV_SAVE_GRAPHS", "MS_DEV_SAVE_GRAPHS_PATH", "AKG_WHITE_LIST_PATH")
+
+
+class ConvBNReLU(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, has_bias=True)
+        self.bn = nn.BatchNorm2d(8)
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        return self.relu(self.bn(self.conv(x)))  # CONV_LINE
+
+
+class LeNet5(nn.Cell):
+    def __init__(self, num_classes=10):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+        self.relu = nn.ReLU()
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.flatten = nn.Flatten()
+        self.fc1 = nn.Dense(16 * 5 * 5, 120)
+        self.fc2 = nn.Dense(120, 84)
+        self.fc3 = nn.Dense(84, num_classes)
+
+    def construct(self, x):
+        x = self.pool(self.relu(self.conv1(x)))
+        x = self.pool(self.relu(self.conv2(x)))
+        x = self.flatten(x)
+        x = self.relu(self.fc1(x))
+        x = self.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+class BasicBlock(nn.Cell):
+    """ResNet basic block: conv-bn-relu-conv-bn + identity, relu."""
+
+    def __init__(self, channels=8):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, pad_mode="same")
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, pad_mode="same")
+        self.bn2 = nn.BatchNorm2d(channels)
+        self.relu = nn.ReLU()
+
+    def construct(self, x):
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        return self.relu(out + x)
+
+
+class EncoderBlock(nn.Cell):
+    """Transformer encoder block: self-attention + LayerNorm + MLP with GeLU."""
+
+    def __init__(self, d=32, heads=4, hidden=64):
+        super().__init__()
+        self.heads = heads
+        self.dk = d // heads
+        self.qkv = nn.Dense(d, 3 * d)
+        self.proj = nn.Dense(d, d)
+        self.ln1 = nn.LayerNorm((d,))
+        self.ln2 = nn.LayerNorm((d,))
+        self.fc1 = nn.Dense(d, hidden)
+        self.fc2 = nn.Dense(hidden, d)
+        self.gelu = nn.GELU()
+        self.softmax = nn.Softmax(axis=-1)
+        self.scale = 1.0 / (self.dk**0.5)
+
+    def construct(self, x):
+        b, s, d = x.shape
+        qkv = self.qkv(x).reshape(b, s, 3, self.heads, self.dk).transpose(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        att = self.softmax(ops.matmul(q, k.swapaxes(-1, -2)) * self.scale)
+        y = ops.matmul(att, v).transpose(0, 2, 1, 3).reshape(b, s, d)
+        x = self.ln1(x + self.proj(y))
+        return self.ln2(x + self.fc2(self.gelu(self.fc1(x))))
+
+
+class NotGraphable(nn.Cell):
+    def construct(self, x):
+        return {set([1]): x}  # BAD_LINE
+
+
+def _line_of(marker):
+    with open(THIS_FILE, encoding="utf-8") as fh:
+        for number, text in enumerate(fh, 1):
+            if marker in text and "_line_of" not in text:
+                return number
+    raise AssertionError(marker)
+
+
+def _state():
+    """Everything a trace may touch: context keys, env vars, cwd."""
+    ctx = capture_mod.read_context(ms)
+    return ctx, {k: os.environ.get(k) for k in ENV_KEYS}, os.getcwd()
+
+
+def _tensor(shape, seed=0):
+    return ms.Tensor(np.random.RandomState(seed).rand(*shape).astype(np.float32))
+
+
+def _traced(net, x, tmp_path_factory, **options):
+    """Trace from an empty working folder; return the trace, states and leftover files."""
+    workdir = tmp_path_factory.mktemp("cwd")
+    old = os.getcwd()
+    os.chdir(workdir)
+    try:
+        before = _state()
+        tr = ascend_lab.trace(net, x, **options)
+        after = _state()
+        left = os.listdir(workdir)
+    finally:
+        os.chdir(old)
+    return tr, before, after, left
+
+
+def _kernel_actors(trace):
+    """Kernel actor names from MindSpore's own final actor set, in order."""
+    texts = [t for n, t in trace.actor_sets.items() if n.startswith("final_actor_set")]
+    assert texts, sorted(trace.actor_sets)
+    names = []
+    for text in texts:
+        names += re.findall(
+            r"^%\d+ = kernel_graph\d+:\S+\(.*\n(?:\t#.*\n)*?\t# AID : \d+_(\S+)", text, re.M
+        )
+    return names
+
+
+@pytest.fixture(scope="module")
+def conv_net():
+    net = ConvBNReLU()
+    net.set_train(False)
+    return net
+
+
+@pytest.fixture(scope="module")
+def conv_trace(conv_net, tmp_path_factory):
+    x = _tensor((1, 3, 16, 16))
+    old_mode = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        first = conv_net(x)  # the learner already ran it in graph mode: compile cache is warm
+    finally:
+        ms.set_context(mode=old_mode)
+    tr, before, after, left = _traced(conv_net, x, tmp_path_factory)
+    return {"trace": tr, "before": before, "after": after, "left": left, "first": first, "x": x}
+
+
+@pytest.fixture(scope="module")
+def lenet_fused(tmp_path_factory):
+    net = LeNet5()
+    net.set_train(False)
+    x = _tensor((1, 1, 32, 32))
+    tr, before, after, left = _traced(net, x, tmp_path_factory, fusion=True)
+    return {"trace": tr, "before": before, "after": after, "left": left}
+
+
+@pytest.fixture(scope="module")
+def lenet_plain():
+    net = LeNet5()
+    net.set_train(False)
+    return ascend_lab.trace(net, _tensor((1, 1, 32, 32)))
+
+
+@pytest.fixture(scope="module")
+def block_trace():
+    net = BasicBlock()
+    net.set_train(False)
+    return ascend_lab.trace(net, _tensor((1, 8, 8, 8)))
+
+
+@pytest.fixture(scope="module")
+def encoder_plain():
+    net = EncoderBlock()
+    net.set_train(False)
+    return ascend_lab.trace(net, _tensor((1, 8, 32)))
+
+
+@pytest.fixture(scope="module")
+def encoder_fused():
+    net = EncoderBlock()
+    net.set_train(False)
+    return ascend_lab.trace(net, _tensor((1, 8, 32)), fusion=True)
+
+
+# ------------------------------------------------------------------ capture
+
+
+def test_trace_of_already_compiled_net_has_dumps_and_output(conv_trace):
+    tr = conv_trace["trace"]
+    assert len(tr.passes) > 50
+    names = [s.name for s in tr.passes]
+    assert any(n.startswith("00_bootstrap") for n in names)
+    assert any(n.startswith("hwopt_") for n in names)
+    assert tr.final_pass.name.startswith("graph_build_")
+    np.testing.assert_allclose(tr.output.asnumpy(), conv_trace["first"].asnumpy(), rtol=1e-6)
+
+
+def test_context_env_cwd_restored_and_no_files_left(conv_trace, lenet_fused):
+    for run in (conv_trace, lenet_fused):
+        assert run["before"] == run["after"]
+        assert run["left"] == []  # no akg_kernel_meta, rank_0, dumps in the user's folder
+    assert conv_trace["trace"].dump_dir is None
+    assert not os.path.exists(conv_trace["trace"].capture.workdir)
+
+
+def test_learners_cache_still_used_after_trace(conv_net, conv_trace):
+    # The trace must not leave the learner's net pointing at the trace's compile.
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        again = conv_net(conv_trace["x"])
+    finally:
+        ms.set_context(mode=conv_trace["before"][0]["mode"])
+    np.testing.assert_allclose(again.asnumpy(), conv_trace["first"].asnumpy(), rtol=1e-6)
+
+
+def test_failing_compile_raises_trace_error_and_restores(tmp_path):
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        before = _state()
+        with pytest.raises(TraceError) as info:
+            ascend_lab.trace(NotGraphable(), _tensor((2, 2)))
+        after = _state()
+        left = os.listdir(tmp_path)
+    finally:
+        os.chdir(old)
+    err = info.value
+    assert before == after
+    assert left == []
+    assert err.file == THIS_FILE
+    assert err.line == _line_of("# BAD_LINE")
+    assert "make_dict" in err.ms_message
+    assert f"{THIS_FILE}:{err.line}" in str(err)
+    assert "C++ Call Stack" not in str(err)
+
+
+def test_second_trace_while_one_runs_is_refused(conv_net, conv_trace):
+    assert capture_mod._LOCK.acquire(blocking=False)
+    try:
+        errors = []
+
+        def other():
+            try:
+                ascend_lab.trace(conv_net, conv_trace["x"])
+            except TraceBusyError as exc:
+                errors.append(exc)
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join(60)
+    finally:
+        capture_mod._LOCK.release()
+    assert len(errors) == 1
+    assert "one at a time" in str(errors[0])
+
+
+def test_keep_dumps_and_level_2(conv_net, conv_trace, tmp_path):
+    import shutil
+
+    tr = ascend_lab.trace(conv_net, conv_trace["x"], level=2, keep_dumps=True)
+    try:
+        assert tr.dump_dir is not None and os.path.isdir(tr.dump_dir)
+        files = os.listdir(tr.dump_dir)
+        assert any(f.startswith("graph_build_") for f in files)
+        assert "verbose_ir_files" in files
+        assert len(tr.passes) > len(conv_trace["trace"].passes)
+        # kernel graph ids grow within a process: this one is not the first
+        assert tr.final_pass.name != "graph_build_0"
+    finally:
+        shutil.rmtree(tr.capture.workdir)
+
+
+# ------------------------------------------------------------------ graph facts
+
+
+def test_conv_kernel_graph_shapes_dtypes_and_sources(conv_trace):
+    tr = conv_trace["trace"]
+    conv = [n for n in tr.graph.kernels if n.op == "Conv2D"]
+    assert len(conv) == 1
+    node = conv[0]
+    assert node.name.startswith("Default/conv-Conv2d/Conv2D")
+    assert [t.shape for t in node.input_types] == [(1, 3, 16, 16), (8, 3, 3, 3)]
+    assert node.outputs[0].shape == (1, 8, 16, 16)
+    assert node.outputs[0].dtype.lower() == "float32"
+    assert node.outputs[0].format == "DefaultFormat"
+    assert f"{THIS_FILE}:{_line_of('# CONV_LINE')}" in node.source
+    assert [n.op for n in tr.graph.kernels] == ["Conv2D", "BiasAdd", "BatchNorm", "ReLU"]
+
+
+def test_kernel_counts_match_mindspore_actor_set(conv_trace, lenet_plain, lenet_fused, block_trace):
+    for tr in (conv_trace["trace"], lenet_plain, lenet_fused["trace"], block_trace):
+        actors = _kernel_actors(tr)
+        assert tr.kernel_count == len(actors), (tr.net_name, actors)
+        assert [n.name for n in tr.graph.kernels] == actors
+        assert [n.step for n in tr.graph.kernels] == list(range(len(actors)))
+
+
+def test_resnet_block_graph(block_trace):
+    ops_ = [n.op for n in block_trace.graph.kernels]
+    assert ops_.count("Conv2D") == 2
+    assert ops_.count("BatchNorm") == 2
+    assert "Add" in ops_ or "AddExt" in ops_
+    assert block_trace.fusion is None
+    assert block_trace.before_fusion is None
+
+
+# ------------------------------------------------------------------ timeline
+
+
+def test_timeline_order_stages_and_lazy_parsing(conv_trace):
+    tr = conv_trace["trace"]
+    counters = [s.counter for s in tr.passes]
+    assert counters == sorted(counters)
+    stages = [s.stage for s in tr.passes]
+    # frontend first, build last, backend before build
+    assert stages[0] == "frontend"
+    assert stages.index("backend") < stages.index("build")
+    assert max(i for i, s in enumerate(stages) if s == "frontend") < stages.index("backend")
+    assert all(s.explain for s in tr.passes)
+    opt_a = [s for s in tr.passes if s.name.endswith("opt_a") and s.name.startswith("opt_pass")]
+    assert opt_a and opt_a[0].stage == "optimize"
+    assert "simplification" in opt_a[0].explain
+    # only what was asked for is parsed
+    parsed = [i for i in range(len(tr.passes)) if tr.passes.is_parsed(i)]
+    assert parsed == [tr.final_index]
+
+
+def test_timeline_diffs_and_unchanged_passes(conv_trace):
+    tr = conv_trace["trace"]
+    timeline = tr.passes
+    unchanged = [s for s in timeline if not s.changed]
+    assert len(unchanged) > 30  # most parallel/pipeline passes do nothing on one CPU
+    for snap in unchanged[:5]:
+        assert not timeline.diff(snap.index).changed
+        assert not timeline.is_parsed(snap.index)  # answered from the digest
+    select = [s for s in timeline if "kernel_select" in s.name][0]
+    d = timeline.diff(select.index)
+    graph = tr.snapshot(select.index)
+    modified_ops = {graph.node(i).op for i in d.modified}
+    assert "Conv2D" in modified_ops  # device dtype/format attached by kernel selection
+    assert all(i in graph for i in d.added + d.modified)
+    opt_a = [s for s in timeline if s.name == "opt_pass_2_opt_a"][0]
+    d = timeline.diff(opt_a.index)
+    assert d.removed  # inlining removes the call nodes of the cells
+
+
+# ------------------------------------------------------------------ fusion
+
+
+def test_lenet_fusion_map(lenet_fused, lenet_plain):
+    tr = lenet_fused["trace"]
+    fmap = tr.fusion
+    assert fmap is not None and tr.before_fusion is not None
+    names = fmap.by_name()
+    assert names.get("Fused_BiasAdd_ReLU_fusion") == 2
+    assert fmap.kernel_count_after == tr.kernel_count
+    assert fmap.kernel_count_before == lenet_plain.kernel_count
+    assert fmap.kernel_count_after < fmap.kernel_count_before
+    assert fmap.unmapped == []
+    for k in fmap.kernels:
+        orig_ops = sorted(tr.before_fusion.node(o).op for o in k.originals)
+        assert orig_ops == sorted(name_ops(k.name)), k  # the kernel's name lists its ops
+    fused = [k for k in fmap.kernels if k.name == "Fused_BiasAdd_ReLU_fusion"]
+    scopes = sorted(tr.before_fusion.node(k.originals[0]).name.split("/")[1] for k in fused)
+    assert scopes == ["fc1-Dense", "fc2-Dense"]
+    assert lenet_plain.fusion is None
+    assert "Fused_BiasAdd_ReLU_fusion x2" in tr.summary()
+
+
+def test_encoder_fusion_finds_gelu_kernel(encoder_fused, encoder_plain):
+    fmap = encoder_fused.fusion
+    names = fmap.by_name()
+    assert any("GeLU" in n for n in names), names
+    gelu = [k for k in fmap.kernels if "GeLU" in k.name][0]
+    assert "GeLU" in gelu.ops
+    originals = [encoder_fused.before_fusion.node(o) for o in gelu.originals]
+    assert sorted(n.op for n in originals) == sorted(name_ops(gelu.name))
+    assert [n.name.split("/")[1] for n in originals if n.op == "BiasAdd"] == ["fc1-Dense"]
+    assert fmap.unmapped == []
+    assert fmap.kernel_count_before == encoder_plain.kernel_count
+    assert fmap.kernel_count_after == encoder_fused.kernel_count < fmap.kernel_count_before
+    assert any(n.op == "GeLU" for n in encoder_plain.graph.kernels)
+
+
+# ------------------------------------------------------------------ payload
+
+
+def test_payloads_validate(conv_trace, lenet_fused, block_trace, encoder_plain):
+    for tr in (conv_trace["trace"], lenet_fused["trace"], block_trace, encoder_plain):
+        for mode in ("none", "changed"):
+            payload = tr.to_payload(passes=mode)
+            validate_payload(payload)
+            assert payload["views"]["main"] == "final"
+    payload = lenet_fused["trace"].to_payload(passes="changed")
+    assert payload["views"]["before"] == "before"
+    assert payload["fusion"]["kernel_count_after"] == lenet_fused["trace"].kernel_count
+    changed = [p for p in payload["passes"] if p["changed"]]
+    assert all(p["graph"] in payload["graphs"] for p in changed)
+    assert all(p["graph"] is None for p in payload["passes"] if not p["changed"])
+    fused_nodes = [n for n in payload["graphs"]["final"]["nodes"] if n["kind"] == "call"]
+    assert fused_nodes and all(n["subgraph"] in payload["graphs"] for n in fused_nodes)
+
+
+def test_mimebundle_and_memory_hook(conv_trace):
+    tr = conv_trace["trace"]
+    bundle = tr._repr_mimebundle_()
+    assert bundle["text/plain"] == tr.summary()
+    payload = bundle["application/vnd.ascend-lab.graph+json"]
+    validate_payload(payload)
+    assert all(p["graph"] in (None, "final") for p in payload["passes"])
+    try:
+        import ascend_lab.memory  # noqa: F401
+    except ImportError:
+        assert payload["memory"] is None
+    else:
+        assert payload["memory"]["graph"] == "final"
+    assert tr.to_payload(passes="none", memory=False)["memory"] is None
+
+
+# ------------------------------------------------------------------ magic and MindIR
+
+
+def test_magic_traces_names_from_namespace(conv_net, conv_trace, capsys):
+    from ascend_lab.trace.magic import trace_magic
+
+    class Shell:
+        user_ns = {"net": conv_net, "x": conv_trace["x"]}
+
+    trace_magic(Shell, "net x -o t1")
+    assert Shell.user_ns["t1"].kernel_count == 4
+    trace_magic(Shell, "net nope")
+    assert "'nope' is not defined" in capsys.readouterr().out
+    assert "_trace" not in Shell.user_ns
+
+
+def test_mindir_export_compare(conv_net, conv_trace, tmp_path):
+    tr = conv_trace["trace"]
+    before = _state()
+    result = tr.export_mindir(str(tmp_path / "conv.mindir"))
+    assert _state() == before
+    assert os.listdir(tmp_path) == ["conv.mindir"]
+    assert result.max_abs_diff is not None and result.max_abs_diff < 1e-5
+    assert result.graph is not None, result.parse_error
+    assert "Conv2D" in {n.op for n in result.graph.nodes}
+
+
+def test_mindir_unwritable_target_is_a_clear_error(conv_net, conv_trace, tmp_path):
+    from ascend_lab.trace.mindir_io import MindIRExportError, export_and_compare
+
+    if os.geteuid() == 0:
+        target = "/proc/self/conv.mindir"  # root ignores permissions; /proc is never writable
+    else:
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(0o500)
+        target = str(ro / "conv.mindir")
+    with pytest.raises(MindIRExportError, match="not writable"):
+        export_and_compare(conv_net, conv_trace["x"], path=target)
