@@ -14,7 +14,7 @@ fixtures folder with machine paths replaced by placeholders:
 Usage::
 
     .venv/bin/python scripts/record_ir_fixtures.py            # rewrite tests/fixtures/ir
-    .venv/bin/python scripts/record_ir_fixtures.py --keep /tmp/dumps   # also keep full dumps
+    .venv/bin/python scripts/record_ir_fixtures.py --keep DIR   # also keep the full dumps
 """
 
 import argparse

@@ -21,7 +21,7 @@ FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 
 
 def _parse_text(data: bytes, name: str) -> None:
-    text = data.decode("utf-8", errors="replace")
+    text = str(data, "utf-8", "replace")
     try:
         g = parse_ir_text(text, name)
     except GraphParseError as exc:
@@ -59,7 +59,7 @@ def test_byte_flipped_ir_parses_or_raises(which, flips):
     junk=st.text(min_size=1, max_size=40),
 )
 def test_inserted_junk_parses_or_raises(which, frac, junk):
-    text = IR_TEXTS[which].decode()
+    text = str(IR_TEXTS[which], "utf-8")
     at = int(len(text) * frac)
     _parse_text((text[:at] + junk + text[at:]).encode(), which + ".ir")
 
@@ -67,7 +67,7 @@ def test_inserted_junk_parses_or_raises(which, frac, junk):
 @FUZZ
 @given(frac=st.floats(0.0, 1.0))
 def test_header_of_truncated_ir_is_a_dict_or_parse_error(frac):
-    text = IR_TEXTS["fused"].decode()[: int(len(IR_TEXTS["fused"]) * frac)]
+    text = str(IR_TEXTS["fused"], "utf-8")[: int(len(IR_TEXTS["fused"]) * frac)]
     try:
         info = read_ir_header(text if "\n" in text else "#" + text)
     except GraphParseError as exc:

@@ -1,0 +1,56 @@
+"""The IR fixtures are clean, and the recording script reproduces them with real MindSpore."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ascend_lab.graph.ir_text import parse_ir_file
+from ascend_lab.graph.mindir import parse_mindir_file
+
+from .helpers import FIXTURES, fixture
+
+REPO = FIXTURES.parent.parent.parent
+SCRIPT = REPO / "scripts" / "record_ir_fixtures.py"
+
+
+def test_fixtures_hold_no_machine_paths_and_stay_small():
+    files = [p for p in FIXTURES.rglob("*") if p.is_file()]
+    for p in files:
+        if p.name == "README.md":
+            continue
+        data = p.read_bytes()
+        for needle in (b"/tmp/", b"/work/", b"/root/", b"/home/", b"site-packages"):
+            assert needle not in data, (p, needle)
+    assert sum(p.stat().st_size for p in files) < 1_500_000
+    manifest = json.loads((FIXTURES / "manifest.json").read_text())
+    listed = {FIXTURES / f for f in manifest["files"]}
+    assert listed == {p for p in files if p.suffix in (".ir", ".mindir")}
+    assert (FIXTURES / "README.md").is_file()
+
+
+@pytest.mark.mindspore
+@pytest.mark.slow
+def test_recording_script_reproduces_the_conv_fixtures(tmp_path):
+    out = tmp_path / "ir"
+    subprocess.run(
+        [sys.executable, str(SCRIPT), "--case", "conv", "--out", str(out)],
+        cwd=str(tmp_path),
+        check=True,
+        timeout=600,
+        capture_output=True,
+    )
+    fresh = parse_ir_file(next((out / "conv").glob("graph_build_*.ir")))
+    kept = parse_ir_file(fixture("conv/graph_build_*.ir"))
+
+    def summary(g):
+        return [(n.op, n.kind, n.scope, n.outputs, n.source, n.step) for n in g.nodes]
+
+    assert summary(fresh) == summary(kept)
+    assert not (tmp_path / "akg_kernel_meta").exists()
+    mindir = parse_mindir_file(out / "conv" / "conv.mindir")
+    assert [n.op for n in mindir.kernels] == ["Conv2D", "BiasAdd", "BatchNorm", "ReLU"]
+    text = next((out / "conv").glob("graph_build_*.ir")).read_text()
+    assert "<FIXTURES>/nets.py:" in text and str(tmp_path) not in text
+    assert not list(tmp_path.glob("*.ir"))  # nothing dumped outside the temp dump folder
