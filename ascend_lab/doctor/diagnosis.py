@@ -174,8 +174,10 @@ def diagnose(
     for f in diag.findings:
         if f.entry.confirm:
             f.confirmation = confirm(f.entry.confirm, facts, f.entry.id)
-    if text is None or not diag.findings:
-        diag.environment = environment_problems(facts)
+    problems = environment_problems(facts)
+    if diag.findings:  # beside findings, show only what the machine itself shows is wrong
+        problems = [c for c in problems if c.verdict == CONFIRMED]
+    diag.environment = problems
     diag.checked.extend(environment_summary(facts))
     diag.checked.append(f"Environment: CANN variables, set_env.sh under {facts.root}, user groups")
     return diag

@@ -191,3 +191,13 @@ def test_environment_only_reports_sourcing_problem_and_status_warnings():
     assert "ASCEND_HOME_PATH is not set" in text
     assert "Chip 3 health is Alarm Fix: npu-smi info -t health -i 3" in text
     assert diag.recognised
+
+
+def test_confirmed_environment_problems_are_shown_beside_findings():
+    shape_error = "ValueError: For 'MatMul' the input dimensions must be equal, but got 'x1_col': 5"
+    diag = diagnose(shape_error, facts=_facts(_status("mismatch"), env={}))
+    assert diag.findings[0].id == "shape-matmul"
+    verdicts = [c.verdict for c in diag.environment]
+    assert verdicts and set(verdicts) == {CONFIRMED}
+    text = diag.to_text()
+    assert "ASCEND_HOME_PATH is not set" in text and "MISMATCH" in text
