@@ -6,6 +6,7 @@ pass snapshot), and ``<key>/<subgraph>`` for the subgraphs a graph calls (fused 
 """
 
 import datetime
+import importlib
 import importlib.util
 import warnings
 from typing import TYPE_CHECKING, Any, Dict, Optional
@@ -46,13 +47,12 @@ def memory_section(graph: Graph, key: str) -> Optional[Dict[str, Any]]:
     if importlib.util.find_spec("ascend_lab.memory") is None:
         return None
     try:
-        from .. import memory  # type: ignore[attr-defined]
-
-        plan_graph = memory.plan_graph  # type: ignore[attr-defined]
+        memory = importlib.import_module("ascend_lab.memory")
+        plan_graph: Any = memory.plan_graph
     except (ImportError, AttributeError):
         return None
     try:
-        plan = plan_graph(graph)
+        plan: Any = plan_graph(graph)
     except Exception as exc:  # the planner's failure must not break the trace view
         warnings.warn(f"memory planning failed: {exc}", RuntimeWarning, stacklevel=3)
         return None
