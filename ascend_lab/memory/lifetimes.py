@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from ..graph.model import Graph, Node
+from ..graph.model import DTYPE_BYTES, Graph, Node, TensorType
 
 DEFAULT_ALIGNMENT = 512
 
@@ -188,6 +188,26 @@ def _strip_hash(name: str) -> str:
     return name
 
 
+def tensor_nbytes(tensor_type: Optional[TensorType]) -> Optional[int]:
+    """Bytes of one value: shape x dtype; None if unknown or dynamic.
+
+    The kernel-select dtype wins, but MindSpore prints ``Unknown`` there for parameters, so
+    fall back to the abstract dtype then.
+    """
+    if tensor_type is None or tensor_type.shape is None or tensor_type.is_dynamic:
+        return None
+    size = None
+    for name in (tensor_type.device_dtype, tensor_type.dtype):
+        size = DTYPE_BYTES.get((name or "").lower())
+        if size is not None:
+            break
+    if size is None:
+        return None
+    for dim in tensor_type.shape:
+        size *= dim
+    return size
+
+
 def tuple_index(node: Node, graph: Graph) -> Optional[int]:
     """The index a ``TupleGetItem`` selects, or None if it cannot be read."""
     for key in ("index", "idx"):
@@ -263,33 +283,49 @@ class _Resolver:
         indices = range(len(node.outputs)) if index is None else [index]
         out = []
         for i in indices:
-            source = self._shared_source(node, op, i)
+            source = shared_source(self.graph, node, i)
             if source is not None:
                 out.extend(self.roots(source, None))
             else:
                 out.append(("t", f"{node.id}:{i}"))
         return out
 
-    @staticmethod
-    def _shared_source(node: Node, op: str, index: int) -> Optional[str]:
-        """Input id whose memory output ``index`` shares (views, ref outputs), if any."""
-        if op in VIEW_OPS and index == 0 and node.inputs:
-            return node.inputs[0]
-        ref = REF_OUTPUTS.get(op)
-        if ref is not None and index in ref and ref[index] < len(node.inputs):
-            return node.inputs[ref[index]]
+
+def _constant_text(graph: Graph, ref: str) -> str:
+    """The printed value of a constant input (``Bool(0)``), or the id itself."""
+    if ref in graph:
+        node = graph.node(ref)
+        return str(node.attrs.get("value") or node.name or ref)
+    return ref
+
+
+def shared_source(graph: Graph, node: Node, index: int) -> Optional[str]:
+    """Input id whose memory output ``index`` of ``node`` shares (views, ref outputs), if any.
+
+    BatchNorm writes its moving statistics back only when training (its ``is_training``
+    input, slot 5, is not ``Bool(0)``/``False``); in inference they are ordinary outputs.
+    """
+    op = op_name(node.op)
+    if op in VIEW_OPS and index == 0 and node.inputs:
+        return node.inputs[0]
+    ref = REF_OUTPUTS.get(op)
+    if ref is None or index not in ref or ref[index] >= len(node.inputs):
         return None
+    if op == "BatchNorm" and len(node.inputs) > 5:
+        flag = _constant_text(graph, node.inputs[5]).replace(" ", "").lower()
+        if flag in ("bool(0)", "false", "0"):
+            return None
+    return node.inputs[ref[index]]
 
 
-def _describe(t_id: str, tensor_type: object) -> str:
-    shape = getattr(tensor_type, "shape", None)
-    dtype = getattr(tensor_type, "device_dtype", None) or getattr(tensor_type, "dtype", None)
-    if shape is not None and any(d < 0 for d in shape):
-        return f"dynamic shape {list(shape)}"
-    if getattr(tensor_type, "itemsize", None) is None:
-        return f"unknown dtype {dtype!r}"
-    if shape is None:
+def _describe(tensor_type: Optional[TensorType]) -> str:
+    if tensor_type is None or tensor_type.shape is None:
         return "unknown shape"
+    shape = tensor_type.shape
+    if any(d < 0 for d in shape):
+        return f"dynamic shape {list(shape)}"
+    if tensor_nbytes(tensor_type) is None:
+        return f"unknown dtype {tensor_type.device_dtype or tensor_type.dtype!r}"
     return f"size 0 (shape {list(shape)})"
 
 
@@ -318,7 +354,7 @@ def _fused_internals(graph: Graph, node: Node, alignment: int) -> Tuple[int, int
             continue
         for tensor_type in inner.outputs:
             count += 1
-            total += align_up(tensor_type.nbytes or 0, alignment)
+            total += align_up(tensor_nbytes(tensor_type) or 0, alignment)
     return count, total
 
 
@@ -348,19 +384,16 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
     excluded_ids: Set[str] = set()
     for node in kernels:
         step = step_of[node.id]
-        op = op_name(node.op)
         label = node_label(node, graph)
         kop = kernel_op(node, graph)
         for index, tensor_type in enumerate(node.outputs):
             t_id = f"{node.id}:{index}"
-            if _Resolver._shared_source(node, op, index) is not None:
+            if shared_source(graph, node, index) is not None:
                 problem.shared += 1
                 continue
-            nbytes = tensor_type.nbytes
+            nbytes = tensor_nbytes(tensor_type)
             if not nbytes:
-                problem.excluded.append(
-                    Excluded(t_id, node.id, label, _describe(t_id, tensor_type))
-                )
+                problem.excluded.append(Excluded(t_id, node.id, label, _describe(tensor_type)))
                 excluded_ids.add(t_id)
                 continue
             size = align_up(nbytes, alignment)
@@ -397,7 +430,7 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
 
     for node in graph.nodes:
         if node.kind in ("parameter", "input"):
-            nbytes = node.outputs[0].nbytes if node.outputs else None
+            nbytes = tensor_nbytes(node.outputs[0]) if node.outputs else None
             problem.persistent.append(
                 PersistentTensor(
                     node.id + ":0",
@@ -409,7 +442,7 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
                 )
             )
             if not nbytes:
-                why = _describe(node.id, node.outputs[0] if node.outputs else None)
+                why = _describe(node.outputs[0] if node.outputs else None)
                 problem.notes.append(
                     f"{node.kind.capitalize()} {node.name or node.id}: size unknown ({why}), "
                     "counted as 0 persistent bytes."

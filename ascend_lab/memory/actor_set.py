@@ -1,0 +1,112 @@
+"""Kernel output sizes from MindSpore's actor-set dump (a cross-check for the planner).
+
+``actor_set/0_actor_set_pipeline_kernel_graph_<N>.ir`` lists, for every kernel actor, the
+byte size of each output (and workspace) the runtime allocates::
+
+    actor_name:0_Default/conv-Conv2d/Conv2D-op0	actor_id:3
+        kernel_name:Default/conv-Conv2d/Conv2D-op0	stream id:0	...	outputs_num:1	...
+            output_index:0	ptr:0	size:8192	stream id:0	...	somas_offset:0	...
+            workspace_index:0	ptr:0	size:32	...
+
+:func:`parse_actor_set_sizes` returns the kernels in order with their output sizes, keyed by
+the full name with scope (``Node.name`` of the kernel graph). Pure text parsing.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from ..graph.model import Graph
+from .lifetimes import tensor_nbytes
+
+_KERNEL = re.compile(r"^\s*kernel_name:([^\t\n]+)")
+_OUTPUT = re.compile(r"^\s*output_index:(\d+)\t.*?\bsize:(\d+)")
+_WORKSPACE = re.compile(r"^\s*workspace_index:(\d+)\t.*?\bsize:(\d+)")
+_SKIPPED = re.compile(r"is_launch_skipped:(\d)")
+
+
+@dataclass
+class ActorKernel:
+    """One kernel actor: its name, output sizes in bytes, workspace sizes."""
+
+    name: str
+    outputs: List[int] = field(default_factory=list)
+    workspaces: List[int] = field(default_factory=list)
+    launch_skipped: bool = False
+
+
+def parse_actor_set_sizes(text: str) -> List[ActorKernel]:
+    """Kernel actors of an actor-set dump, in the order listed, with their output sizes.
+
+    A kernel listed twice (``[Kernel actors]`` and ``[No input kernel actors]``) is kept
+    once. The listing order is the runtime's dataflow order, not the kernel graph's.
+    """
+    kernels: List[ActorKernel] = []
+    seen = set()
+    current: Optional[ActorKernel] = None
+    for line in text.splitlines():
+        match = _KERNEL.match(line)
+        if match:
+            name = match.group(1).strip()
+            if name in seen:
+                current = None
+                continue
+            seen.add(name)
+            current = ActorKernel(name)
+            skipped = _SKIPPED.search(line)
+            current.launch_skipped = bool(skipped and skipped.group(1) == "1")
+            kernels.append(current)
+            continue
+        if current is None:
+            continue
+        match = _OUTPUT.match(line)
+        if match:
+            _put(current.outputs, int(match.group(1)), int(match.group(2)))
+            continue
+        match = _WORKSPACE.match(line)
+        if match:
+            _put(current.workspaces, int(match.group(1)), int(match.group(2)))
+            continue
+        if line.strip().startswith("actor_name:"):
+            current = None
+    return kernels
+
+
+def output_sizes_by_name(text: str) -> Dict[str, List[int]]:
+    """``{kernel full name: [output bytes, ...]}`` from an actor-set dump."""
+    return {k.name: k.outputs for k in parse_actor_set_sizes(text)}
+
+
+def _put(values: List[int], index: int, size: int) -> None:
+    while len(values) <= index:
+        values.append(0)
+    values[index] = size
+
+
+def size_mismatches(graph: Graph, text: str) -> List[str]:
+    """Kernels whose output byte sizes in ``graph`` differ from the actor-set dump ``text``.
+
+    Compares every kernel of the graph (by full name with scope) with its actor; outputs of
+    unknown size in the graph (dynamic shapes) are skipped, since the runtime only knows
+    them when it runs. Returns readable lines, ``[]`` when everything matches.
+    """
+    actors = output_sizes_by_name(text)
+    problems: List[str] = []
+    kernel_names = {node.name or node.id for node in graph.kernels}
+    for name in actors:
+        if name not in kernel_names:
+            problems.append(f"{name}: kernel actor not in the graph")
+    for node in graph.kernels:
+        name = node.name or node.id
+        if name not in actors:
+            problems.append(f"{name}: no kernel actor with this name")
+            continue
+        ours = [tensor_nbytes(t) for t in node.outputs]
+        theirs = actors[name]
+        if len(ours) != len(theirs):
+            problems.append(f"{name}: {len(ours)} outputs in the graph, {len(theirs)} in actors")
+            continue
+        for index, (mine, real) in enumerate(zip(ours, theirs)):
+            if mine is not None and mine != real:
+                problems.append(f"{name} output {index}: {mine} bytes planned, {real} in actors")
+    return problems
