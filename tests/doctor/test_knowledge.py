@@ -117,3 +117,12 @@ def test_required_literal_extraction():
     )
     assert required_literal(re.compile(r"(?:foo|bar)baz?")) is None  # 'ba' is too short
     assert required_literal(re.compile(r"x|yyyyy")) is None  # top-level alternation
+
+
+PATTERNS = [(e, i) for e in ENTRIES for i in range(len(e.patterns))]
+
+
+@pytest.mark.parametrize("entry,index", PATTERNS, ids=[f"{e.id}-p{i}" for e, i in PATTERNS])
+def test_every_pattern_is_exercised_by_an_example(entry, index):
+    pattern = entry.patterns[index]
+    assert any(pattern.search(text) for text in entry.examples), pattern.pattern
