@@ -37,10 +37,12 @@ Choices:
 - Parameters from ``# Params:`` open the entry graph: kind ``parameter`` for weights
   (``IsWeight: true`` / ``has_default`` / ``is_parameter``), ``input`` for graph inputs. A
   subgraph's own parameters (``subgraph @g(%para10_x, ...)``) are ``input`` nodes of it.
-- Value inputs (``I64(0)``, ``Bool(0)``, ``UMonad[U]``, ``(1, 2)``, ``@graph``,
-  ``$(@graph:x)``, ...) become **constant nodes** (kind ``constant``, op ``Constant``, the
-  text in ``attrs["value"]``) with id ``<consumer id>#<slot>``, placed just before their
-  consumer. So ``node.inputs[i]`` always lines up with ``node.input_types[i]`` and every
+- Value inputs (``I64(0)``, ``Bool(0)``, ``UMonad[U]``, ``(1, 2)``, ``@graph``, ...)
+  become **constant nodes** (kind ``constant``, op ``Constant``, the text in
+  ``attrs["value"]``) with id ``<consumer id>#<slot>``, placed just before their consumer.
+  Free variables of closures (``$(@outer:x)``, values of an enclosing graph) are made the
+  same way but with kind ``input`` and op ``FreeVariable`` (``attrs["graph"]`` names the
+  enclosing graph). So ``node.inputs[i]`` always lines up with ``node.input_types[i]`` and every
   input is a node id of the same graph.
 - Attributes are text: ``{instance name: x}`` -> ``attrs["instance_name"]``,
   ``primitive_attrs`` entries under their own key, ``cnode_attrs`` entries as
@@ -63,6 +65,7 @@ import os
 import re
 from dataclasses import replace
 from functools import lru_cache
+from sys import intern
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .errors import GraphParseError
@@ -421,7 +424,7 @@ class _IRParser:
                     elif stripped.startswith("# In file "):
                         m = _INFILE_RE.match(stripped) or _INFILE_SLOW_RE.match(stripped)
                         if m:
-                            node.source.append(f"{m.group(1)}:{m.group(2)}")
+                            node.source.append(intern(f"{m.group(1)}:{m.group(2)}"))
                         else:
                             self._extra(node, stripped)
                     elif stripped.startswith("# Fullname with scope: "):
@@ -431,12 +434,14 @@ class _IRParser:
                         name = m.group(1)
                         node.name = name
                         slash = name.rfind("/")
-                        node.scope = name[:slash] if slash > 0 else None
+                        node.scope = intern(name[:slash]) if slash > 0 else None
                     elif stripped.startswith("# Scope: "):
                         m = _SCOPE_RE.match(stripped)
                         if not m:
                             raise self.error("unterminated 'Scope' line")
                         node.scope = m.group(1)
+                    elif stripped.startswith("# SideEffect: "):
+                        node.attrs["side_effect"] = stripped[14:].strip()
                     else:
                         self._extra(node, stripped)
                     continue
@@ -613,7 +618,7 @@ class _IRParser:
             node.op = "call"
             subgraph = m.group("sw")
         else:
-            node.op = _strip_prim(m.group("prim"))
+            node.op = intern(_strip_prim(m.group("prim")))
             if node.op in CALL_OPS:
                 node.kind = "call"
         if out_name:
@@ -626,7 +631,19 @@ class _IRParser:
             if node.kind == "call" and subgraph is None and arg.startswith("@"):
                 subgraph = arg[1:]
             cid = f"{nid}#{len(inputs)}"
-            constants.append(Node(id=cid, op="Constant", kind="constant", attrs={"value": arg}))
+            if arg.startswith("$(@"):
+                # A free variable: a value of an enclosing graph (closure), not a constant.
+                graph_name = arg[3:].split(":", 1)[0]
+                constants.append(
+                    Node(
+                        id=cid,
+                        op="FreeVariable",
+                        kind="input",
+                        attrs={"value": arg, "graph": graph_name},
+                    )
+                )
+            else:
+                constants.append(Node(id=cid, op="Constant", kind="constant", attrs={"value": arg}))
             inputs.append(cid)
         node.inputs = inputs
         node.subgraph = subgraph
@@ -708,10 +725,10 @@ class _IRParser:
         for n in graph.nodes:
             if n.kind != "constant":
                 for slot, src in enumerate(n.inputs):
-                    if "#" in src:
+                    if src.startswith(n.id + "#"):
                         consumers[src] = (n, slot)
         for n in graph.nodes:
-            if n.kind == "constant" and n.id in consumers:
+            if n.kind in ("constant", "input") and n.id in consumers:
                 user, slot = consumers[n.id]
                 n.scope = user.scope
                 if slot < len(user.input_types):

@@ -190,6 +190,13 @@ def test_type_inference_closures_become_subgraphs():
     assert calls and all(n.subgraph in g.subgraphs for n in calls)
     convs = [n for sub in g.subgraphs.values() for n in sub.nodes if n.op == "Conv2D"]
     assert convs and convs[0].outputs[0].shape == (1, 8, 16, 16)
+    # Closures read values of enclosing graphs: free-variable inputs, not constants.
+    free = [n for sub in g.subgraphs.values() for n in sub.nodes if n.op == "FreeVariable"]
+    gamma = [n for n in free if n.attrs["value"].endswith(":para4_bn.gamma)")]
+    assert gamma and gamma[0].kind == "input"
+    assert gamma[0].attrs["graph"] == g.name
+    assert gamma[0].outputs == [TensorType("Float32", (8,))]
+    assert gamma[0].scope == "Default/bn-BatchNorm2d"
 
 
 @pytest.mark.parametrize("path", all_ir_fixtures(), ids=lambda p: p.parent.name + "/" + p.name)
