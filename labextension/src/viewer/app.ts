@@ -137,7 +137,7 @@ export class ViewerApp {
       const key = p.views.main;
       const view = new PanesView(
         this.layout,
-        [{ key, title: p.graphs[key].name }],
+        [{ key: 'main', title: p.graphs[key].name }],
         'graph'
       );
       view.describe = (node, pane) => this.describeNode(key, node.id, pane);

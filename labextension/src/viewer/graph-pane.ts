@@ -152,7 +152,7 @@ export class GraphPane {
     this.busy.textContent = '';
     this.place();
     if (!this.fitted) {
-      this.fit();
+      this.fitInitial();
       this.fitted = true;
     }
     this.render();
@@ -268,6 +268,23 @@ export class GraphPane {
     this.k = Math.max(0.05, Math.min(1.5, (vw - 40) / width, (vh - 40) / height));
     this.tx = (vw - width * this.k) / 2;
     this.ty = Math.max(10, (vh - height * this.k) / 2);
+    this.applyTransform();
+  }
+
+  /**
+   * First view: fit the whole graph if that stays readable, else fit its width (at a
+   * readable zoom) and start at the top, like reading a long network from its input.
+   */
+  fitInitial(): void {
+    this.fit();
+    const { width, height } = this.bounds();
+    const [vw] = this.viewSize();
+    if (this.k >= 0.45 || width <= 0 || height <= 0) {
+      return;
+    }
+    this.k = Math.max(0.45, Math.min(1, (vw - 40) / width));
+    this.tx = Math.max(20, (vw - width * this.k) / 2);
+    this.ty = 10;
     this.applyTransform();
   }
 

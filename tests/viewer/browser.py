@@ -1,0 +1,52 @@
+"""Headless Debian Chromium through Playwright (see /work/shared/BUILD_NOTES.md)."""
+
+import contextlib
+from typing import Any, Iterator
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Counts script side effects of an injected payload (alert, onerror on an <img>).
+TRAP_SCRIPT = """
+window.__alerts = [];
+window.alert = (m) => { window.__alerts.push(String(m)); };
+window.__errors = [];
+window.addEventListener('error', (e) => window.__errors.push(String(e.message || e.type)), true);
+"""
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def block_network(context: Any) -> list:
+    """Abort every request that is not file:, data: or blob:; return the list of attempts."""
+    attempts: list = []
+
+    def handle(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(("file:", "data:", "blob:")):
+            route.continue_()
+        else:
+            attempts.append(url)
+            route.abort()
+
+    context.route("**/*", handle)
+    return attempts
