@@ -309,19 +309,23 @@ export function renderPanel(
   if (model.mode === 'ascend') {
     host.append(el('h3', '', trans.__('Processes')));
     if (model.processes.length) {
-      const table = el('table', 'jp-AscendLab-table jp-AscendLab-processes');
-      const header = el('tr');
-      for (const h of [trans.__('Device'), trans.__('PID'), trans.__('Name'), 'MB']) {
-        header.append(el('th', '', h));
-      }
-      table.append(header);
+      const list = el('div', 'jp-AscendLab-processes');
       for (const p of model.processes) {
-        const tr = el('tr');
-        tr.append(el('td', '', p.device), el('td', '', p.pid), el('td', '', p.name));
-        tr.append(el('td', '', p.memory));
-        table.append(tr);
+        const row = el('div', 'jp-AscendLab-process');
+        const top = el('div', 'jp-AscendLab-process-top');
+        top.append(
+          el('span', 'jp-AscendLab-process-name', p.name),
+          el('span', 'jp-AscendLab-process-mem', p.memory)
+        );
+        const meta = el('div', 'jp-AscendLab-process-meta');
+        meta.append(
+          el('span', 'jp-AscendLab-process-device', p.device),
+          el('span', 'jp-AscendLab-process-pid', trans.__('PID %1', p.pid))
+        );
+        row.append(top, meta);
+        list.append(row);
       }
-      host.append(table);
+      host.append(list);
     } else {
       host.append(el('p', 'jp-AscendLab-muted', trans.__('No processes on the NPUs.')));
     }

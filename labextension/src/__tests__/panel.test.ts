@@ -116,10 +116,13 @@ describe('rendering', () => {
     const host = document.createElement('div');
     renderPanel(host, panelModel(load(xss)));
     expect(host.querySelector('img')).toBeNull();
-    const cells = Array.from(host.querySelectorAll('.jp-AscendLab-processes td')).map(
-      td => td.textContent
+    const names = Array.from(host.querySelectorAll('.jp-AscendLab-process-name')).map(
+      n => n.textContent
     );
-    expect(cells).toContain('<img src=x onerror=alert(1)>');
+    expect(names).toEqual(['<img src=x onerror=alert(1)>']);
+    expect(host.querySelector('.jp-AscendLab-process-pid')!.textContent).toBe(
+      'PID 1333928'
+    );
     expect(host.querySelectorAll('.jp-AscendLab-chip')).toHaveLength(8);
   });
 
