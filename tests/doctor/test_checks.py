@@ -127,7 +127,7 @@ def test_device_checks():
 
 
 def test_group_check():
-    text = "dcmi model initialized failed, because the device is used. ret is -8005"
+    text = "DrvMngGetConsoleLogLevel failed. (ret=4)\ndcmi module initialize failed. ret is -8005"
     c = diagnose(text, facts=_facts()).findings[0].confirmation
     assert c.verdict == CONFIRMED and "usermod -aG HwHiAiUser alice" in c.lines[-1]
     c = diagnose(text, facts=_facts(groups=["users", "HwHiAiUser"])).findings[0].confirmation

@@ -126,3 +126,9 @@ PATTERNS = [(e, i) for e in ENTRIES for i in range(len(e.patterns))]
 def test_every_pattern_is_exercised_by_an_example(entry, index):
     pattern = entry.patterns[index]
     assert any(pattern.search(text) for text in entry.examples), pattern.pattern
+
+
+def test_every_entry_says_where_its_examples_come_from():
+    for item in _doc()["entries"]:
+        assert item.get("sources"), item["id"]
+        assert all(isinstance(s, str) and s.strip() for s in item["sources"])
