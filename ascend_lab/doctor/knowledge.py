@@ -1,4 +1,24 @@
-"""Load and validate the knowledge base (``knowledge.json``): data, not code branches."""
+r"""Load and validate the knowledge base (``knowledge.json``): data, not code branches.
+
+Each entry of ``knowledge.json`` is one troubleshooting rule::
+
+    {
+      "id": "device-busy",                      # stable, kebab-case
+      "title": "The NPU is already in use ...",
+      "term": "device occupied (设备被占用)",    # English term with the Chinese term
+      "category": "device", "kind": "error",    # kind: "error" or "pitfall"
+      "priority": 90,                           # higher = more specific, ranked first
+      "patterns": ["because the device is used\\. ret is -8020", ...],  # Python regexes
+      "cause": "...", "fix": ["concrete command or setting", ...], "explanation": "...",
+      "confirm": "devices",                     # optional machine check: versions|env|devices|group
+      "examples": ["real error text", ...],     # tests: each must be recognised, ranked first,
+                                                # and together they must exercise every pattern
+      "sources": ["where the example texts come from", ...]
+    }
+
+Patterns are searched over the whole text (use ``[^\\n]`` to stay on one line); a named
+group ``(?P<op>...)`` is shown next to the title (e.g. the operator name).
+"""
 
 import json
 import os
