@@ -165,7 +165,9 @@ def diagnose(
         diag.text_lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
         diag.findings = findings_from(match_text(text))
         diag.checked.append(
-            f"{source} ({diag.text_lines} lines) against {_kb_size()} known problems"
+            "{} ({} line{}) against {} known problems".format(
+                source, diag.text_lines, "" if diag.text_lines == 1 else "s", _kb_size()
+            )
         )
     if not check_environment:
         return diag
@@ -174,7 +176,12 @@ def diagnose(
     for f in diag.findings:
         if f.entry.confirm:
             f.confirmation = confirm(f.entry.confirm, facts, f.entry.id)
-    problems = environment_problems(facts)
+    try:
+        problems = environment_problems(facts)
+    except Exception as exc:  # a broken probe result must not hide the findings
+        problems = [
+            Confirmation("environment", "could not check", [f"{type(exc).__name__}: {exc}"])
+        ]
     if diag.findings:  # beside findings, show only what the machine itself shows is wrong
         problems = [c for c in problems if c.verdict == CONFIRMED]
     diag.environment = problems

@@ -201,3 +201,10 @@ def test_confirmed_environment_problems_are_shown_beside_findings():
     assert verdicts and set(verdicts) == {CONFIRMED}
     text = diag.to_text()
     assert "ASCEND_HOME_PATH is not set" in text and "MISMATCH" in text
+
+
+def test_malformed_status_does_not_hide_findings():
+    status = {"mode": "ascend", "warnings": "not-a-list", "chips": None, "compatibility": []}
+    diag = diagnose("Malloc device memory failed", facts=_facts(status))
+    assert diag.findings[0].id == "device-oom"
+    assert "device out of memory" in diag.to_text()

@@ -39,7 +39,7 @@ def test_nothing_recognised_says_what_was_checked_and_what_to_collect():
     diag = diagnose("KeyError: 'learning_rate'\n", source="text", check_environment=False)
     out = str(diag)
     assert "Nothing recognised in the text." in out
-    assert "text (1 lines) against" in out
+    assert "text (1 line) against" in out
     for hint in (
         "npu-smi info",
         "ascend-lab status --json",
