@@ -102,6 +102,7 @@ export class GraphPane {
     this.selected = null;
     this.fitted = false;
     if (!graph) {
+      this.layoutSeq++;
       this.model = null;
       this.boxes.clear();
       this.order = [];
@@ -111,14 +112,27 @@ export class GraphPane {
       this.ready = Promise.resolve();
       return this.ready;
     }
+    this.ready = this.load(graph);
+    return this.ready;
+  }
+
+  private async load(graph: GraphData): Promise<void> {
+    const seq = ++this.layoutSeq;
+    this.el.setAttribute('data-state', 'layout');
+    if (graph.nodes.length > 2000) {
+      // a big graph: index it in a task of its own so that no single task runs long
+      await new Promise(resolve => setTimeout(resolve, 0));
+      if (seq !== this.layoutSeq || this.disposed) {
+        return;
+      }
+    }
     this.model = new GraphModel(graph, this.showBookkeeping);
     this.model.applyDefaultExpansion();
     this.maxBytes = 1;
     for (const n of this.model.visible) {
       this.maxBytes = Math.max(this.maxBytes, outputBytes(n) ?? 0);
     }
-    this.ready = this.relayout();
-    return this.ready;
+    await this.relayout();
   }
 
   setShowBookkeeping(show: boolean): Promise<void> {

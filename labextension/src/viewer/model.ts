@@ -83,6 +83,7 @@ export class GraphModel {
   readonly expanded = new Set<string>([ROOT]);
   readonly layouts = new Map<string, GroupLayout>();
   private nodeGroup = new Map<string, string>();
+  private chainCache = new Map<string, string[]>();
   private edgesByGroup = new Map<string, Array<[string, string]>>();
   preds = new Map<string, string[]>();
   succs = new Map<string, string[]>();
@@ -189,6 +190,7 @@ export class GraphModel {
 
   private buildGroups(): void {
     this.groups = new Map();
+    this.chainCache.clear();
     this.groups.set(ROOT, {
       id: ROOT,
       label: '',
@@ -238,23 +240,24 @@ export class GraphModel {
 
   /** Group ids from the top level down to the node's own group (root excluded). */
   ancestors(id: string): string[] {
-    const chain: string[] = [];
-    let g: string | null = this.groupOfNode(id);
-    while (g !== null && g !== ROOT) {
-      chain.push(g);
-      g = this.groups.get(g)?.parent ?? null;
-    }
-    return chain.reverse();
+    return this.groupChain(this.groupOfNode(id)).slice(1);
   }
 
+  /** Group ids from the root down to `group` (cached; do not modify). */
   private groupChain(group: string): string[] {
+    const cached = this.chainCache.get(group);
+    if (cached) {
+      return cached;
+    }
     const chain: string[] = [];
     let g: string | null = group;
     while (g !== null) {
       chain.push(g);
       g = this.groups.get(g)?.parent ?? null;
     }
-    return chain.reverse(); // root first
+    chain.reverse(); // root first
+    this.chainCache.set(group, chain);
+    return chain;
   }
 
   /** For each edge, the item-level edge in the lowest group containing both ends. */
@@ -292,9 +295,10 @@ export class GraphModel {
 
   /** The box that shows this node now: the node itself or its outermost collapsed group. */
   representative(id: string): string {
-    for (const g of this.ancestors(id)) {
-      if (!this.expanded.has(g)) {
-        return groupItem(g);
+    const chain = this.groupChain(this.groupOfNode(id));
+    for (let i = 1; i < chain.length; i++) {
+      if (!this.expanded.has(chain[i])) {
+        return groupItem(chain[i]);
       }
     }
     return nodeItem(id);

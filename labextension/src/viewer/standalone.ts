@@ -18,8 +18,11 @@ function start(): void {
     return;
   }
   const view = (host.getAttribute('data-view') ?? 'all') as ViewName;
-  const handle = renderPayload(host, payload, { view });
-  (window as unknown as { ascendLab?: unknown }).ascendLab = handle;
+  // a new task after parsing a big payload keeps each main-thread task short
+  setTimeout(() => {
+    const handle = renderPayload(host, payload, { view });
+    (window as unknown as { ascendLab?: unknown }).ascendLab = handle;
+  }, 0);
 }
 
 if (document.readyState === 'loading') {

@@ -1,0 +1,143 @@
+"""Benchmark the graph viewer in headless Chromium (standalone HTML, layout in a worker).
+
+Prints, median of 3 fresh page loads each:
+  * time from navigation to a drawn graph (first paint after layout) for the course's
+    Conv2d+BN+ReLU net (synthetic, or traced for real with --real), a ResNet-50-sized
+    kernel graph (~500 nodes) and a synthetic 10,000-node graph with nested scopes;
+  * for the 10,000-node graph: expanding one collapsed group (click -> drawn), and the
+    longest main-thread task (PerformanceObserver 'longtask') during load and expand;
+  * the size of the ES modules.
+
+Usage: .venv/bin/python benchmarks/bench_viewer.py [--real] [--runs 3]
+Needs the built viewer (`jlpm build:viewer` in labextension/) and /usr/bin/chromium.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from typing import Any, Dict, List
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from ascend_lab.widgets import to_html  # noqa: E402
+from ascend_lab.widgets.assets import bundle_path  # noqa: E402
+from tests.viewer.browser import block_network, chromium  # noqa: E402
+from tests.viewer.payloads import big_payload, course_payload, resnet_like_payload  # noqa: E402
+
+PROBE = """
+window.__longtasks = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+} catch (e) {}
+window.__drawn = new Promise((resolve) => {
+  document.addEventListener('al-rendered', () => {
+    requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+  }, { once: true });
+});
+"""
+
+EXPAND = """
+async (group) => {
+  const el = document.querySelector(`.al-group[data-group="${group}"]`);
+  if (!el) return -1;
+  const before = window.__longtasks.length;
+  const t0 = performance.now();
+  const done = new Promise((resolve) => document.addEventListener('al-rendered',
+      () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)),
+      { once: true }));
+  el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  const t1 = await done;
+  return t1 - t0;
+}
+"""
+
+
+def real_course_payload() -> Dict[str, Any]:
+    import numpy as np
+    from mindspore import Tensor, nn
+
+    import ascend_lab
+
+    class ConvNet(nn.Cell):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = nn.Conv2d(3, 8, 3, has_bias=False)
+            self.bn = nn.BatchNorm2d(8)
+            self.relu = nn.ReLU()
+
+        def construct(self, x: Any) -> Any:
+            return self.relu(self.bn(self.conv(x)))
+
+    net = ConvNet()
+    net.set_train(False)
+    x = Tensor(np.random.rand(1, 3, 32, 32).astype(np.float32))
+    return ascend_lab.trace(net, x, fusion=True).to_payload()
+
+
+def measure(browser: Any, path: str, expand: str = "") -> Dict[str, float]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    attempts = block_network(context)
+    page = context.new_page()
+    page.add_init_script(PROBE)
+    page.goto(f"file://{path}")
+    drawn = page.evaluate("window.__drawn")
+    nodes = page.locator(".al-node, .al-group").count()
+    out = {"drawn_ms": drawn, "boxes": float(nodes)}
+    if expand:
+        out["expand_ms"] = page.evaluate(EXPAND, expand)
+        page.wait_for_timeout(100)
+    out["longest_task_ms"] = max(page.evaluate("window.__longtasks") or [0.0])
+    out["layout_in_worker"] = float(page.evaluate("window.ascendLab.app.layout.usesWorker"))
+    context.close()
+    if attempts:
+        raise RuntimeError(f"the page tried to use the network: {attempts}")
+    return out
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--real", action="store_true", help="trace the course net with MindSpore")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args(argv)
+    cases = [
+        (
+            "course Conv2d+BN+ReLU" + (" (traced)" if args.real else " (synthetic)"),
+            real_course_payload() if args.real else course_payload(),
+            "",
+        ),
+        ("ResNet-50-sized kernel graph (~500 nodes)", resnet_like_payload(500), ""),
+        (
+            "synthetic 10,000 nodes",
+            big_payload(10000),
+            "Default/layer4-SequentialCell/2-Bottleneck",
+        ),
+    ]
+    for name in ("viewer.js", "standalone.js"):
+        size = os.path.getsize(bundle_path(name))
+        print(f"{name}: {size / 1024:.1f} KiB ({size} bytes; target < 1.5 MB)")
+    with tempfile.TemporaryDirectory() as tmp, chromium() as browser:
+        for title, payload, expand in cases:
+            path = to_html(payload, os.path.join(tmp, "page.html"))
+            n = len(payload["graphs"][payload["views"]["main"]]["nodes"])
+            runs = [measure(browser, path, expand) for _ in range(args.runs)]
+            med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            line = (
+                f"{title}: {n} nodes, {int(med['boxes'])} boxes drawn, "
+                f"display -> drawn {med['drawn_ms']:.0f} ms (median of {args.runs}), "
+                f"longest main-thread task {med['longest_task_ms']:.0f} ms, "
+                f"worker={'yes' if med['layout_in_worker'] else 'no'}, "
+                f"HTML {os.path.getsize(path) / 1024:.0f} KiB"
+            )
+            if expand:
+                line += f", expand one group {med['expand_ms']:.0f} ms"
+            print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
