@@ -162,87 +162,74 @@ class MemoryPlan:
         }
 
 
-class _Arena:
-    """Placed tensors indexed by step, for quick 'who overlaps this lifetime' queries."""
-
-    def __init__(self, steps: int) -> None:
-        self.alive: List[List[Tuple[int, int]]] = [[] for _ in range(steps)]
-        self.starting: List[List[Tuple[int, int]]] = [[] for _ in range(steps)]
-        self.top = 0
-
-    def conflicts(self, start: int, end: int) -> List[Tuple[int, int]]:
-        """(offset, end offset) of placed tensors alive at any step in ``start..end``."""
-        found = list(self.alive[start])
-        for step in range(start + 1, end + 1):
-            found.extend(self.starting[step])
-        return found
-
-    def place(self, tensor: TensorLife, offset: int) -> None:
-        block = (offset, offset + tensor.size)
-        self.starting[tensor.start].append(block)
-        for step in range(tensor.start, tensor.end + 1):
-            self.alive[step].append(block)
-        if block[1] > self.top:
-            self.top = block[1]
-
-
-def _fit(blocks: List[Tuple[int, int]], size: int, rule: str, alignment: int) -> int:
-    """Lowest (first fit) or tightest (best fit) aligned gap of ``size`` between ``blocks``."""
-    if not blocks:
-        return 0
-    blocks.sort()
-    best = -1
-    best_gap = -1
-    cursor = 0
-    for lo, hi in blocks:
-        if lo - cursor >= size:
-            gap = lo - cursor
-            if rule == "first":
-                return cursor
-            if best < 0 or gap < best_gap:
-                best, best_gap = cursor, gap
-        if hi > cursor:
-            cursor = align_up(hi, alignment)
-    return best if best >= 0 else cursor
-
-
-def _breadth_order(problem: MemoryProblem) -> List[TensorLife]:
-    """Tensors of the busiest steps first (each step's tensors by size), like TFLite's
-    greedy-by-breadth."""
-    live = problem.live_bytes()
-    by_step: List[List[TensorLife]] = [[] for _ in range(problem.steps)]
-    for t in problem.tensors:
-        for step in range(t.start, t.end + 1):
-            by_step[step].append(t)
-    seen = set()
-    order: List[TensorLife] = []
-    for step in sorted(range(problem.steps), key=lambda s: (-live[s], s)):
-        for t in sorted(by_step[step], key=lambda t: (-t.size, t.start)):
-            if t.id not in seen:
-                seen.add(t.id)
-                order.append(t)
-    return order
-
-
 def _place(problem: MemoryProblem, order: List[TensorLife], rule: str) -> Dict[str, int]:
-    arena = _Arena(problem.steps)
-    offsets: Dict[str, int] = {}
+    """Place tensors in ``order``; each goes in the lowest (first fit) or tightest (best
+    fit) gap between the placed tensors whose lifetimes overlap its own.
+
+    Placed blocks are indexed by step twice: ``alive[s]`` (alive at step s) and
+    ``starting[s]`` (born at step s). The blocks overlapping ``start..end`` in time are
+    ``alive[start]`` plus ``starting[start+1..end]``: no scan over every placed tensor.
+    Block ends are rounded up to the alignment, so every gap start is aligned.
+    """
+    steps = problem.steps
+    alive: List[List[Tuple[int, int]]] = [[] for _ in range(steps)]
+    starting: List[List[Tuple[int, int]]] = [[] for _ in range(steps)]
     alignment = max(1, problem.alignment)
+    first_fit = rule == "first"
+    offsets: Dict[str, int] = {}
     for tensor in order:
-        offset = _fit(arena.conflicts(tensor.start, tensor.end), tensor.size, rule, alignment)
+        start, end = tensor.start, tensor.end
+        size = tensor.size
+        blocks = alive[start][:]
+        for born in starting[start + 1 : end + 1]:
+            blocks.extend(born)
+        offset = 0
+        if blocks:
+            blocks.sort()
+            best = -1
+            best_gap = 0
+            cursor = 0
+            for lo, hi in blocks:
+                gap = lo - cursor
+                if gap >= size:
+                    if first_fit:
+                        best = cursor
+                        break
+                    if best < 0 or gap < best_gap:
+                        best, best_gap = cursor, gap
+                if hi > cursor:
+                    cursor = hi
+            offset = best if best >= 0 else cursor
         offsets[tensor.id] = offset
-        arena.place(tensor, offset)
+        block = (offset, offset + (size if size % alignment == 0 else align_up(size, alignment)))
+        starting[start].append(block)
+        for bucket in alive[start : end + 1]:
+            bucket.append(block)
     return offsets
+
+
+def _breadth_order(problem: MemoryProblem, live: List[int]) -> List[TensorLife]:
+    """Tensors of the busiest steps first (each step's tensors by size), like TFLite's
+    greedy-by-breadth: a tensor's key is the rank of the busiest step it is alive at."""
+    rank = [0] * problem.steps
+    for position, step in enumerate(sorted(range(problem.steps), key=lambda s: (-live[s], s))):
+        rank[step] = position
+    return sorted(problem.tensors, key=lambda t: (min(rank[t.start : t.end + 1]), -t.size, t.start))
 
 
 def _peak(problem: MemoryProblem, offsets: Dict[str, int]) -> int:
     return max((offsets[t.id] + t.size for t in problem.tensors), default=0)
 
 
-def plan(problem: MemoryProblem, strategy: str = "greedy-size-best-fit") -> MemoryPlan:
+def plan(
+    problem: MemoryProblem,
+    strategy: str = "greedy-size-best-fit",
+    _live: Optional[List[int]] = None,
+) -> MemoryPlan:
     """Place every tensor of ``problem`` with one strategy (see ``STRATEGIES`` and
     ``"no-reuse"``)."""
     started = time.perf_counter()
+    live = problem.live_bytes() if _live is None else _live
     if strategy == NO_REUSE:
         offsets = {}
         cursor = 0
@@ -252,14 +239,13 @@ def plan(problem: MemoryProblem, strategy: str = "greedy-size-best-fit") -> Memo
     elif strategy in STRATEGIES:
         order_name, rule = STRATEGIES[strategy]
         if order_name == "breadth":
-            order = _breadth_order(problem)
+            order = _breadth_order(problem, live)
         else:
             order = sorted(problem.tensors, key=_ORDERS[order_name])
         offsets = _place(problem, order, rule)
     else:
         known = ", ".join([NO_REUSE] + sorted(STRATEGIES))
         raise ValueError(f"unknown strategy {strategy!r}; choose one of: {known}")
-    live = problem.live_bytes()
     peak = _peak(problem, offsets)
     return MemoryPlan(
         problem=problem,
@@ -269,7 +255,7 @@ def plan(problem: MemoryProblem, strategy: str = "greedy-size-best-fit") -> Memo
         lower_bound=max(live, default=0),
         no_reuse=problem.no_reuse,
         strategies={strategy: peak},
-        live_bytes=live,
+        live_bytes=list(live),
         notes=list(problem.notes),
         seconds=time.perf_counter() - started,
     )
@@ -278,7 +264,8 @@ def plan(problem: MemoryProblem, strategy: str = "greedy-size-best-fit") -> Memo
 def plan_best(problem: MemoryProblem) -> MemoryPlan:
     """Run every strategy and keep the smallest arena (SOMAS' sort x fit search)."""
     started = time.perf_counter()
-    results = [plan(problem, name) for name in [NO_REUSE] + list(STRATEGIES)]
+    live = problem.live_bytes()
+    results = [plan(problem, name, live) for name in [NO_REUSE] + list(STRATEGIES)]
     best = min(results, key=lambda p: (p.peak, p.strategy == NO_REUSE))
     best.strategies = {p.strategy: p.peak for p in results}
     best.seconds = time.perf_counter() - started

@@ -22,7 +22,7 @@ def plot_memory_map(plan: MemoryPlan, ax: Optional[Any] = None, title: Optional[
     """Draw ``plan`` and return the matplotlib Figure.
 
     Left: one rectangle per tensor (x from its first to its last step, y from its offset to
-    offset + size, in MiB), coloured by op type, with the peak arena and the lower bound as
+    offset + size, in KiB or MiB), coloured by op type, with the peak arena and the lower bound as
     horizontal lines. Right: bytes alive at each step (the curve whose maximum is the lower
     bound). With ``ax`` given, the map is drawn there and the live-bytes axis is appended
     beside it.
@@ -40,15 +40,17 @@ def plot_memory_map(plan: MemoryPlan, ax: Optional[Any] = None, title: Optional[
 
         ax_live = make_axes_locatable(ax).append_axes("right", size="25%", pad=0.1, sharey=ax)
 
+    top_bytes = max(plan.peak, plan.lower_bound, 1)
+    unit, scale = ("MiB", MB) if top_bytes >= MB else ("KiB", 1024.0)
     tensors = plan.problem.tensors
     ops = sorted({t.op for t in tensors})
     colours = _colours(ops)
     for t in tensors:
         ax.add_patch(
             Rectangle(
-                (t.start - 0.45, plan.offsets[t.id] / MB),
+                (t.start - 0.45, plan.offsets[t.id] / scale),
                 t.end - t.start + 0.9,
-                t.size / MB,
+                t.size / scale,
                 facecolor=colours[t.op],
                 edgecolor="black",
                 linewidth=0.3,
@@ -56,20 +58,24 @@ def plot_memory_map(plan: MemoryPlan, ax: Optional[Any] = None, title: Optional[
         )
     steps = max(plan.problem.steps, 1)
     ax.set_xlim(-0.5, steps - 0.5)
-    top = max(plan.peak, plan.lower_bound, 1) / MB
+    top = max(plan.peak, plan.lower_bound, 1) / scale
     ax.set_ylim(0, top * 1.08)
     ax.axhline(
-        plan.peak / MB,
+        plan.peak / scale,
         color="tab:red",
         linestyle="-",
         linewidth=1,
         label=f"peak ({plan.strategy})",
     )
     ax.axhline(
-        plan.lower_bound / MB, color="tab:green", linestyle="--", linewidth=1, label="lower bound"
+        plan.lower_bound / scale,
+        color="tab:green",
+        linestyle="--",
+        linewidth=1,
+        label="lower bound",
     )
     ax.set_xlabel("execution step (kernel)")
-    ax.set_ylabel("address (MiB)")
+    ax.set_ylabel(f"address ({unit})")
     handles, _ = ax.get_legend_handles_labels()
     shown = ops[:12]
     handles += [Rectangle((0, 0), 1, 1, facecolor=colours[op], edgecolor="black") for op in shown]
@@ -81,22 +87,24 @@ def plot_memory_map(plan: MemoryPlan, ax: Optional[Any] = None, title: Optional[
     ratio = plan.ratio
     ax.set_title(
         title
-        or "{}: peak {:.2f} MiB, lower bound {:.2f} MiB{}".format(
+        or "{}: peak {:.2f} {}, lower bound {:.2f} {}{}".format(
             plan.problem.graph,
-            plan.peak / MB,
-            plan.lower_bound / MB,
+            plan.peak / scale,
+            unit,
+            plan.lower_bound / scale,
+            unit,
             f" (x{ratio:.3f})" if ratio is not None else "",
         ),
         fontsize=10,
     )
 
-    live = [b / MB for b in plan.live_bytes]
-    # Same y unit (MiB) as the map, so the curve's maximum meets the lower-bound line.
+    live = [b / scale for b in plan.live_bytes]
+    # Same y unit as the map, so the curve's maximum meets the lower-bound line.
     ax_live.plot(range(len(live)), live, color="tab:blue", drawstyle="steps-mid")
     ax_live.fill_between(range(len(live)), 0, live, step="mid", alpha=0.3, color="tab:blue")
-    ax_live.axhline(plan.lower_bound / MB, color="tab:green", linestyle="--", linewidth=1)
+    ax_live.axhline(plan.lower_bound / scale, color="tab:green", linestyle="--", linewidth=1)
     ax_live.set_xlabel("execution step")
-    ax_live.set_title("bytes alive per step (MiB)", fontsize=9)
+    ax_live.set_title(f"bytes alive per step ({unit})", fontsize=9)
     ax_live.tick_params(labelleft=False)
     fig.tight_layout()
     return fig

@@ -1,0 +1,138 @@
+"""The memory map figure, the comparison table and the runtime-peak helper."""
+
+import sys
+
+import pytest
+
+from ascend_lab.graph.model import Graph
+from ascend_lab.memory import compare_plans, plan_best, plan_graph, plot_memory_map, runtime_peak
+from ascend_lab.memory.compare import compare_many, with_runtime_peak
+from ascend_lab.memory.lifetimes import problem_from_intervals
+
+from .graphs import chain, op, param, ret, t
+
+
+def test_memory_map_draws_one_box_per_tensor_and_the_two_lines():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.patches import Rectangle
+
+    g = chain([(1, 8, 16, 16), (1, 16, 16, 16), (1, 8, 16, 16), (1, 4, 16, 16)])
+    p = plan_graph(g)
+    fig = plot_memory_map(p, title="conv <b>net</b>")
+    ax, ax_live = fig.axes[:2]
+    boxes = [a for a in ax.patches if isinstance(a, Rectangle)]
+    assert len(boxes) == len(p.tensors) == 3
+    mb = 1024.0  # small plan: drawn in KiB
+    got = sorted((b.get_x(), b.get_y(), b.get_width(), b.get_height()) for b in boxes)
+    want = sorted(
+        (x.start - 0.45, p.offsets[x.id] / mb, x.end - x.start + 0.9, x.size / mb)
+        for x in p.tensors
+    )
+    assert len(got) == len(want)
+    for g_box, w_box in zip(got, want):
+        assert g_box == pytest.approx(w_box)
+    hlines = sorted(line.get_ydata()[0] for line in ax.get_lines())
+    assert hlines == pytest.approx(sorted([p.peak / mb, p.lower_bound / mb]))
+    curve = ax_live.get_lines()[0]
+    assert list(curve.get_ydata()) == pytest.approx([b / mb for b in p.live_bytes])
+    assert ax.get_title() == "conv <b>net</b>"
+    assert ax.get_ylabel() == "address (KiB)"
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_memory_map_on_given_axes_and_on_an_empty_plan():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    p = plan_best(problem_from_intervals([(1 << 20, 0, 2), (2 << 20, 1, 3)], alignment=512))
+    out = plot_memory_map(p, ax=ax)
+    assert out is fig and len(fig.axes) == 2 and len(ax.patches) == 2
+    assert "peak 3.00 MiB" in ax.get_title()
+    plt.close(fig)
+    empty = plan_graph(Graph("empty"))
+    fig2 = plot_memory_map(empty)
+    assert len(fig2.axes[0].patches) == 0
+    plt.close(fig2)
+
+
+def test_plot_module_does_not_import_matplotlib_at_import_time():
+    import subprocess
+
+    code = (
+        "import sys, ascend_lab.memory; "
+        "print('matplotlib' in sys.modules, 'mindspore' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def fused_and_plain():
+    plain = chain([(1, 64), (1, 64), (1, 64), (1, 64)])
+    sub = Graph(
+        "_k",
+        attrs={"info_name": "Fused_ReLU_ReLU_fusion_123456789"},
+        nodes=[
+            param("%p", 1, 64, kind="input"),
+            op("%0", "ReLU", ["%p"], [t(1, 64)]),
+            op("%1", "ReLU", ["%0"], [t(1, 64)]),
+            op("%r", "Return", ["%1"], []),
+        ],
+    )
+    fused = Graph(
+        "fused",
+        nodes=[
+            param("%x", 1, 64, kind="input"),
+            op("%0", "ReLU", ["%x"], [t(1, 64)]),
+            op("%1", "call", ["%0"], [t(1, 64)], kind="call", subgraph="_k"),
+            op("%2", "ReLU", ["%1"], [t(1, 64)]),
+        ]
+        + ret("%mt", ["%2"]),
+        subgraphs={"_k": sub},
+    )
+    return plan_graph(plain), plan_graph(fused)
+
+
+def test_compare_plans_table_numbers_text_and_escaped_html():
+    a, b = fused_and_plain()
+    table = compare_plans(a, b, ("fusion <off>", "fusion on"))
+    rows = table.to_dict()
+    assert [r["tensors"] for r in rows] == [3, 2]
+    assert [r["peak"] for r in rows] == [a.peak, b.peak] == [1024, 1024]
+    assert [r["no_reuse"] for r in rows] == [1536, 1024]
+    assert rows[1]["fused_internal_tensors"] == 1 and rows[1]["fused_internal_bytes"] == 512
+    text = table.text()
+    assert text.splitlines()[0].split()[:3] == ["tensors", "excluded", "peak"]
+    assert "fusion on: fusion keeps 1 intermediate tensor(s) (512 B)" in text
+    html_text = table._repr_html_()
+    assert "fusion &lt;off&gt;" in html_text and "<off>" not in html_text
+    with pytest.raises(ValueError, match="one label per plan"):
+        compare_plans(a, b, ("only one",))
+    three = compare_many([a, b, a], ["x", "y", "z"])
+    assert len(three.rows()) == 3
+
+
+def test_runtime_peak_is_never_read_on_cpu():
+    peak, why = runtime_peak("CPU")
+    assert peak is None
+    assert "only meaningful on Ascend" in why and "zeros" in why
+    a, _ = fused_and_plain()
+    table = with_runtime_peak(a, device="CPU")
+    assert "only meaningful on Ascend" in table.text()
+
+
+def test_runtime_peak_on_cpu_does_not_import_mindspore():
+    import subprocess
+
+    code = (
+        "import sys; from ascend_lab.memory import runtime_peak; "
+        "print(runtime_peak('CPU')[0], 'mindspore' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["None", "False"]
