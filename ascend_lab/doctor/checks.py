@@ -63,14 +63,14 @@ def package_version(name: str) -> Optional[str]:
         return None
 
 
-def device_status(timeout: float = 5.0) -> Any:
-    """``(status_dict, error)`` from the device probe; never raises."""
+def device_status(timeout: float = 5.0, refresh: bool = True) -> Any:
+    """``(status_dict, error)`` from the device probe (fresh by default); never raises."""
     try:
         from ascend_lab.device.probe import collect_status
     except Exception as exc:  # the device package is missing or broken
         return None, f"device status unavailable ({type(exc).__name__}: {exc})"
     try:
-        status = collect_status(timeout=timeout)
+        status = collect_status(refresh=refresh, timeout=timeout)
         data = status.to_dict() if hasattr(status, "to_dict") else dict(vars(status))
         return data, ""
     except Exception as exc:
@@ -256,17 +256,17 @@ def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
     chips = _chips(status)
     mode = status.get("mode", "?")
     reason = status.get("reason") or ""
-    lines.insert(
-        0,
-        "Mode: {}{}; {} NPU chip(s) listed by npu-smi".format(
-            mode, " (" + reason + ")" if reason else "", len(chips)
-        ),
-    )
+    detail = " (" + reason + ")" if reason else ""
+    lines.insert(0, f"Mode: {mode}{detail}; {len(chips)} NPU chip(s)")
     processes = [p for p in (status.get("processes") or []) if isinstance(p, dict)]
     for p in processes[:8]:
         lines.append(
-            "NPU {} chip {} is used by pid {} {} ({} MB)".format(
-                p.get("npu"), p.get("chip"), p.get("pid"), p.get("name") or "", p.get("memory_mb")
+            "NPU {} chip {} is used by pid {}{} ({} MB)".format(
+                p.get("npu"),
+                p.get("chip"),
+                p.get("pid"),
+                " " + str(p.get("name")) if p.get("name") else "",
+                p.get("memory_mb"),
             )
         )
     if entry_id == "device-busy":
