@@ -5,7 +5,13 @@ total, winning strategy, offsets); ``plot_memory_map(plan)`` draws it (matplotli
 on first use); ``compare_plans`` puts plans side by side. Nothing here imports MindSpore.
 """
 
-from .compare import PlanComparison, compare_many, compare_plans, runtime_peak
+from .compare import (
+    PlanComparison,
+    compare_many,
+    compare_plans,
+    fusion_comparison,
+    runtime_peak,
+)
 from .lifetimes import MemoryProblem, PersistentTensor, TensorLife, lifetimes
 from .planner import STRATEGIES, MemoryPlan, plan, plan_best, plan_graph, validate
 from .plot import plot_memory_map
@@ -19,6 +25,7 @@ __all__ = [
     "TensorLife",
     "compare_many",
     "compare_plans",
+    "fusion_comparison",
     "lifetimes",
     "plan",
     "plan_best",

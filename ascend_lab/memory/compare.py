@@ -191,3 +191,22 @@ def with_runtime_peak(plan: MemoryPlan, device: Optional[str] = None) -> PlanCom
         )
     comparison.notes.append(why)
     return comparison
+
+
+def fusion_comparison(trace: Any) -> PlanComparison:
+    """Before vs after graph-kernel fusion for one ``ascend_lab.trace(..., fusion=True)``.
+
+    Plans the kernel graph before fusion (``trace.before_fusion``) and the final one
+    (``trace.graph``) with the same planner, so the difference is fusion's alone.
+    """
+    from .planner import plan_graph
+
+    before = getattr(trace, "before_fusion", None)
+    if before is None:
+        raise ValueError(
+            "this trace has no graph before fusion: trace the net with fusion=True "
+            "(ascend_lab.trace(net, x, fusion=True))"
+        )
+    return compare_plans(
+        plan_graph(before), plan_graph(trace.graph), ("before fusion", "after fusion")
+    )
