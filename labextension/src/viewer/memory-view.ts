@@ -31,7 +31,7 @@ export class MemoryView {
     this.svg = s('svg', {
       class: 'al-svg',
       width: W,
-      height: MAP_H + CURVE_H + 50,
+      height: MAP_H + CURVE_H + 62,
       role: 'img',
       'aria-label': `Memory map: ${plan.tensors.length} tensors over ${plan.steps} steps, peak ${formatBytes(plan.peak)}`
     });

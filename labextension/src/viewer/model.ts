@@ -98,8 +98,11 @@ export class GraphModel {
     this.rebuild();
   }
 
+  /** Bookkeeping nodes and constants (monads, scalars) are hidden unless asked for. */
   isHidden(node: GraphNode): boolean {
-    return !this.showBookkeeping && node.bookkeeping === true;
+    return (
+      !this.showBookkeeping && (node.bookkeeping === true || node.kind === 'constant')
+    );
   }
 
   setShowBookkeeping(show: boolean): void {

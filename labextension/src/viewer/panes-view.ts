@@ -53,7 +53,7 @@ export class PanesView {
     const bk = h('input', {
       type: 'checkbox',
       'aria-label':
-        'Show bookkeeping nodes (Load, UpdateState, Depend, MakeTuple, TupleGetItem, Return)'
+        'Show bookkeeping nodes (Load, UpdateState, Depend, MakeTuple, TupleGetItem, Return) and constants'
     });
     const fit = h('button', { type: 'button', title: 'Fit to view (f)' }, 'Fit');
     const svgBtn = h(
@@ -71,7 +71,7 @@ export class PanesView {
       'div',
       { class: 'al-toolbar', role: 'toolbar', 'aria-label': `${name} tools` },
       this.search,
-      h('label', {}, bk, 'bookkeeping'),
+      h('label', {}, bk, 'bookkeeping + constants'),
       this.colorSelect,
       fit,
       svgBtn,
@@ -155,7 +155,7 @@ export class PanesView {
         return '';
       }
       const hidden = m.graph.nodes.length - m.visible.length;
-      return `${m.visible.length} nodes${hidden ? ` (+${hidden} bookkeeping hidden)` : ''}, ${m.groups.size - 1} scopes`;
+      return `${m.visible.length} nodes${hidden ? ` (+${hidden} bookkeeping/constants hidden)` : ''}, ${m.groups.size - 1} scopes`;
     });
     this.status.textContent = parts.filter(Boolean).join(' | ');
   }

@@ -81,7 +81,8 @@ describe('GraphModel', () => {
         node('u', 'UpdateState', ['t', 'a'], 'S'),
         node('c', 'Add', ['t', 'u'], 'S'),
         node('l', 'Load', ['c', 'u'], 'S'),
-        node('d', 'Mul', ['l'], 'S')
+        node('d', 'Mul', ['l', 'k'], 'S'),
+        { ...node('k', 'Constant', [], 'S'), kind: 'constant' as const }
       ]
     };
     const m = new GraphModel(g);
@@ -92,7 +93,8 @@ describe('GraphModel', () => {
       ['c', 'd']
     ]);
     m.setShowBookkeeping(true);
-    expect(m.visible.length).toBe(7);
+    expect(m.visible.length).toBe(8);
+    expect(m.edges).toContainEqual(['k', 'd']);
     expect(m.edges).toContainEqual(['t', 'u']);
     expect(m.edges).toContainEqual(['u', 'l']);
   });
