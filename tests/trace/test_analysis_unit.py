@@ -424,3 +424,22 @@ def test_progress_is_silent_outside_notebooks(monkeypatch):
     assert bar.messages == ["compiling", "done"] and bar._handle is None
     monkeypatch.setenv("ASCEND_LAB_PROGRESS", "0")
     assert not is_interactive()
+
+
+def test_trace_package_is_callable_and_imports_no_mindspore():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ascend_lab, ascend_lab.trace.api, ascend_lab.trace.magic, "
+        "ascend_lab.trace.payload, ascend_lab.trace.mindir_io\n"
+        "assert callable(ascend_lab.trace), type(ascend_lab.trace)\n"
+        "assert ascend_lab.trace.Trace is ascend_lab.trace.api.Trace\n"
+        "assert 'mindspore' not in sys.modules\n"
+        "print('ok')\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert out.stdout.strip() == "ok", out.stderr

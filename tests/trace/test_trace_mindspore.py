@@ -483,3 +483,15 @@ def test_mindir_unwritable_target_is_a_clear_error(conv_net, conv_trace, tmp_pat
         target = str(ro / "conv.mindir")
     with pytest.raises(MindIRExportError, match="not writable"):
         export_and_compare(conv_net, conv_trace["x"], path=target)
+
+
+def test_line_magic_in_a_real_ipython_shell(conv_net, conv_trace):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "ascend_lab")
+    shell.user_ns.update({"net": conv_net, "x": conv_trace["x"]})
+    shell.run_line_magic("ascend_trace", "net x --level 1")
+    tr = shell.user_ns["_trace"]
+    assert tr.kernel_count == 4
+    assert tr.net_name == "ConvBNReLU"
