@@ -50,6 +50,13 @@ REF_OUTPUTS: Dict[str, Dict[int, int]] = {
     "ScatterUpdate": {0: 0},
     "ScatterNdUpdate": {0: 0},
     "ScatterAdd": {0: 0},
+    # Optimizer updates write into the parameter (and its moments) in place.
+    "ApplyMomentum": {0: 0},
+    "ApplyGradientDescent": {0: 0},
+    "SGD": {0: 0},
+    "Adam": {0: 0, 1: 1, 2: 2},
+    "AdamWeightDecay": {0: 0, 1: 1, 2: 2},
+    "ApplyAdam": {0: 0, 1: 1, 2: 2},
     # BatchNorm(x, scale, bias, moving_mean, moving_variance, ...): in training the moving
     # statistics are updated in place; outputs 1/2 are written back into those parameters.
     "BatchNorm": {1: 3, 2: 4},
@@ -464,8 +471,9 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
     _note_exclusions(problem)
     if problem.shared:
         problem.notes.append(
-            f"{problem.shared} output(s) of views/in-place ops (Reshape-like, Assign, BatchNorm "
-            "moving statistics) share their source's memory: no block of their own."
+            f"{problem.shared} output(s) of views/in-place ops (Reshape-like, Assign, optimizer "
+            "updates, BatchNorm moving statistics) share their source's memory: no block of "
+            "their own."
         )
     if problem.fused_internal_tensors:
         problem.notes.append(

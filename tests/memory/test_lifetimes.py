@@ -222,3 +222,32 @@ def test_problem_from_intervals_rejects_bad_input():
         problem_from_intervals([(4, 0, 1), (4, 3, 2)])
     with pytest.raises(ValueError, match="alignment"):
         lifetimes(Graph("g"), alignment=0)
+
+
+def test_optimizer_updates_share_the_parameter_and_inference_batchnorm_does_not():
+    nodes = [
+        param("%x", 1, 8, 4, 4, kind="input"),
+        param("%w", 8),
+        param("%m", 8),
+        param("%mean", 8),
+        param("%var", 8),
+        op("%0", "Square", ["%w"], [t(8)]),
+        op("%1", "ApplyMomentum", ["%w", "%m", "%lr", "%0", "%mom"], [t(8)]),
+        # what the parser makes of ``Bool(0)``: a constant node with its text in attrs
+        Node(id="%2#5", op="Constant", kind="constant", attrs={"value": "Bool(0)"}),
+        op(
+            "%2",
+            "BatchNorm",
+            ["%x", "%w", "%w", "%mean", "%var", "%2#5"],
+            [t(1, 8, 4, 4), t(8), t(8), t(8), t(8)],
+        ),
+        op("%3", "TupleGetItem", ["%2", "%3#1"], [t(1, 8, 4, 4)]),
+        Node(id="%3#1", op="Constant", kind="constant", attrs={"value": "I64(0)"}),
+        op("%4", "ReLU", ["%3"], [t(1, 8, 4, 4)]),
+    ] + ret("%mt", ["%4"])
+    p = lifetimes(Graph("g", nodes), alignment=1)
+    ts = by_id(p)
+    assert "%1:0" not in ts  # ApplyMomentum updates %w in place
+    assert sorted(i for i in ts if i.startswith("%2:")) == ["%2:0", "%2:1", "%2:2", "%2:3", "%2:4"]
+    assert (ts["%2:0"].start, ts["%2:0"].end) == (2, 3)
+    assert p.shared == 1
