@@ -36,6 +36,7 @@ CASES: Dict[str, Tuple[str, Tuple[int, ...], bool, int, bool]] = {
     "conv": ("ConvBNReLU", (1, 3, 16, 16), False, 1, True),
     "lenet": ("LeNet5", (1, 1, 32, 32), False, 1, True),
     "lenet_fusion": ("LeNet5", (1, 1, 32, 32), True, 2, False),
+    "control_flow": ("ControlFlow", (2, 4), False, 1, True),
 }
 
 # Dump files to keep, by stage name (numbers differ between MindSpore versions). Only the

@@ -82,9 +82,10 @@ _PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
 _SUBGRAPH_RE = re.compile(r"subgraph @(\S+?)(?: parent: \[subgraph @[^\]]*\])?\((.*)\) \{\s*$")
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
 _CALLEE_RE = re.compile(
-    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[@@(?P<sw>[^\]]+)\])?"
+    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[(?P<sw>[^\]]+)\])?"
     r"|(?P<prim>[^\s(%@]+))\("
 )
+_GRAPH_REF_RE = re.compile(r"@+([^\s,()@\]]+)")
 _FULLNAME_RE = re.compile(r"\s*# Fullname with scope: \((.*)\)\s*$")
 _SCOPE_RE = re.compile(r"\s*# Scope: \((.*)\)\s*$")
 _INFILE_RE = re.compile(r"\s*# In file ([^:]+):(\d+)")
@@ -616,7 +617,13 @@ class _IRParser:
             inputs.append(m.group("ref"))
             node.kind = "call"
             node.op = "call"
-            subgraph = m.group("sw")
+            # `%0[@@g](...)` calls g chosen by a Switch; `%0[@FuncUnion(@a, @b)](...)`
+            # one of several graphs: keep the first as `subgraph`, all of them as text.
+            targets = m.group("sw")
+            if targets:
+                node.attrs["callees"] = targets
+                names = [g for g in _GRAPH_REF_RE.findall(targets) if g != "FuncUnion"]
+                subgraph = names[0] if names else None
         else:
             node.op = intern(_strip_prim(m.group("prim")))
             if node.op in CALL_OPS:

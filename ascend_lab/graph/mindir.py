@@ -242,89 +242,136 @@ def _strip(name: str, prefix: str) -> str:
     return name[len(prefix) :] if name.startswith(prefix) else name
 
 
-def _graph(pb2: ModuleType, gp: Any, prims: Dict[str, Any], functions: Dict[str, Any]) -> Graph:
+class _Model:
+    """Lookup tables over the whole file: primitives, functions, constants, node names."""
+
+    def __init__(self, pb2: ModuleType, model: Any) -> None:
+        self.pb2 = pb2
+        self.prims = {p.name: p for p in model.primitives}
+        self.functions = {f.name: f for f in model.functions}
+        self.constants: Dict[str, Any] = {}
+        self.owner: Dict[str, str] = {}  # full value name -> name of the graph defining it
+        for gp in [model.graph, *model.functions]:
+            for p in gp.parameter:
+                self.owner[p.name] = gp.name
+            for vi in gp.input:
+                self.owner[vi.name] = gp.name
+            for n in gp.node:
+                self.owner[n.name] = gp.name
+                if n.op_type == "Constant":
+                    self.constants[n.name] = n
+
+
+def _constant(pb2: ModuleType, np_: Any, nid: str) -> Node:
+    node = Node(id=nid, op="Constant", kind="constant")
+    for attr in np_.attribute:
+        if attr.name == "value":
+            node.attrs["value"] = _attr_text(pb2, attr)
+            node.outputs = _shape_types(pb2, attr)
+    return node
+
+
+def _graph(m: _Model, gp: Any) -> Graph:
+    pb2 = m.pb2
     prefix = gp.name + ":"
     graph = Graph(name=gp.name)
     for attr in gp.attribute:
         graph.attrs[attr.name] = _attr_text(pb2, attr)
+    local: Dict[str, str] = {}  # full name -> node id in this graph
     for p in gp.parameter:
+        pid = local[p.name] = _strip(p.name, prefix)
         graph.nodes.append(
             Node(
-                id=_strip(p.name, prefix),
+                id=pid,
                 op="Parameter",
                 kind="parameter",
-                name=_strip(p.name, prefix),
+                name=pid,
                 outputs=[_tensor_type(pb2, p)],
                 attrs={"bytes": str(len(p.raw_data))} if p.raw_data else {},
             )
         )
     for vi in gp.input:
+        vid = local[vi.name] = _strip(vi.name, prefix)
         types = [_tensor_type(pb2, t) for t in vi.tensor]
-        graph.nodes.append(
-            Node(
-                id=_strip(vi.name, prefix),
-                op="Parameter",
-                kind="input",
-                name=_strip(vi.name, prefix),
-                outputs=types,
-            )
-        )
+        graph.nodes.append(Node(id=vid, op="Parameter", kind="input", name=vid, outputs=types))
     for np_ in gp.node:
-        nid = _strip(np_.name, prefix)
-        node = Node(id=nid, op=np_.op_type, inputs=[_strip(i, prefix) for i in np_.input])
+        local[np_.name] = _strip(np_.name, prefix)
+
+    def resolve(src: str, user: Node, slot: int, extra: List[Node]) -> str:
+        """The id in this graph of input ``src``, adding constant/free-variable nodes."""
+        if src in local:
+            return local[src]
+        cid = f"{user.id}#{slot}"
+        if src in m.functions:
+            extra.append(Node(id=cid, op="Constant", kind="constant", attrs={"value": "@" + src}))
+            if user.kind == "call" and user.subgraph is None:
+                user.subgraph = src
+            return cid
+        if src in m.constants:  # constants are shared between graphs: copy it here once
+            local[src] = src
+            extra.append(_constant(pb2, m.constants[src], src))
+            return src
+        if src in m.owner:  # a value of another graph (closure)
+            attrs = {"value": src, "graph": m.owner[src]}
+            extra.append(Node(id=cid, op="FreeVariable", kind="input", attrs=attrs))
+            return cid
+        raise _Unresolved(f"node {user.id} uses {src!r}, which is not defined in the file")
+
+    for np_ in gp.node:
+        nid = local[np_.name]
+        op_type = np_.op_type
+        if op_type == "Constant":
+            graph.nodes.append(_constant(pb2, np_, nid))
+            continue
+        node = Node(id=nid, op=op_type)
         if np_.domain:
             node.name = np_.domain
             slash = np_.domain.rfind("/")
             node.scope = np_.domain[:slash] if slash > 0 else None
-        op_type = np_.op_type
-        if op_type == "Constant":
-            node.kind = "constant"
-            for attr in np_.attribute:
-                if attr.name == "value":
-                    node.attrs["value"] = _attr_text(pb2, attr)
-                    node.outputs = _shape_types(pb2, attr)
-        elif op_type.startswith("REF::"):
+        callee: Optional[str] = None
+        if op_type.startswith("REF::"):
             ref = op_type[5:]
-            if ref in prims:
-                prim = prims[ref]
+            if ref in m.prims:
+                prim = m.prims[ref]
                 node.op = prim.op_type or ref.rsplit(":", 1)[0]
+                if node.op in ("Partial",):
+                    node.kind = "call"
                 if prim.instance_name:
                     node.attrs["instance_name"] = prim.instance_name
                 for attr in prim.attribute:
                     node.attrs[attr.name] = _attr_text(pb2, attr)
-            elif ref in functions:
-                node.kind = "call"
-                node.op = "call"
-                node.subgraph = ref
+            elif ref in m.functions:
+                node.kind, node.op, node.subgraph = "call", "call", ref
+            elif ref in m.owner:  # calls the value of a node (e.g. a Switch's result)
+                node.kind, node.op = "call", "call"
+                callee = ref
             else:
                 raise _Unresolved(f"node {nid} refers to {op_type}, which is not in the file")
-        else:
-            node.op = op_type
+        extra: List[Node] = []
+        sources = ([callee] if callee else []) + list(np_.input)
+        node.inputs = [resolve(src, node, slot, extra) for slot, src in enumerate(sources)]
         for attr in np_.attribute:
-            if attr.name == "shape" and node.kind != "constant":
+            if attr.name == "shape":
                 node.outputs = _shape_types(pb2, attr)
-            elif attr.name != "value":
+            else:
                 node.attrs.setdefault(attr.name, _attr_text(pb2, attr))
         for attr in np_.node_attr:
             node.attrs["cnode:" + attr.name] = _attr_text(pb2, attr)
         for attr in np_.primal_attr:
             node.attrs["primal:" + attr.name] = _attr_text(pb2, attr)
+        graph.nodes.extend(extra)
         graph.nodes.append(node)
     for i, vi in enumerate(gp.output):
-        graph.nodes.append(
-            Node(
-                id=f"output:{i}" if len(gp.output) > 1 else "output",
-                op="Output",
-                kind="output",
-                inputs=[_strip(vi.name, prefix)],
-                outputs=[_tensor_type(pb2, t) for t in vi.tensor],
-            )
+        out = Node(
+            id=f"output:{i}" if len(gp.output) > 1 else "output",
+            op="Output",
+            kind="output",
+            outputs=[_tensor_type(pb2, t) for t in vi.tensor],
         )
-    ids = {n.id for n in graph.nodes}
-    for n in graph.nodes:
-        for src in n.inputs:
-            if src not in ids and src not in functions:
-                raise _Unresolved(f"node {n.id} uses {src!r}, which is not defined in the graph")
+        extra = []
+        out.inputs = [resolve(vi.name, out, 0, extra)]
+        graph.nodes.extend(extra)
+        graph.nodes.append(out)
     # Input types follow from the producers' outputs (MindIR stores outputs only).
     by_id = {n.id: n for n in graph.nodes}
     for n in graph.nodes:
@@ -363,12 +410,11 @@ def parse_mindir(data: bytes, path: Optional[str] = None) -> Graph:
         raise GraphParseError(
             "no graph in the file (not a MindIR model, or truncated)", path, offset=len(data)
         )
-    prims = {p.name: p for p in model.primitives}
-    functions = {f.name: f for f in model.functions}
     try:
-        main = _graph(pb2, model.graph, prims, functions)
-        for name, fp in functions.items():
-            main.subgraphs[name] = _graph(pb2, fp, prims, functions)
+        tables = _Model(pb2, model)
+        main = _graph(tables, model.graph)
+        for fp in model.functions:
+            main.subgraphs[fp.name] = _graph(tables, fp)
     except _Unresolved as exc:
         raise GraphParseError(
             f"{exc} (the file looks truncated or corrupt)", path, offset=len(data)

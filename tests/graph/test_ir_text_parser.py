@@ -329,3 +329,16 @@ def test_truncated_real_dump_raises_with_line():
 def test_parse_ir_text_rejects_bytes():
     with pytest.raises(TypeError):
         parse_ir_text(b"# IR entry: @g")  # type: ignore[arg-type]
+
+
+def test_control_flow_call_of_a_func_union():
+    g = parse_ir_file(fixture("control_flow/opt_pass_*opt_a*.ir"))
+    (call,) = [n for n in g.nodes if n.kind == "call"]
+    assert call.attrs["callees"].startswith("@FuncUnion(@")
+    assert call.subgraph in g.subgraphs and "✓" in call.subgraph
+    assert call.inputs[0] == "%2" and g.node("%2").op == "Switch"
+    branches = {
+        ("then" if "✓" in name else "else"): [n.op for n in sub.kernels]
+        for name, sub in g.subgraphs.items()
+    }
+    assert branches == {"then": ["MatMul", "BiasAdd"], "else": ["Muls"]}

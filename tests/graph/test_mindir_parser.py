@@ -119,3 +119,25 @@ def test_mindir_renamed_reference_is_reported():
     assert broken != data
     with pytest.raises(GraphParseError, match="REF::Conv2X:4"):
         parse_mindir(broken, "conv.mindir")
+
+
+def test_control_flow_mindir_functions_partial_and_shared_constants():
+    g = parse_mindir_file(fixture("control_flow/control_flow.mindir"))
+    assert len(g.subgraphs) == 2
+    partials = [n for n in g.nodes if n.op == "Partial"]
+    assert len(partials) == 2 and all(n.kind == "call" for n in partials)
+    assert {n.subgraph for n in partials} == set(g.subgraphs)
+    assert g.node(partials[0].inputs[0]).attrs["value"] == "@" + partials[0].subgraph
+    # The branch result is called through the Switch's value.
+    (switch,) = [n for n in g.nodes if n.op == "Switch"]
+    (dynamic_call,) = [n for n in g.nodes if n.kind == "call" and n.op == "call"]
+    assert dynamic_call.inputs == [switch.id]
+    then = next(s for name, s in g.subgraphs.items() if "✓" in name)
+    assert [n.op for n in then.kernels] == ["MatMul", "BiasAdd"]
+    # A constant defined in the main graph and used in a branch is copied into the branch.
+    (matmul,) = [n for n in then.nodes if n.op == "MatMul"]
+    assert all(i in {n.id for n in then.nodes} for i in matmul.inputs)
+    assert {then.node(i).kind for i in matmul.inputs[2:]} == {"constant"}
+    assert [n.outputs for n in then.nodes if n.kind == "output"] == [
+        [TensorType("Float32", (2, 4))]
+    ]
