@@ -495,3 +495,16 @@ def test_line_magic_in_a_real_ipython_shell(conv_net, conv_trace):
     tr = shell.user_ns["_trace"]
     assert tr.kernel_count == 4
     assert tr.net_name == "ConvBNReLU"
+
+
+def test_failed_export_keeps_the_existing_file(tmp_path):
+    from ascend_lab.trace.mindir_io import MindIRExportError, export_and_compare
+
+    target = tmp_path / "model.mindir"
+    target.write_bytes(b"previous export")
+    before = _state()
+    with pytest.raises(MindIRExportError, match="NotGraphable"):
+        export_and_compare(NotGraphable(), _tensor((2, 2)), path=str(target))
+    assert _state() == before
+    assert target.read_bytes() == b"previous export"
+    assert os.listdir(tmp_path) == ["model.mindir"]
