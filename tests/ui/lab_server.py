@@ -68,7 +68,13 @@ def write_mindspore_kernelspec(data_dir: Path) -> None:
 class LabServer:
     """``jupyter lab`` in a subprocess; ``url`` ends with the base URL."""
 
-    def __init__(self, folder: Path, env: Dict[str, str], base_url: str = BASE_URL) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        env: Dict[str, str],
+        base_url: str = BASE_URL,
+        settings: Optional[Dict[str, Dict]] = None,
+    ) -> None:
         self.folder = folder
         self.root = folder / "root"
         self.port = free_port()
@@ -98,6 +104,11 @@ class LabServer:
         (news / "notification.jupyterlab-settings").write_text(
             json.dumps({"fetchNews": "false"}), encoding="utf-8"
         )
+        # more user settings: {"@jupyterlab/translation-extension/plugin": {...}}
+        for plugin, values in (settings or {}).items():
+            target = folder / "settings" / (plugin + ".jupyterlab-settings")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(values), encoding="utf-8")
 
     def start(self, timeout: float = 60.0) -> LabServer:
         cmd = [
@@ -161,3 +172,14 @@ class LabServer:
 
     def lab_url(self) -> str:
         return f"{self.url}lab?reset&token={self.token}"
+
+
+def locale_entry_point_dir(folder: Path) -> Path:
+    """A folder for PYTHONPATH declaring the ``jupyterlab.locale`` entry point
+    ``ascend_lab = ascend_lab`` (what the installed package declares), so JupyterLab
+    serves ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab.json."""
+    dist = folder / "ascend_lab_locale_probe-0.dist-info"
+    dist.mkdir(parents=True, exist_ok=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: ascend-lab-locale-probe\n")
+    (dist / "entry_points.txt").write_text("[jupyterlab.locale]\nascend_lab = ascend_lab\n")
+    return folder

@@ -12,7 +12,13 @@ from typing import Iterator, List
 import pytest
 
 from tests.server.fake_machine import cpu_machine_env, info_with_process_name, make_fake_machine
-from tests.ui.lab_server import CHROMIUM, CHROMIUM_ARGS, LabServer, write_notebook
+from tests.ui.lab_server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LabServer,
+    locale_entry_point_dir,
+    write_notebook,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -145,5 +151,41 @@ def test_status_item_in_cpu_mode(browser, cpu_lab_server):
         expect(panel.locator(".jp-AscendLab-chip")).to_have_count(0)
         _shot(page, "ui_cpu_mode.png")
         assert dialogs == []
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def zh_cn_lab_server(tmp_path_factory) -> Iterator[LabServer]:
+    folder = tmp_path_factory.mktemp("lab-zh")
+    env = cpu_machine_env(folder)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(locale_entry_point_dir(folder / "entry-points")), os.environ.get("PYTHONPATH", "")]
+    )
+    server = LabServer(
+        folder,
+        env,
+        settings={"@jupyterlab/translation-extension/plugin": {"locale": "zh_CN"}},
+    )
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_status_item_in_chinese(browser, zh_cn_lab_server):
+    """With JupyterLab in zh_CN (language pack installed), our strings come from
+    ascend_lab/locale/zh_CN/LC_MESSAGES/ascend_lab.json through translator.load()."""
+    from playwright.sync_api import expect
+
+    dialogs: List[str] = []
+    context, page = _open_lab(browser, zh_cn_lab_server, dialogs)
+    try:
+        item = page.locator("#ascend-lab-status")
+        expect(item.locator(".jp-AscendLab-status-text")).to_have_text("CPU 模式", timeout=30000)
+        item.click()
+        panel = page.locator("#ascend-lab-device-panel")
+        expect(panel.locator('[data-action="copy"]')).to_have_text("复制为文本")
+        expect(panel.locator(".jp-AscendLab-cpu")).to_contain_text("MindSpore 在 CPU 上运行")
+        _shot(page, "ui_cpu_mode_zh_CN.png")
     finally:
         context.close()
