@@ -293,7 +293,13 @@ export class GraphPane {
     this.fit();
     const { width, height } = this.bounds();
     const [vw] = this.viewSize();
-    if (this.k >= 0.45 || width <= 0 || height <= 0) {
+    // only for tall graphs (height limits the fit, not width)
+    if (
+      this.k >= 0.45 ||
+      width <= 0 ||
+      height <= 0 ||
+      (vw - 40) / width < 1.5 * this.k
+    ) {
       return;
     }
     this.k = Math.max(0.45, Math.min(1, (vw - 40) / width));
