@@ -11,6 +11,7 @@ the outputs render again from the saved widget state after a reload. Screenshots
 
 import json
 import os
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,18 @@ def _open_notebook(page, lab):
         timeout=60000,
     )
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60000)
+
+
+def _shutdown_kernels(lab):
+    for kernel in lab.get_json("api/kernels"):
+        req = urllib.request.Request(
+            f"{lab.url}api/kernels/{kernel['id']}",
+            method="DELETE",
+            headers={"Authorization": "token " + lab.token},
+        )
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.status == 204
+    assert lab.get_json("api/kernels") == []
 
 
 def test_viewer_widget_in_jupyterlab(lab):
@@ -193,6 +206,8 @@ def test_viewer_widget_in_jupyterlab(lab):
         page.wait_for_timeout(1500)
         saved = json.loads((lab.root / "viewer.ipynb").read_text(encoding="utf-8"))
         assert "application/vnd.jupyter.widget-state+json" in saved["metadata"].get("widgets", {})
+        # no kernel any more: what renders now comes from the saved widget state
+        _shutdown_kernels(lab)
         _open_notebook(page, lab)
         again = page.locator(".jp-OutputArea-output .al-root").nth(0)
         again.locator('[data-view="graph"] .al-canvas[data-state="ready"]').wait_for(timeout=60000)
