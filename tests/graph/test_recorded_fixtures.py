@@ -24,10 +24,40 @@ def test_fixtures_hold_no_machine_paths_and_stay_small():
         for needle in (b"/tmp/", b"/work/", b"/root/", b"/home/", b"site-packages"):
             assert needle not in data, (p, needle)
     assert sum(p.stat().st_size for p in files) < 1_500_000
-    manifest = json.loads((FIXTURES / "manifest.json").read_text())
-    listed = {FIXTURES / f for f in manifest["files"]}
+    listed = set()
+    for manifest_path in FIXTURES.rglob("manifest.json"):
+        manifest = json.loads(manifest_path.read_text())
+        listed |= {manifest_path.parent / f for f in manifest["files"]}
     assert listed == {p for p in files if p.suffix in (".ir", ".mindir")}
     assert (FIXTURES / "README.md").is_file()
+
+
+def _summary(g):
+    return [(n.op, n.kind, n.scope, n.outputs, n.source, n.step) for n in g.nodes]
+
+
+def test_mindspore_2_7_dumps_parse_to_the_same_kernel_graphs():
+    """The parser reads MindSpore 2.7.0 dumps (tests/fixtures/ir/ms2.7) the same way."""
+    old = parse_ir_file(next((FIXTURES / "ms2.7" / "conv").glob("graph_build_*.ir")))
+    new = parse_ir_file(fixture("conv/graph_build_*.ir"))
+
+    # MindSpore's own files change between releases; the user's lines must not.
+    def user_lines(g):
+        return [[s for s in n.source if s.startswith("<FIXTURES>")] for n in g.nodes]
+
+    assert [x[:4] + x[5:] for x in _summary(old)] == [x[:4] + x[5:] for x in _summary(new)]
+    assert user_lines(old) == user_lines(new)
+    old_fused = parse_ir_file(next((FIXTURES / "ms2.7" / "lenet_fusion").glob("graph_build_*")))
+    new_fused = parse_ir_file(fixture("lenet_fusion/graph_build_*.ir"))
+    assert [n.op for n in old_fused.kernels] == [n.op for n in new_fused.kernels]
+    assert "Fused_BiasAdd_ReLU_fusion" in {n.op for n in old_fused.kernels}
+    for name in ("conv/conv.mindir", "control_flow/control_flow.mindir"):
+        old_m = parse_mindir_file(FIXTURES / "ms2.7" / name)
+        new_m = parse_mindir_file(FIXTURES / name)
+        assert old_m.attrs["producer"] == "MindSpore 2.7.0"
+        assert [(n.op, n.outputs) for n in old_m.kernels] == [
+            (n.op, n.outputs) for n in new_m.kernels
+        ]
 
 
 @pytest.mark.mindspore
@@ -44,10 +74,7 @@ def test_recording_script_reproduces_the_conv_fixtures(tmp_path):
     fresh = parse_ir_file(next((out / "conv").glob("graph_build_*.ir")))
     kept = parse_ir_file(fixture("conv/graph_build_*.ir"))
 
-    def summary(g):
-        return [(n.op, n.kind, n.scope, n.outputs, n.source, n.step) for n in g.nodes]
-
-    assert summary(fresh) == summary(kept)
+    assert _summary(fresh) == _summary(kept)
     assert not (tmp_path / "akg_kernel_meta").exists()
     mindir = parse_mindir_file(out / "conv" / "conv.mindir")
     assert [n.op for n in mindir.kernels] == ["Conv2D", "BiasAdd", "BatchNorm", "ReLU"]
