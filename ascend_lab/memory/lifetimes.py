@@ -253,49 +253,73 @@ class _Resolver:
         cached = self.memo.get(key)
         if cached is not None:
             return cached
-        # Follow single pass-through chains in a loop (Depend/Load/views can nest deeply).
-        self.memo[key] = []  # guards against cycles in malformed graphs
-        result = self._roots(node_id, index)
-        self.memo[key] = result
+        path: List[Tuple[str, Optional[int]]] = []
+        result = self._roots(node_id, index, path)
+        for visited in path:  # every value on the chain resolves to the same storage
+            self.memo[visited] = result
         return result
 
-    def _roots(self, node_id: str, index: Optional[int]) -> List[Root]:
+    def _roots(
+        self, node_id: str, index: Optional[int], path: List[Tuple[str, Optional[int]]]
+    ) -> List[Root]:
         graph = self.graph
-        if node_id not in graph:
-            return []  # literal constants (I64(0), U monads, ...) are not tensors
-        node = graph.node(node_id)
-        op = op_name(node.op)
-        if node.kind in PERSISTENT_KINDS:
-            return [("p", node.id)]
-        if node.kind == "output":
-            return []
-        if op in PASS_THROUGH_OPS:
-            return self.roots(node.inputs[0], index) if node.inputs else []
-        if op == "TupleGetItem":
-            if not node.inputs:
+        # Single-successor steps (Load/Depend, TupleGetItem, views) are followed in a loop,
+        # so long chains in big training graphs never hit Python's recursion limit.
+        for _ in range(len(graph.nodes) + 1):
+            key = (node_id, index)
+            cached = self.memo.get(key)
+            if cached is not None:
+                return cached
+            self.memo[key] = []  # guards against cycles in malformed graphs
+            path.append(key)
+            if node_id not in graph:
+                return []  # literal constants (I64(0), U monads, ...) are not tensors
+            node = graph.node(node_id)
+            op = op_name(node.op)
+            if node.kind in PERSISTENT_KINDS:
+                return [("p", node.id)]
+            if node.kind == "output":
                 return []
-            item = tuple_index(node, graph)
-            if item is None:
-                self.unresolved_tuple_items.add(node.id)
-            return self.roots(node.inputs[0], item)
-        if op in ("MakeTuple", "MakeTupleV2"):
-            if index is not None and 0 <= index < len(node.inputs):
-                return self.roots(node.inputs[index], None)
-            out: List[Root] = []
-            for src in node.inputs:
-                out.extend(self.roots(src, None))
+            if op in PASS_THROUGH_OPS:
+                if not node.inputs:
+                    return []
+                node_id = node.inputs[0]
+                continue
+            if op == "TupleGetItem":
+                if not node.inputs:
+                    return []
+                index = tuple_index(node, graph)
+                if index is None:
+                    self.unresolved_tuple_items.add(node.id)
+                node_id = node.inputs[0]
+                continue
+            if op in ("MakeTuple", "MakeTupleV2"):
+                if index is not None and 0 <= index < len(node.inputs):
+                    node_id, index = node.inputs[index], None
+                    continue
+                out: List[Root] = []
+                for src in node.inputs:
+                    out.extend(self.roots(src, None))
+                return out
+            if node.bookkeeping:  # UpdateState, Return: no data
+                return []
+            if index is None and len(node.outputs) == 1:
+                index = 0
+            if index is not None:
+                source = shared_source(graph, node, index)
+                if source is None:
+                    return [("t", f"{node.id}:{index}")]
+                node_id, index = source, None
+                continue
+            out = []
+            for i in range(len(node.outputs)):
+                source = shared_source(graph, node, i)
+                if source is not None:
+                    out.extend(self.roots(source, None))
+                else:
+                    out.append(("t", f"{node.id}:{i}"))
             return out
-        if node.bookkeeping:  # UpdateState, Return: no data
-            return []
-        indices = range(len(node.outputs)) if index is None else [index]
-        out = []
-        for i in indices:
-            source = shared_source(self.graph, node, i)
-            if source is not None:
-                out.extend(self.roots(source, None))
-            else:
-                out.append(("t", f"{node.id}:{i}"))
-        return out
+        return []  # a cycle of pass-through nodes: malformed graph, nothing to keep alive
 
 
 def _constant_text(graph: Graph, ref: str) -> str:
@@ -371,7 +395,12 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
     Tensor ids are ``"<node id>:<output index>"``; steps count kernels from 0. A tensor
     nobody consumes lives only at the step that produces it.
     """
-    if alignment < 1:
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"lifetimes() expects an ascend_lab.graph.model.Graph (e.g. trace.graph), "
+            f"got {type(graph).__name__}"
+        )
+    if not isinstance(alignment, int) or alignment < 1:
         raise ValueError(f"alignment must be a positive number of bytes, got {alignment!r}")
     problem = MemoryProblem(graph=graph.name, alignment=alignment, steps=0)
     kernels = graph.kernels

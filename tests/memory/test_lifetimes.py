@@ -251,3 +251,27 @@ def test_optimizer_updates_share_the_parameter_and_inference_batchnorm_does_not(
     assert sorted(i for i in ts if i.startswith("%2:")) == ["%2:0", "%2:1", "%2:2", "%2:3", "%2:4"]
     assert (ts["%2:0"].start, ts["%2:0"].end) == (2, 3)
     assert p.shared == 1
+
+
+def test_long_pass_through_chains_do_not_recurse():
+    n = 5000
+    nodes = [param("%x", 4, kind="input"), op("%0", "ReLU", ["%x"], [t(4)])]
+    prev = "%0"
+    for i in range(n):
+        kind = "Depend" if i % 2 else "Reshape"
+        nodes.append(op(f"%d{i}", kind, [prev, "%x"], [t(4)]))
+        prev = f"%d{i}"
+    nodes.append(op("%last", "Neg", [prev], [t(4)]))
+    nodes += ret("%mt", ["%last"])
+    p = lifetimes(Graph("chain", nodes), alignment=1)
+    ts = by_id(p)
+    # Reshapes are kernels (steps) that share %0's memory; Neg reads %0 through them all.
+    assert ts["%0:0"].start == 0 and ts["%0:0"].end == n // 2 + 1
+    assert p.shared == n // 2
+
+
+def test_lifetimes_rejects_what_is_not_a_graph():
+    import pytest
+
+    with pytest.raises(TypeError, match="expects an ascend_lab.graph.model.Graph"):
+        lifetimes({"nodes": []})  # type: ignore[arg-type]
