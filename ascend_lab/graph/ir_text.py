@@ -393,7 +393,10 @@ class _IRParser:
             raise self.error(f"malformed IR ({type(exc).__name__}: {exc})") from exc
 
     def _parse(self) -> Graph:  # noqa: C901 - one state machine, kept in one place
-        lines = self.text.split("\n")
+        text = self.text
+        if "\r" in text:  # a dump that went through Windows
+            text = text.replace("\r\n", "\n")
+        lines = text.split("\n")
         path = self.path
         entry: Optional[str] = None
         file_attrs: Dict[str, str] = {}

@@ -342,3 +342,11 @@ def test_control_flow_call_of_a_func_union():
         for name, sub in g.subgraphs.items()
     }
     assert branches == {"then": ["MatMul", "BiasAdd"], "else": ["Muls"]}
+
+
+def test_windows_line_endings():
+    path = fixture("conv/graph_build_*.ir")
+    text = path.read_text()
+    crlf = parse_ir_text(text.replace("\n", "\r\n"))
+    plain = parse_ir_text(text)
+    assert [n.to_dict() for n in crlf.nodes] == [n.to_dict() for n in plain.nodes]
