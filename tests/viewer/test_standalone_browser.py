@@ -68,3 +68,21 @@ def test_standalone_big_graph_starts_collapsed_and_expands(browser, tmp_path):
         assert attempts == [] and errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("scheme, dark", [("light", False), ("dark", True)])
+def test_standalone_follows_the_colour_scheme(browser, tmp_path, scheme, dark):
+    path = to_html(course_payload(), str(tmp_path / "course.html"))
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(f"file://{path}")
+        page.wait_for_selector('.al-canvas[data-state="ready"]', timeout=15000)
+        rgb = page.evaluate("getComputedStyle(document.querySelector('.al-root')).backgroundColor")
+        r, g, b = [int(x) for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+        assert ((r + g + b) / 3 < 80) is dark, rgb
+        text = page.evaluate("getComputedStyle(document.querySelector('.al-node text')).fill")
+        assert text != rgb
+        page.screenshot(path=str(tmp_path / f"{scheme}.png"))
+    finally:
+        context.close()

@@ -263,6 +263,24 @@ export class TimelineView {
           : 'no change in this pass'
       )
     );
+    this.info.appendChild(
+      h(
+        'div',
+        { class: 'al-legend', 'aria-hidden': 'true' },
+        h(
+          'span',
+          {},
+          h('span', { class: 'al-swatch', style: 'background: var(--al-added)' }),
+          'added'
+        ),
+        h(
+          'span',
+          {},
+          h('span', { class: 'al-swatch', style: 'background: var(--al-modified)' }),
+          'modified'
+        )
+      )
+    );
     if (removed) {
       const shown = (pass.removed ?? []).slice(0, 12).join(', ');
       this.info.appendChild(
