@@ -9,6 +9,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.ascend-lab-installed
 
+# Tools the recipes call (jlpm, jupyter-builder, node helpers) come from the venv first.
+export PATH := $(abspath $(BIN)):$(PATH)
+
 .PHONY: course test check lint pytest browser-deps clean help
 
 help:
