@@ -25,6 +25,7 @@ CASES = {
     "conv": ("ConvBNReLU", (1, 3, 16, 16), False, False),
     "conv_dynamic": ("ConvBNReLU", (1, 3, 16, 16), False, True),
     "lenet": ("LeNet5", (1, 1, 32, 32), False, False),
+    "lenet_b32": ("LeNet5", (32, 1, 32, 32), False, False),
     "lenet_fusion": ("LeNet5", (1, 1, 32, 32), True, False),
     "resnet50": ("ResNet50", (1, 3, 224, 224), False, False),
     "resnet50_compiled": ("ResNet50", (1, 3, 224, 224), False, False),

@@ -22,7 +22,15 @@ from ascend_lab.memory.actor_set import parse_actor_set_sizes, size_mismatches
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE.parents[1] / "ascend_lab" / "payload" / "graph.schema.json"
-CASES = ["conv", "conv_dynamic", "lenet", "lenet_fusion", "encoder", "resnet50_compiled"]
+CASES = [
+    "conv",
+    "conv_dynamic",
+    "lenet",
+    "lenet_b32",
+    "lenet_fusion",
+    "encoder",
+    "resnet50_compiled",
+]
 
 pytestmark = pytest.mark.mindspore
 
@@ -113,6 +121,17 @@ def test_fusion_removes_tensors_and_says_what_it_saved(graphs):
     assert rows[0]["tensors"] == len(off.tensors) and rows[1]["tensors"] == len(on.tensors)
     assert "intermediate tensor(s)" in table.text()
     assert "fusion on" in table._repr_html_()
+
+
+def test_batch_32_scales_every_activation(graphs):
+    b1 = plan_graph(graphs["lenet"])
+    b32 = plan_graph(graphs["lenet_b32"])
+    assert [t.op for t in b32.tensors] == [t.op for t in b1.tensors]
+    assert [t.nbytes for t in b32.tensors] == [32 * t.nbytes for t in b1.tensors]
+    assert [(t.start, t.end) for t in b32.tensors] == [(t.start, t.end) for t in b1.tensors]
+    assert 20 * b1.peak < b32.peak <= 32 * b1.peak  # alignment padding shrinks relatively
+    table = compare_plans(b1, b32, ("batch 1", "batch 32"))
+    assert "(x" in table.notes[0] and table.to_dict()[1]["peak"] == b32.peak
 
 
 def test_dynamic_shapes_are_excluded_and_explained(graphs):
