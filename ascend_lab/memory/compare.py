@@ -7,6 +7,7 @@ dynamic pool and reports zeros, so it returns None with the reason instead.
 """
 
 import html
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple
 
@@ -163,8 +164,14 @@ def runtime_peak(device: Optional[str] = None) -> Tuple[Optional[int], str]:
         )
     import mindspore
 
-    peak = int(mindspore.runtime.max_memory_allocated())
-    return peak, f"mindspore.runtime.max_memory_allocated() on Ascend: {fmt_bytes(peak)}"
+    # mindspore.runtime (2.5+); MindSpore 2.3/2.4 on Ascend images have it in mindspore.hal.
+    source: Any = getattr(mindspore, "runtime", None)
+    name = "mindspore.runtime"
+    if source is None or not hasattr(source, "max_memory_allocated"):
+        source = importlib.import_module("mindspore.hal")
+        name = "mindspore.hal"
+    peak = int(source.max_memory_allocated())
+    return peak, f"{name}.max_memory_allocated() on Ascend: {fmt_bytes(peak)}"
 
 
 def _current_device() -> Optional[str]:

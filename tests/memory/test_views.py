@@ -1,6 +1,7 @@
 """The memory map figure, the comparison table and the runtime-peak helper."""
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +137,30 @@ def test_runtime_peak_on_cpu_does_not_import_mindspore():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["None", "False"]
+
+
+@pytest.mark.parametrize("where", ["runtime", "hal"])
+def test_runtime_peak_on_ascend_reads_the_runtime(tmp_path, where):
+    # A stand-in ``mindspore`` package (this machine has no NPU): 2.5+ has
+    # mindspore.runtime.max_memory_allocated, 2.3/2.4 only mindspore.hal's.
+    import subprocess
+
+    pkg = tmp_path / "mindspore"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from . import hal\n" + ("from . import runtime\n" if where == "runtime" else "")
+    )
+    (pkg / f"{where}.py").write_text("def max_memory_allocated():\n    return 3 * 1024 * 1024\n")
+    if where != "hal":
+        (pkg / "hal.py").write_text("def max_memory_allocated():\n    raise AssertionError\n")
+    code = (
+        "from ascend_lab.memory import runtime_peak; peak, why = runtime_peak('Ascend'); "
+        "print(peak); print(why)"
+    )
+    env = {"PYTHONPATH": f"{tmp_path}:{Path(__file__).resolve().parents[2]}", "PATH": "/usr/bin"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    lines = out.stdout.splitlines()
+    assert lines[0] == str(3 * 1024 * 1024)
+    assert lines[1] == f"mindspore.{where}.max_memory_allocated() on Ascend: 3.0 MiB"
