@@ -417,7 +417,6 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
     # 1. Every kernel output that owns memory becomes a candidate tensor.
     candidates: Dict[str, TensorLife] = {}
     order: List[str] = []
-    excluded_ids: Set[str] = set()
     for node in kernels:
         step = step_of[node.id]
         label = node_label(node, graph)
@@ -430,7 +429,6 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
             nbytes = tensor_nbytes(tensor_type)
             if not nbytes:
                 problem.excluded.append(Excluded(t_id, node.id, label, _describe(tensor_type)))
-                excluded_ids.add(t_id)
                 continue
             size = align_up(nbytes, alignment)
             candidates[t_id] = TensorLife(t_id, node.id, label, kop, size, nbytes, step, step)
@@ -441,7 +439,6 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
             problem.fused_internal_bytes += total
 
     # 2. Each consumer extends the lifetime of the storage it reads (through views/refs).
-    persistent_used: Dict[str, int] = {}
     for node in kernels:
         step = step_of[node.id]
         for src in node.inputs:
@@ -450,8 +447,6 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
                     tensor = candidates.get(rid)
                     if tensor is not None and tensor.end < step:
                         tensor.end = step
-                else:
-                    persistent_used.setdefault(rid, step)
 
     # 3. Graph outputs (inputs of Return, through MakeTuple/Depend) are persistent.
     outputs: List[str] = []
@@ -461,8 +456,6 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
                 for kind, rid in resolver.roots(src, None):
                     if kind == "t" and rid in candidates and rid not in outputs:
                         outputs.append(rid)
-                    elif kind == "p":
-                        persistent_used.setdefault(rid, -1)
 
     for node in graph.nodes:
         if node.kind in ("parameter", "input"):
@@ -514,6 +507,11 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
         problem.notes.append(
             f"{len(outputs)} graph output(s) are persistent (returned to the caller) and not "
             "in the arena."
+        )
+    if kernels:
+        problem.notes.append(
+            "Kernel workspaces (scratch memory some kernels request at launch) are not in the "
+            "graph dump and are not planned."
         )
     return problem
 
