@@ -11,9 +11,10 @@ gives a CPU-mode answer that says so.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 # Seconds a request waits beyond the probe's own timeout before giving up on it.
 GRACE_SECONDS = 1.0
@@ -60,6 +61,7 @@ class StatusCache:
         self._inflight: Optional[asyncio.Future[Dict[str, Any]]] = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ascend-lab-probe")
         self.probe_runs = 0  # for tests and benchmarks
+        self._text_of: Optional[Tuple[Dict[str, Any], str]] = None
 
     def _fresh(self) -> bool:
         return self._value is not None and self._clock() - self._value_time < self.cache_seconds
@@ -107,6 +109,16 @@ class StatusCache:
                 "Check the driver with `npu-smi info` in a terminal; a hung driver "
                 "usually needs the NPU to be reset by an administrator.",
             )
+
+    async def get_json(self, refresh: bool = False) -> str:
+        """``get()`` serialised; the text of a cached snapshot is made once, not per request."""
+        value = await self.get(refresh=refresh)
+        cached = self._text_of
+        if cached is not None and cached[0] is value:
+            return cached[1]
+        text = json.dumps(value)
+        self._text_of = (value, text)
+        return text
 
     def close(self) -> None:
         self._executor.shutdown(wait=False)

@@ -23,9 +23,10 @@ class StatusHandler(APIHandler):
     @tornado.web.authenticated
     async def get(self) -> None:
         refresh = self.get_argument("refresh", "0").lower() in ("1", "true", "yes")
-        status = await self.cache.get(refresh=refresh)
+        text = await self.cache.get_json(refresh=refresh)
+        self.set_header("Content-Type", "application/json; charset=UTF-8")
         self.set_header("Cache-Control", "no-store")
-        self.finish(json.dumps(status))
+        self.finish(text)
 
 
 class CourseHandler(APIHandler):

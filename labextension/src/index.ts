@@ -2,16 +2,13 @@
  * ascend-lab for JupyterLab: the NPU status-bar item, the device panel and the course
  * launcher. (The graph MIME renderer is a separate entry point: `mime.ts`.)
  */
-import {
-  ILabShell,
-  JupyterFrontEnd,
-  JupyterFrontEndPlugin
-} from '@jupyterlab/application';
+import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { Clipboard, Dialog, ICommandPalette, showDialog } from '@jupyterlab/apputils';
 import { ILauncher } from '@jupyterlab/launcher';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { IStatusBar } from '@jupyterlab/statusbar';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
+import { Signal } from '@lumino/signaling';
 
 import { fetchCourse, fetchStatus } from './api';
 import { npuIcon } from './icons';
@@ -60,24 +57,19 @@ const devicePlugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
   description: 'Ascend NPU status in the status bar and a device panel.',
   autoStart: true,
-  optional: [ITranslator, IStatusBar, ISettingRegistry, ICommandPalette, ILabShell],
-  activate: async (
+  optional: [ITranslator, IStatusBar, ISettingRegistry, ICommandPalette],
+  activate: (
     app: JupyterFrontEnd,
     translator: ITranslator | null,
     statusBar: IStatusBar | null,
     registry: ISettingRegistry | null,
     palette: ICommandPalette | null
-  ): Promise<void> => {
+  ): void => {
     const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
+    // Start polling and show the item at once with the defaults; settings (a server round
+    // trip) are applied when they arrive, so the status shows up as early as possible.
+    let current = DEFAULTS;
     let settings: ISettingRegistry.ISettings | null = null;
-    if (registry) {
-      try {
-        settings = await registry.load(PLUGIN_ID);
-      } catch (err) {
-        console.warn('ascend-lab: could not load settings, using defaults', err);
-      }
-    }
-    let current = readSettings(settings);
 
     const poller = new StatusPoller({
       fetch: fetchStatus,
@@ -91,7 +83,8 @@ const devicePlugin: JupyterFrontEndPlugin<void> = {
     panel.id = PANEL_ID;
     panel.title.icon = npuIcon;
     panel.title.caption = trans.__('Ascend NPU devices');
-    app.shell.add(panel, current.panelArea, { rank: 900 });
+    let placedArea = current.panelArea;
+    app.shell.add(panel, placedArea, { rank: 900 });
 
     app.commands.addCommand(CommandIDs.showPanel, {
       label: trans.__('Show the NPU device panel'),
@@ -107,6 +100,7 @@ const devicePlugin: JupyterFrontEndPlugin<void> = {
       palette.addItem({ command: CommandIDs.refresh, category });
     }
 
+    const statusItemActiveChanged = new Signal<DevicePanel, void>(panel);
     if (statusBar) {
       const item = new NpuStatusItem({
         poller,
@@ -118,14 +112,32 @@ const devicePlugin: JupyterFrontEndPlugin<void> = {
         item,
         align: 'left',
         rank: 4,
-        isActive: () => current.showStatusItem
+        isActive: () => current.showStatusItem,
+        activeStateChanged: statusItemActiveChanged
       });
     }
 
-    settings?.changed.connect(() => {
+    const apply = (): void => {
       current = readSettings(settings);
       poller.setInterval(current.pollInterval);
-    });
+      statusItemActiveChanged.emit();
+      if (current.panelArea !== placedArea) {
+        placedArea = current.panelArea;
+        app.shell.add(panel, placedArea, { rank: 900 });
+      }
+    };
+    if (registry) {
+      registry
+        .load(PLUGIN_ID)
+        .then(loaded => {
+          settings = loaded;
+          apply();
+          loaded.changed.connect(apply);
+        })
+        .catch(err =>
+          console.warn('ascend-lab: could not load settings, using defaults', err)
+        );
+    }
   }
 };
 
