@@ -49,8 +49,12 @@ class TensorType:
 
     @property
     def itemsize(self) -> Optional[int]:
-        name = (self.device_dtype or self.dtype or "").lower()
-        return DTYPE_BYTES.get(name)
+        # MindSpore prints device dtype "Unknown" for parameters: fall back to the dtype.
+        for name in (self.device_dtype, self.dtype):
+            size = DTYPE_BYTES.get((name or "").lower())
+            if size is not None:
+                return size
+        return None
 
     @property
     def is_dynamic(self) -> bool:
@@ -198,10 +202,7 @@ class Graph:
         """(source id, target id, input slot) for every input that is a node of this graph."""
         ids = {n.id for n in self.nodes}
         return [
-            (src, n.id, slot)
-            for n in self.nodes
-            for slot, src in enumerate(n.inputs)
-            if src in ids
+            (src, n.id, slot) for n in self.nodes for slot, src in enumerate(n.inputs) if src in ids
         ]
 
     def to_networkx(self, include_bookkeeping: bool = True) -> Any:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from ..graph.model import DTYPE_BYTES, Graph, Node, TensorType
+from ..graph.model import Graph, Node, TensorType
 
 DEFAULT_ALIGNMENT = 512
 
@@ -196,23 +196,8 @@ def _strip_hash(name: str) -> str:
 
 
 def tensor_nbytes(tensor_type: Optional[TensorType]) -> Optional[int]:
-    """Bytes of one value: shape x dtype; None if unknown or dynamic.
-
-    The kernel-select dtype wins, but MindSpore prints ``Unknown`` there for parameters, so
-    fall back to the abstract dtype then.
-    """
-    if tensor_type is None or tensor_type.shape is None or tensor_type.is_dynamic:
-        return None
-    size = None
-    for name in (tensor_type.device_dtype, tensor_type.dtype):
-        size = DTYPE_BYTES.get((name or "").lower())
-        if size is not None:
-            break
-    if size is None:
-        return None
-    for dim in tensor_type.shape:
-        size *= dim
-    return size
+    """Bytes of one value: shape x dtype; None if unknown or dynamic."""
+    return None if tensor_type is None else tensor_type.nbytes
 
 
 def tuple_index(node: Node, graph: Graph) -> Optional[int]:
