@@ -47,6 +47,8 @@ def test_importing_the_package_and_cli_does_not_import_heavy_modules():
         "heavy = [m for m in ('mindspore', 'numpy', 'matplotlib', 'networkx') if m in sys.modules];"
         "print(heavy)"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
