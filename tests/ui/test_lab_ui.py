@@ -5,6 +5,7 @@ The extension must be built and installed into the venv (``pip install -e .`` an
 (or ``$ASCEND_LAB_ARTIFACTS``).
 """
 
+import json
 import os
 from pathlib import Path
 from typing import Iterator, List
@@ -23,6 +24,7 @@ from tests.ui.lab_server import (
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 XSS_NAME = "<img src=x onerror=alert(1)>"
+GRAPH_MIME = "application/vnd.ascend-lab.graph+json"
 ARTIFACTS = Path(
     os.environ.get(
         "ASCEND_LAB_ARTIFACTS", str(Path(__file__).resolve().parents[2] / "test-artifacts")
@@ -59,8 +61,40 @@ def ascend_lab_server(tmp_path_factory) -> Iterator[LabServer]:
 
 @pytest.fixture(scope="module")
 def cpu_lab_server(tmp_path_factory) -> Iterator[LabServer]:
+    """CPU mode, JupyterLab Dark theme, and a notebook holding a graph payload output."""
+    from tests.viewer.payloads import course_payload
+
     folder = tmp_path_factory.mktemp("lab-cpu")
-    server = LabServer(folder, cpu_machine_env(folder))
+    server = LabServer(
+        folder,
+        cpu_machine_env(folder),
+        settings={"@jupyterlab/apputils-extension/themes": {"theme": "JupyterLab Dark"}},
+    )
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": 1,
+                "metadata": {},
+                "source": ["trace"],
+                "outputs": [
+                    {
+                        "output_type": "execute_result",
+                        "execution_count": 1,
+                        "metadata": {},
+                        "data": {
+                            GRAPH_MIME: course_payload(),
+                            "text/plain": ["<Trace: no widget state>"],
+                        },
+                    }
+                ],
+            }
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (server.root / "graph.ipynb").write_text(json.dumps(nb), encoding="utf-8")
     server.start()
     yield server
     server.stop()
@@ -149,8 +183,34 @@ def test_status_item_in_cpu_mode(browser, cpu_lab_server):
         panel = page.locator("#ascend-lab-device-panel")
         expect(panel.locator(".jp-AscendLab-cpu")).to_contain_text("MindSpore runs on the CPU")
         expect(panel.locator(".jp-AscendLab-chip")).to_have_count(0)
-        _shot(page, "ui_cpu_mode.png")
+        _shot(page, "ui_cpu_mode_dark.png")
         assert dialogs == []
+    finally:
+        context.close()
+
+
+def test_graph_mime_renderer_in_a_notebook(browser, cpu_lab_server):
+    """A saved trace output (no widget state) renders with the viewer in JupyterLab."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(
+            f"{cpu_lab_server.url}lab/tree/graph.ipynb?reset&token={cpu_lab_server.token}",
+            wait_until="domcontentloaded",
+            timeout=60000,
+        )
+        output = page.locator(".jp-OutputArea-output.jp-AscendLab-graph")
+        expect(output).to_be_visible(timeout=60000)
+        viewer = output.locator('[data-viewer="ascend-lab"]')
+        expect(viewer).to_be_visible(timeout=30000)
+        expect(viewer).to_contain_text("Conv2d + BN + ReLU (synthetic)")
+        expect(viewer.locator("svg .al-node").first).to_be_visible(timeout=30000)
+        no_kernel = page.locator(".jp-Dialog button", has_text="No Kernel")
+        no_kernel.click(timeout=30000)  # the notebook names no kernel: keep it that way
+        expect(page.locator(".jp-Dialog")).to_have_count(0)
+        _shot(page, "ui_graph_mime_dark.png")
     finally:
         context.close()
 
