@@ -23,6 +23,10 @@ export type ColorMode = 'op' | 'memory' | 'changed';
 /** Above this many boxes only those in (or near) the viewport are put in the DOM. */
 export const CULL_LIMIT = 1500;
 
+/** Idle time before collapsed groups in view are laid out ahead, and how many batches. */
+const PREFETCH_DELAY_MS = 400;
+const PREFETCH_BATCHES = 12;
+
 interface Box {
   item: string;
   kind: 'node' | 'group' | 'frame';
@@ -171,12 +175,65 @@ export class GraphPane {
     }
     this.render();
     this.el.setAttribute('data-state', 'ready');
+    this.schedulePrefetch();
     this.el.dispatchEvent(
       new CustomEvent('al-rendered', {
         bubbles: true,
         detail: { layoutMs: this.lastLayoutMs }
       })
     );
+  }
+
+  private prefetching = false;
+  private prefetchCount = 0;
+
+  /**
+   * While idle, lay out the contents of the collapsed groups in view (nearest the centre
+   * first), two at a time in the worker, so that a click on one expands at once.
+   */
+  private schedulePrefetch(): void {
+    if (this.prefetching || !this.opts.layout.usesWorker) {
+      return;
+    }
+    this.prefetching = true;
+    const step = async (): Promise<void> => {
+      const model = this.model;
+      if (!model || this.disposed) {
+        this.prefetching = false;
+        return;
+      }
+      const [vw, vh] = this.viewSize();
+      const cx = (vw / 2 - this.tx) / this.k;
+      const cy = (vh / 2 - this.ty) / this.k;
+      const inView = (g: string): boolean => {
+        const b = this.boxes.get(groupItem(g));
+        return b !== undefined && this.inView(b, 0);
+      };
+      const jobs = model
+        .prefetchJobs(2, g => {
+          const b = this.boxes.get(groupItem(g));
+          return b
+            ? Math.abs(b.x + b.w / 2 - cx) + Math.abs(b.y + b.h / 2 - cy)
+            : Infinity;
+        })
+        .filter(j => inView(j.group));
+      if (!jobs.length || ++this.prefetchCount > PREFETCH_BATCHES) {
+        this.prefetching = false;
+        return;
+      }
+      try {
+        const results = await this.opts.layout.layout(jobs);
+        if (model === this.model) {
+          model.storePrefetched(results);
+        }
+      } catch {
+        this.prefetching = false;
+        return;
+      }
+      setTimeout(() => void step(), 0);
+    };
+    this.prefetchCount = 0;
+    setTimeout(() => void step(), PREFETCH_DELAY_MS);
   }
 
   /** Absolute boxes from the per-group layouts. */

@@ -82,6 +82,8 @@ export class GraphModel {
   edges: Array<[string, string]> = [];
   readonly expanded = new Set<string>([ROOT]);
   readonly layouts = new Map<string, GroupLayout>();
+  /** layouts of collapsed groups' contents, computed ahead of an expand (idle time) */
+  readonly prefetched = new Map<string, GroupLayout>();
   private nodeGroup = new Map<string, string>();
   private chainCache = new Map<string, string[]>();
   private edgesByGroup = new Map<string, Array<[string, string]>>();
@@ -115,6 +117,7 @@ export class GraphModel {
   /** Recompute visible nodes, edges and the scope tree (keeps expansion state). */
   rebuild(): void {
     this.layouts.clear();
+    this.prefetched.clear();
     this.visible = this.graph.nodes.filter(n => !this.isHidden(n));
     // edges, bridged through hidden nodes
     const memo = new Map<string, string[]>();
@@ -368,6 +371,10 @@ export class GraphModel {
     }
     if (expand) {
       this.expanded.add(group);
+      const ready = this.prefetched.get(group);
+      if (ready && !this.layouts.has(group)) {
+        this.layouts.set(group, ready);
+      }
     } else {
       this.expanded.delete(group);
     }
@@ -424,6 +431,44 @@ export class GraphModel {
     };
     visit(ROOT);
     return jobs;
+  }
+
+  /**
+   * Jobs for the contents of collapsed groups that are drawn now (children collapsed too),
+   * so that expanding one only needs its ancestors laid out again. `order` ranks groups.
+   */
+  prefetchJobs(limit: number, order: (group: string) => number = () => 0): LayoutJob[] {
+    const candidates: string[] = [];
+    for (const id of this.expanded) {
+      for (const c of this.groups.get(id)?.children ?? []) {
+        if (!this.expanded.has(c) && !this.layouts.has(c) && !this.prefetched.has(c)) {
+          candidates.push(c);
+        }
+      }
+    }
+    candidates.sort((a, b) => order(a) - order(b));
+    return candidates.slice(0, limit).map(id => {
+      const g = this.groups.get(id)!;
+      const items: LayoutItem[] = g.nodes.map(n => ({
+        id: nodeItem(n),
+        w: NODE_W,
+        h: NODE_H
+      }));
+      for (const c of g.children) {
+        items.push({ id: groupItem(c), w: GROUP_W, h: GROUP_H });
+      }
+      return { group: id, items, edges: this.edgesByGroup.get(id) ?? [] };
+    });
+  }
+
+  storePrefetched(results: GroupLayout[]): void {
+    for (const r of results) {
+      const g = this.groups.get(r.group);
+      // only valid while all its children are collapsed
+      if (g && !g.children.some(c => this.expanded.has(c))) {
+        this.prefetched.set(r.group, r);
+      }
+    }
   }
 
   storeLayouts(results: GroupLayout[]): void {

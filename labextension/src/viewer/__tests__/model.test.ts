@@ -158,6 +158,31 @@ describe('GraphModel', () => {
   });
 });
 
+describe('prefetch', () => {
+  it('lays out collapsed groups ahead so an expand only redoes ancestors', () => {
+    const m = new GraphModel(bigGraph(10000));
+    m.applyDefaultExpansion();
+    m.storeLayouts(runLayoutJobs(m.layoutJobs()));
+    const block = 'Default/layer3-SequentialCell/4-Bottleneck';
+    const jobs = m.prefetchJobs(500);
+    expect(jobs.length).toBeGreaterThan(90);
+    expect(jobs.every(j => !m.isExpanded(j.group))).toBe(true);
+    const ranked = m.prefetchJobs(2, g => (g === block ? 0 : 1));
+    expect(ranked.map(j => j.group)[0]).toBe(block);
+    m.storePrefetched(runLayoutJobs(ranked));
+    expect(m.prefetchJobs(500).length).toBe(jobs.length - 2);
+    m.setExpanded(block, true);
+    expect(m.layoutJobs().map(j => j.group)).toEqual([
+      'Default/layer3-SequentialCell',
+      'Default',
+      ROOT
+    ]);
+    // toggling bookkeeping changes every group's contents: prefetched layouts are dropped
+    m.setShowBookkeeping(true);
+    expect(m.prefetched.size).toBe(0);
+  });
+});
+
 describe('layout', () => {
   it('places every item without overlap and sizes parents from children', () => {
     const m = new GraphModel(coursePayload().graphs.before);
