@@ -578,7 +578,12 @@ class _IRParser:
         if entry not in blocks:
             raise self.error(f"entry graph @{entry} not found (the file looks truncated)", last)
         main = blocks.pop(entry)
-        main.nodes[:0] = params
+        # `# Params:` describe the entry graph's parameters best; a header that lists some
+        # of them too (`subgraph @main(%para1_x)`) must not make duplicates.
+        described = {p.id for p in params}
+        main.nodes = params + [
+            n for n in main.nodes if not (n.op == "Parameter" and n.id in described)
+        ]
         for key, value in file_attrs.items():
             main.attrs.setdefault(key, value)
         main.subgraphs = blocks

@@ -350,3 +350,23 @@ def test_windows_line_endings():
     crlf = parse_ir_text(text.replace("\n", "\r\n"))
     plain = parse_ir_text(text)
     assert [n.to_dict() for n in crlf.nodes] == [n.to_dict() for n in plain.nodes]
+
+
+def test_entry_header_parameters_merge_with_the_params_section():
+    text = (
+        "# IR entry: @g\n# Params:\n"
+        "%para1_x: <Tensor[Float32], (2)> : [2]  :  IsWeight: false\n"
+        "%para2_w: <Ref[Tensor[Float32]], (2), ref_key=w, is_parameter>  :  has_default\n\n"
+        "# Parameters: 1, (<Tensor[Float32], (2)>)\n"
+        "subgraph @g(%para1_x) {\n"
+        "  %0(y) = Mul(%para1_x, %para2_w)\n"
+        "      : (<Tensor[Float32], (2)>, <Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)\n"
+        "  Return(%0)\n      : (<Tensor[Float32], (2)>)\n}\n"
+    )
+    g = parse_ir_text(text)
+    assert [(n.id, n.kind) for n in g.parameters] == [
+        ("%para1_x", "input"),
+        ("%para2_w", "parameter"),
+    ]
+    assert g.node("%para1_x").attrs["runtime_shape"] == "[2]"
+    assert g.edges() == [("%para1_x", "%0", 0), ("%para2_w", "%0", 1), ("%0", "return", 0)]
