@@ -63,3 +63,27 @@ def test_plot_onto_given_axes_and_refuses_big_graphs(fused):
     with pytest.raises(ValueError, match="max_nodes"):
         fused.plot(max_nodes=5)
     plt.close(fig)
+
+
+def test_graph_modules_import_nothing_heavy():
+    """Parsers and drawing helpers load networkx/matplotlib/protobuf only when called."""
+    import subprocess
+    import sys
+
+    from .helpers import FIXTURES
+
+    code = (
+        "import sys, ascend_lab.graph.ir_text, ascend_lab.graph.mindir, "
+        "ascend_lab.graph.nx, ascend_lab.graph.plot, ascend_lab.graph.errors\n"
+        "heavy = ('mindspore', 'networkx', 'matplotlib', 'google.protobuf')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=str(FIXTURES.parent.parent.parent),
+    )
+    assert out.stdout.strip() == "[]"
