@@ -55,6 +55,8 @@ export class GraphPane {
   modified = new Set<string>();
   matches = new Set<string>();
   colorMode: ColorMode = 'op';
+  /** label edges with the shape of the value they carry */
+  edgeLabels = false;
   showBookkeeping = false;
   private boxes = new Map<string, Box>();
   private order: Box[] = [];
@@ -479,8 +481,29 @@ export class GraphPane {
           d: `M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + dy).toFixed(1)} ${x2.toFixed(1)},${(y2 - dy).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}`
         })
       );
+      if (this.edgeLabels && a.startsWith('n:')) {
+        const shape = formatShape(model.byId.get(u)?.outputs?.[0]);
+        if (shape) {
+          edges.appendChild(
+            s(
+              'text',
+              {
+                class: 'al-edge-label',
+                x: ((x1 + x2) / 2 + 4).toFixed(1),
+                y: ((y1 + y2) / 2).toFixed(1)
+              },
+              shape
+            )
+          );
+        }
+      }
     }
     this.refreshClasses();
+  }
+
+  setEdgeLabels(show: boolean): void {
+    this.edgeLabels = show;
+    this.render();
   }
 
   private drawNode(box: Box): SVGGElement {

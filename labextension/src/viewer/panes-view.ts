@@ -55,6 +55,10 @@ export class PanesView {
       'aria-label':
         'Show bookkeeping nodes (Load, UpdateState, Depend, MakeTuple, TupleGetItem, Return) and constants'
     });
+    const shapes = h('input', {
+      type: 'checkbox',
+      'aria-label': 'Label edges with the shape of the value they carry'
+    });
     const fit = h('button', { type: 'button', title: 'Fit to view (f)' }, 'Fit');
     const svgBtn = h(
       'button',
@@ -72,6 +76,7 @@ export class PanesView {
       { class: 'al-toolbar', role: 'toolbar', 'aria-label': `${name} tools` },
       this.search,
       h('label', {}, bk, 'bookkeeping + constants'),
+      h('label', {}, shapes, 'edge shapes'),
       this.colorSelect,
       fit,
       svgBtn,
@@ -117,6 +122,11 @@ export class PanesView {
     bk.addEventListener('change', () => {
       for (const p of this.panes) {
         void p.setShowBookkeeping(bk.checked);
+      }
+    });
+    shapes.addEventListener('change', () => {
+      for (const p of this.panes) {
+        p.setEdgeLabels(shapes.checked);
       }
     });
     fit.addEventListener('click', () => this.panes.forEach(p => p.fit()));

@@ -67,6 +67,7 @@ export const CSS = `
 svg.al-svg text { fill: var(--al-fg); font-size: 11px; font-family: var(--jp-code-font-family, ui-monospace, monospace); pointer-events: none; }
 svg.al-svg .al-edge { fill: none; stroke: var(--al-fg2); stroke-opacity: 0.55; stroke-width: 1.2; }
 svg.al-svg .al-node rect { stroke-width: 1.3; }
+svg.al-svg text.al-edge-label { fill: var(--al-fg2); font-size: 9px; }
 svg.al-svg .al-node, svg.al-svg .al-group { cursor: pointer; outline: none; }
 svg.al-svg .al-node:focus-visible rect, svg.al-svg .al-group:focus-visible rect { stroke: var(--al-accent); stroke-width: 3; }
 svg.al-svg .al-group rect { fill: var(--al-bg2); stroke: var(--al-fg2); stroke-dasharray: 4 2; }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderPayload, ViewerHandle } from '../app';
-import { bigPayload, coursePayload, XSS } from './payloads';
+import { bigPayload, coursePayload, node, XSS } from './payloads';
 
 let handle: ViewerHandle | null = null;
 let host: HTMLDivElement;
@@ -214,6 +214,61 @@ describe('renderPayload in a DOM', () => {
       )
     ).not.toBeNull();
     expect(host.querySelectorAll('.al-node').length).toBeGreaterThan(0);
+  });
+
+  it('searches by op, scope and name, and labels edges with shapes on demand', async () => {
+    const h = mount(coursePayload());
+    const pane = h.app!.graphView!.panes[0];
+    await pane.ready;
+    const search = host.querySelector<HTMLInputElement>(
+      '[data-view="graph"] input[type="search"]'
+    )!;
+    search.value = 'conv-conv2d';
+    search.dispatchEvent(new Event('input'));
+    expect(
+      [...host.querySelectorAll('.al-node.al-match')].map(n =>
+        n.getAttribute('data-id')
+      )
+    ).toEqual(['1']);
+    expect(host.querySelector('.al-results')!.textContent).toContain('1 matches');
+    search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await settle();
+    expect(pane.selected).toBe('1');
+    search.value = 'IMG SRC';
+    search.dispatchEvent(new Event('input'));
+    expect(
+      [...host.querySelectorAll('.al-node.al-match')].map(n =>
+        n.getAttribute('data-id')
+      )
+    ).toEqual(['5']);
+    expect(host.querySelectorAll('.al-edge-label').length).toBe(0);
+    const shapes = [
+      ...host.querySelectorAll<HTMLInputElement>(
+        '[data-view="graph"] input[type="checkbox"]'
+      )
+    ][1];
+    shapes.click();
+    const labels = [...host.querySelectorAll('.al-edge-label')].map(t => t.textContent);
+    expect(labels).toContain('Float32(1, 8, 16, 16)');
+  });
+
+  it('draws only the boxes in view when very many are shown', async () => {
+    // a flat graph (no scopes) cannot be collapsed: 3000 boxes, culled to the viewport
+    const p = bigPayload(10);
+    p.graphs.main.nodes = Array.from({ length: 3000 }, (_, i) =>
+      node(`n${i}`, 'Add', i ? [`n${i - 1}`] : [], null)
+    );
+    const h = mount(p);
+    const pane = h.app!.graphView!.panes[0];
+    await pane.ready;
+    const drawn = host.querySelectorAll('.al-node').length;
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(200);
+    await pane.select('n2500', { center: true });
+    await new Promise(r => setTimeout(r, 50));
+    pane.render();
+    expect(host.querySelector('.al-node[data-id="n2500"]')).not.toBeNull();
+    expect(host.querySelector('.al-node[data-id="n0"]')).toBeNull();
   });
 
   it('supports keyboard zoom, fit and navigation', async () => {
