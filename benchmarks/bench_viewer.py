@@ -2,8 +2,8 @@
 
 Prints, median of 3 fresh page loads each:
   * time from navigation to a drawn graph (first paint after layout) for the course's
-    Conv2d+BN+ReLU net (synthetic, or traced for real with --real), a ResNet-50-sized
-    kernel graph (~500 nodes) and a synthetic 10,000-node graph with nested scopes;
+    Conv2d+BN+ReLU net and ResNet-50's kernel graph (synthetic ~500 nodes, or both traced
+    for real with --real) and a synthetic 10,000-node graph with nested scopes;
   * for the 10,000-node graph: expanding one collapsed group (click -> drawn), and the
     longest main-thread task (PerformanceObserver 'longtask') during load and expand;
   * the size of the ES modules.
@@ -88,6 +88,19 @@ def real_course_payload() -> Dict[str, Any]:
     return ascend_lab.trace(net, x, fusion=True).to_payload()
 
 
+def real_resnet50_payload() -> Dict[str, Any]:
+    import numpy as np
+    from mindspore import Tensor
+
+    import ascend_lab
+    from tests.memory.nets import ResNet50
+
+    net = ResNet50()
+    net.set_train(False)
+    x = Tensor(np.random.rand(1, 3, 224, 224).astype(np.float32))
+    return ascend_lab.trace(net, x, fusion=True).to_payload()
+
+
 def measure(browser: Any, path: str, expand: str = "") -> Dict[str, float]:
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     attempts = block_network(context)
@@ -114,7 +127,9 @@ def measure(browser: Any, path: str, expand: str = "") -> Dict[str, float]:
 
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--real", action="store_true", help="trace the course net with MindSpore")
+    parser.add_argument(
+        "--real", action="store_true", help="trace the course net and ResNet-50 with MindSpore"
+    )
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
     cases = [
@@ -123,7 +138,11 @@ def main(argv: List[str]) -> int:
             real_course_payload() if args.real else course_payload(),
             "",
         ),
-        ("ResNet-50-sized kernel graph (~500 nodes)", resnet_like_payload(500), ""),
+        (
+            "ResNet-50 kernel graph" + (" (traced, fusion on)" if args.real else " (synthetic)"),
+            real_resnet50_payload() if args.real else resnet_like_payload(500),
+            "",
+        ),
         (
             "synthetic 10,000 nodes",
             big_payload(10000),

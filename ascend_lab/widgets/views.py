@@ -94,10 +94,41 @@ class TraceView(ViewerWidget):
     _default_view = "all"
 
 
+def lazy_passes(payload: Dict[str, Any]) -> Dict[str, Any]:
+    """A copy of ``payload`` without the pass snapshots that no view shows by default.
+
+    Their ``graph`` becomes null; the page asks the kernel for one when the slider reaches
+    it. Keeps a live widget light (a ResNet-50 trace embeds ~30 MB of snapshots).
+    """
+    keep_roots = {k for k in payload.get("views", {}).values() if isinstance(k, str)}
+    memory = payload.get("memory")
+    if isinstance(memory, dict) and isinstance(memory.get("graph"), str):
+        keep_roots.add(memory["graph"])
+
+    def kept(key: str) -> bool:
+        return key in keep_roots or key.split("/", 1)[0] in keep_roots
+
+    out = dict(payload)
+    out["graphs"] = {k: g for k, g in payload.get("graphs", {}).items() if kept(k)}
+    passes = []
+    for entry in payload.get("passes") or []:
+        entry = dict(entry)
+        if entry.get("graph") is not None and entry["graph"] not in out["graphs"]:
+            entry["graph"] = None
+        passes.append(entry)
+    if "passes" in payload:
+        out["passes"] = passes
+    return out
+
+
 def show_trace(
     trace: Any, view: str = "all", passes: str = "changed", **kwargs: Any
 ) -> ViewerWidget:
-    """A viewer widget for a Trace (``Trace.show()``); snapshots load on demand."""
+    """A viewer widget for a Trace (``Trace.show()``).
+
+    Pass snapshots other than the default views are left out of the synced payload and
+    load on demand through ``trace.snapshot(i)``.
+    """
     classes = {
         "all": TraceView,
         "graph": GraphView,
@@ -108,4 +139,6 @@ def show_trace(
     if view not in classes:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
     data, snapshot = payload_of(trace, passes=passes)
+    if snapshot is not None:
+        data = lazy_passes(data)
     return classes[view](data, view=view, snapshot=snapshot, **kwargs)

@@ -117,3 +117,22 @@ def test_missing_bundle_says_how_to_build(monkeypatch, tmp_path):
         widgets.GraphView(course_payload())
     with pytest.raises(FileNotFoundError, match="jlpm build:viewer"):
         widgets.to_html(course_payload(), str(tmp_path / "x.html"))
+
+
+def test_show_trace_leaves_pass_snapshots_to_load_on_demand():
+    payload = course_payload()
+    payload["graphs"]["pass:1"] = dict(payload["graphs"]["before"], name="pass 1")
+    payload["graphs"]["after/Fused_BatchNorm_ReLU_fusion"] = {"name": "sub", "nodes": []}
+    payload["passes"][1]["graph"] = "pass:1"
+
+    class Trace(FakeTrace):
+        def to_payload(self, passes="changed", memory=True):
+            return payload
+
+    w = widgets.show_trace(Trace())
+    assert sorted(w.payload["graphs"]) == ["after", "after/Fused_BatchNorm_ReLU_fusion", "before"]
+    assert [p["graph"] for p in w.payload["passes"]] == ["before", None, "after", None]
+    # the original payload is untouched, and the dropped snapshot comes from the trace
+    assert payload["passes"][1]["graph"] == "pass:1"
+    assert w.answer_pass_request(1)["graph"]["name"] == "kernel_graph_before"
+    w.close()
