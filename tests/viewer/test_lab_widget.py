@@ -11,13 +11,12 @@ the outputs render again from the saved widget state after a reload. Screenshots
 
 import json
 import os
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.ui.lab_server import LabServer
 from tests.viewer.browser import TRAP_SCRIPT, chromium
+from tests.viewer.lab import Lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.mindspore]
 
@@ -75,13 +74,8 @@ def _notebook(path: Path) -> None:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lab-viewer")
-    server = LabServer(folder, {})
     # keep widget state in the notebook on save, so outputs render after a reload
-    manager = folder / "settings" / "@jupyter-widgets" / "jupyterlab-manager"
-    manager.mkdir(parents=True, exist_ok=True)
-    (manager / "plugin.jupyterlab-settings").write_text(
-        json.dumps({"saveState": True}), encoding="utf-8"
-    )
+    server = Lab(folder, {"@jupyter-widgets/jupyterlab-manager/plugin": {"saveState": True}})
     _notebook(server.root / "viewer.ipynb")
     server.start()
     yield server
@@ -102,15 +96,9 @@ def _open_notebook(page, lab):
 
 
 def _shutdown_kernels(lab):
-    for kernel in lab.get_json("api/kernels"):
-        req = urllib.request.Request(
-            f"{lab.url}api/kernels/{kernel['id']}",
-            method="DELETE",
-            headers={"Authorization": "token " + lab.token},
-        )
-        with urllib.request.urlopen(req, timeout=30) as r:
-            assert r.status == 204
-    assert lab.get_json("api/kernels") == []
+    for kernel in lab.request("api/kernels"):
+        lab.request(f"api/kernels/{kernel['id']}", method="DELETE")
+    assert lab.request("api/kernels") == []
 
 
 def test_viewer_widget_in_jupyterlab(lab):
