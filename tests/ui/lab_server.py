@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Dict, Optional
@@ -140,12 +141,35 @@ class LabServer:
                     self.url + "api/status?token=" + self.token, timeout=2
                 ) as r:
                     if r.status == 200:
+                        self._check_extension_installed()
                         return self
             except OSError:
                 pass
             time.sleep(0.25)
         self.stop()
         raise RuntimeError(f"jupyter lab did not start in {timeout} s: {self.log()}")
+
+    def _check_extension_installed(self) -> None:
+        """Fail fast, with the fix, when the extension is not installed in this env."""
+        fix = (
+            "build and install it first: cd labextension && jlpm build; "
+            "pip install -e . ; jupyter labextension develop --overwrite ."
+        )
+        try:
+            self.get_json("ascend-lab/api/status")
+        except urllib.error.HTTPError as e:
+            self.stop()
+            raise RuntimeError(
+                f"the ascend_lab.server extension is not enabled (HTTP {e.code}): {fix}"
+            ) from None
+        req = urllib.request.Request(
+            self.url + "lab", headers={"Authorization": "token " + self.token}
+        )
+        with urllib.request.urlopen(req, timeout=30) as r:
+            page = r.read().decode("utf-8", errors="replace")
+        if '"name": "ascend-lab"' not in page and '"name":"ascend-lab"' not in page:
+            self.stop()
+            raise RuntimeError(f"JupyterLab does not load the ascend-lab lab extension: {fix}")
 
     def log(self) -> str:
         try:
