@@ -65,9 +65,13 @@ def cpu_lab_server(tmp_path_factory) -> Iterator[LabServer]:
     from tests.viewer.payloads import course_payload
 
     folder = tmp_path_factory.mktemp("lab-cpu")
+    env = cpu_machine_env(folder)
+    # the course lives outside the server root: the launcher must say so, not fail
+    env["ASCEND_LAB_COURSE_DIR"] = str(folder / "elsewhere" / "course")
+    write_notebook(folder / "elsewhere" / "course" / "00_welcome.ipynb")
     server = LabServer(
         folder,
-        cpu_machine_env(folder),
+        env,
         settings={"@jupyterlab/apputils-extension/themes": {"theme": "JupyterLab Dark"}},
     )
     nb = {
@@ -184,6 +188,19 @@ def test_status_item_in_cpu_mode(browser, cpu_lab_server):
         expect(panel.locator(".jp-AscendLab-cpu")).to_contain_text("MindSpore runs on the CPU")
         expect(panel.locator(".jp-AscendLab-chip")).to_have_count(0)
         _shot(page, "ui_cpu_mode_dark.png")
+
+        card = page.locator(".jp-LauncherCard", has_text="Open the Ascend course")
+        if card.count() == 0:
+            page.locator(".jp-FileBrowser-toolbar .jp-ToolbarButtonComponent").first.click()
+        card.click(timeout=20000)
+        dialog = page.locator(".jp-Dialog")
+        expect(dialog).to_contain_text("outside the Jupyter server's root", timeout=20000)
+        expect(dialog).to_contain_text(str(cpu_lab_server.folder / "elsewhere" / "course"))
+        _shot(page, "ui_course_outside_root.png")
+        dialog.locator("button", has_text="Ok").click()
+        expect(
+            page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=".ipynb")
+        ).to_have_count(0)
         assert dialogs == []
     finally:
         context.close()
