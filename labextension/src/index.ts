@@ -112,8 +112,13 @@ const devicePlugin: JupyterFrontEndPlugin<void> = {
         item,
         align: 'left',
         rank: 4,
-        isActive: () => current.showStatusItem,
+        isActive: () => current.showStatusItem && !poller.serverMissing,
         activeStateChanged: statusItemActiveChanged
+      });
+      poller.changed.connect(() => {
+        if (poller.serverMissing) {
+          statusItemActiveChanged.emit();
+        }
       });
     }
 

@@ -130,6 +130,12 @@ export function statusText(
   };
 }
 
+/** The HTTP status of a failed request (`ServerConnection.ResponseError`), if any. */
+export function httpStatus(err: unknown): number | null {
+  const response = (err as { response?: { status?: unknown } } | null)?.response;
+  return typeof response?.status === 'number' ? response.status : null;
+}
+
 /** Options of the shared status poller. */
 export interface IStatusPollerOptions {
   /** Fetch one status (`refresh`: skip the server's cache). */
@@ -183,6 +189,14 @@ export class StatusPoller implements IDisposable {
     return this._error;
   }
 
+  /**
+   * True once the server answered 404: the ascend-lab server extension is not enabled
+   * there. Polling stops and the status item hides itself (quietly, no error spam).
+   */
+  get serverMissing(): boolean {
+    return this._serverMissing;
+  }
+
   get isDisposed(): boolean {
     return this._poll.isDisposed;
   }
@@ -218,6 +232,10 @@ export class StatusPoller implements IDisposable {
       this._error = null;
     } catch (err) {
       this._error = err instanceof Error ? err.message : String(err);
+      if (httpStatus(err) === 404) {
+        this._serverMissing = true;
+        void this._poll.stop();
+      }
       this._changed.emit();
       throw err; // so the Poll backs off
     }
@@ -228,6 +246,7 @@ export class StatusPoller implements IDisposable {
   private _poll: Poll;
   private _status: IDeviceStatus | null = null;
   private _error: string | null = null;
+  private _serverMissing = false;
   private _changed = new Signal<this, void>(this);
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { asDeviceStatus, IDeviceStatus } from '../api';
 import {
   chipNames,
+  httpStatus,
   healthText,
   memoryPercent,
   NpuStatusItem,
@@ -164,6 +165,38 @@ describe('StatusPoller and the status item', () => {
     item.dispose();
     poller.dispose();
     expect(poller.isDisposed).toBe(true);
+  });
+
+  it('stops and reports serverMissing on 404 (server extension not enabled)', async () => {
+    let calls = 0;
+    const poller = new StatusPoller({
+      interval: 3600,
+      auto: false,
+      fetch: async () => {
+        calls++;
+        throw Object.assign(new Error('Not Found'), { response: { status: 404 } });
+      }
+    });
+    expect(poller.serverMissing).toBe(false);
+    await poller.refresh();
+    expect(poller.serverMissing).toBe(true);
+    expect(poller.error).toBe('Not Found');
+    expect(calls).toBe(1);
+    poller.dispose();
+  });
+
+  it('a 500 is an error but not a missing server', async () => {
+    const poller = new StatusPoller({
+      interval: 3600,
+      auto: false,
+      fetch: async () => {
+        throw Object.assign(new Error('boom'), { response: { status: 500 } });
+      }
+    });
+    await poller.refresh();
+    expect(poller.serverMissing).toBe(false);
+    expect(httpStatus(new Error('x'))).toBeNull();
+    poller.dispose();
   });
 
   it('has a sane poll interval', () => {
