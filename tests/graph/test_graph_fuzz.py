@@ -84,30 +84,50 @@ LAST_FIELD = len(MINDIR) - 2
 
 
 @FUZZ
-@given(cut=st.integers(0, LAST_FIELD - 1))
-def test_truncated_mindir_raises_with_offset(cut):
+@given(cut=st.integers(0, LAST_FIELD - 1), decoder=st.sampled_from(["protobuf", "builtin"]))
+def test_truncated_mindir_raises_with_offset(cut, decoder):
     with pytest.raises(GraphParseError) as info:
-        parse_mindir(MINDIR[:cut], "conv.mindir")
+        parse_mindir(MINDIR[:cut], "conv.mindir", decoder=decoder)
     err = info.value
     assert err.path == "conv.mindir" and err.offset is not None and 0 <= err.offset <= cut
     assert "conv.mindir" in str(err) and f"offset {err.offset}" in str(err)
 
 
 @FUZZ
-@given(flips=st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 255)), min_size=1, max_size=6))
-def test_byte_flipped_mindir_parses_or_raises(flips):
+@given(
+    flips=st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 255)), min_size=1, max_size=6),
+    decoder=st.sampled_from(["protobuf", "builtin"]),
+)
+def test_byte_flipped_mindir_parses_or_raises(flips, decoder):
     data = bytearray(MINDIR)
     for frac, value in flips:
         data[min(int(len(data) * frac), len(data) - 1)] = value
     try:
-        g = parse_mindir(bytes(data), "conv.mindir")
+        g = parse_mindir(bytes(data), "conv.mindir", decoder=decoder)
     except GraphParseError as exc:
         assert exc.path == "conv.mindir" and exc.offset is not None
         return
     assert isinstance(g, Graph)
 
 
-def test_mindir_without_its_trailing_version_field_still_parses():
-    g = parse_mindir(MINDIR[:LAST_FIELD], "conv.mindir")
+@pytest.mark.parametrize("decoder", ["protobuf", "builtin"])
+def test_mindir_without_its_trailing_version_field_still_parses(decoder):
+    g = parse_mindir(MINDIR[:LAST_FIELD], "conv.mindir", decoder=decoder)
     assert [n.op for n in g.kernels] == ["Conv2D", "BiasAdd", "BatchNorm", "ReLU"]
     assert "mind_ir_version" not in g.attrs
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 255)), min_size=1, max_size=6))
+def test_both_mindir_decoders_agree_on_corrupt_input(flips):
+    data = bytearray(MINDIR)
+    for frac, value in flips:
+        data[min(int(len(data) * frac), len(data) - 1)] = value
+    results = []
+    for decoder in ("protobuf", "builtin"):
+        try:
+            g = parse_mindir(bytes(data), "conv.mindir", decoder=decoder)
+            results.append([n.to_dict() for n in g.nodes])
+        except GraphParseError:
+            results.append("error")
+    assert results[0] == results[1]

@@ -15,9 +15,9 @@ from .helpers import FIXTURES, fixture
 REPO = FIXTURES.parent.parent.parent
 
 
-@pytest.fixture(scope="module")
-def conv():
-    return parse_mindir_file(fixture("conv/conv.mindir"))
+@pytest.fixture(scope="module", params=["protobuf", "builtin"])
+def conv(request):
+    return parse_mindir_file(fixture("conv/conv.mindir"), decoder=request.param)
 
 
 def test_conv_mindir_ops_params_and_outputs(conv):
@@ -141,3 +141,80 @@ def test_control_flow_mindir_functions_partial_and_shared_constants():
     assert [n.outputs for n in then.nodes if n.kind == "output"] == [
         [TensorType("Float32", (2, 4))]
     ]
+
+
+def _everything(g):
+    return [g.to_dict(), g.attrs] + [(k, s.to_dict(), s.attrs) for k, s in g.subgraphs.items()]
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.mindir")), ids=lambda p: p.name)
+def test_builtin_decoder_matches_protobuf(path):
+    assert _everything(parse_mindir_file(path, decoder="builtin")) == _everything(
+        parse_mindir_file(path, decoder="protobuf")
+    )
+
+
+def test_without_mindspore_or_protobuf_the_builtin_decoder_is_used():
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('mindspore', 'google'):\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from ascend_lab.graph.mindir import MindIRUnavailable, parse_mindir_file\n"
+        f"path = {str(fixture('lenet/lenet.mindir'))!r}\n"
+        "print(len(parse_mindir_file(path).kernels))\n"
+        "try:\n"
+        "    parse_mindir_file(path, decoder='protobuf')\n"
+        "except MindIRUnavailable as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        cwd=str(REPO),
+    )
+    kernels, message = out.stdout.strip().splitlines()
+    assert kernels == "15"
+    assert "MindSpore was not found" in message and "decoder='builtin'" in message
+
+
+def test_unknown_decoder_name():
+    with pytest.raises(ValueError, match="decoder"):
+        parse_mindir(b"", decoder="fast")
+
+
+def test_builtin_schema_matches_mind_ir_proto():
+    """Every message and field of MindSpore's mind_ir.proto is known to the builtin decoder."""
+    from ascend_lab.graph.mindir import _SCHEMA, load_mind_ir_pb2
+
+    kinds = {"string": "str", "bytes": ("bytes", "raw"), "int64": "int", "int32": "int"}
+    kinds.update({"uint64": "uint", "float": "float", "double": "double", "bool": "bool"})
+    kinds.update({"enum": "enum", "message": "msg"})
+    type_names = {}
+    from google.protobuf.descriptor import FieldDescriptor
+
+    for key, value in vars(FieldDescriptor).items():
+        if key.startswith("TYPE_"):
+            type_names[value] = key[5:].lower()
+    seen = set()
+    todo = [load_mind_ir_pb2().ModelProto.DESCRIPTOR]
+    while todo:
+        d = todo.pop()
+        if d.name in seen:
+            continue
+        seen.add(d.name)
+        mine = _SCHEMA[d.name]
+        assert set(mine) == {f.number for f in d.fields}, d.name
+        for f in d.fields:
+            name, kind, repeated, sub = mine[f.number]
+            assert (name, repeated) == (f.name, f.is_repeated), (d.name, f.name)
+            assert kind in kinds[type_names[f.type]], (d.name, f.name, kind)
+            if f.message_type is not None:
+                assert sub == f.message_type.name
+                todo.append(f.message_type)
+    assert seen == set(_SCHEMA)
