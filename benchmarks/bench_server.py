@@ -40,9 +40,8 @@ def _pct(values: List[float], q: float) -> float:
 
 
 def _ms(values: List[float]) -> str:
-    return "median {:.2f} ms, p95 {:.2f} ms, max {:.2f} ms".format(
-        statistics.median(values) * 1000, _pct(values, 0.95) * 1000, max(values) * 1000
-    )
+    median, p95, worst = statistics.median(values), _pct(values, 0.95), max(values)
+    return f"median {median * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms, max {worst * 1000:.2f} ms"
 
 
 def _client(server: LabServer) -> http.client.HTTPConnection:
@@ -60,7 +59,7 @@ def _get(conn: http.client.HTTPConnection, server: LabServer, query: str = "") -
     body = response.read()
     elapsed = time.perf_counter() - start
     if response.status != 200 or b'"ascend-lab.status/1"' not in body:
-        raise RuntimeError("bad answer {}: {!r}".format(response.status, body[:200]))
+        raise RuntimeError(f"bad answer {response.status}: {body[:200]!r}")
     return elapsed
 
 
@@ -70,7 +69,7 @@ def bench_latency(server: LabServer, calls: str, requests: int) -> None:
     runs_before = call_count(calls)
     times = [_get(conn, server) for _ in range(requests)]
     conn.close()
-    print("warm cache, 1 client, {} requests: {}".format(requests, _ms(times)))
+    print(f"warm cache, 1 client, {requests} requests: {_ms(times)}")
 
     def worker(n: int) -> List[float]:
         c = _client(server)
@@ -86,11 +85,10 @@ def bench_latency(server: LabServer, calls: str, requests: int) -> None:
     wall = time.perf_counter() - start
     flat = [t for r in results for t in r]
     print(
-        "warm cache, {} concurrent clients x {} requests: {}; {:.0f} requests/s".format(
-            clients, per_client, _ms(flat), len(flat) / wall
-        )
+        f"warm cache, {clients} concurrent clients x {per_client} requests: {_ms(flat)}; "
+        f"{len(flat) / wall:.0f} requests/s"
     )
-    print("npu-smi runs during the warm-cache requests: {}".format(call_count(calls) - runs_before))
+    print(f"npu-smi runs during the warm-cache requests: {call_count(calls) - runs_before}")
 
 
 def bench_cold(server: LabServer, calls: str) -> None:
@@ -107,9 +105,8 @@ def bench_cold(server: LabServer, calls: str) -> None:
     with ThreadPoolExecutor(50) as pool:
         times = list(pool.map(one, range(50)))
     print(
-        "cold cache, 50 concurrent requests: {}; npu-smi runs: {}".format(
-            _ms(times), call_count(calls) - before
-        )
+        f"cold cache, 50 concurrent requests: {_ms(times)}; "
+        f"npu-smi runs: {call_count(calls) - before}"
     )
 
 
@@ -135,9 +132,9 @@ def bench_page(server: LabServer, loads: int) -> None:
                 " return [n.domContentLoadedEventEnd, n.loadEventEnd]; })()"
             )
             print(
-                "page load {}: status item shows the summary {:.0f} ms after navigation "
-                "start, {:.0f} ms after the load event (DOMContentLoaded {:.0f} ms, "
-                "load {:.0f} ms)".format(i + 1, shown, shown - nav[1], nav[0], nav[1])
+                f"page load {i + 1}: status item shows the summary {shown:.0f} ms after "
+                f"navigation start, {shown - nav[1]:.0f} ms after the load event "
+                f"(DOMContentLoaded {nav[0]:.0f} ms, load {nav[1]:.0f} ms)"
             )
             context.close()
         browser.close()
@@ -183,7 +180,7 @@ def main() -> int:
         server = LabServer(folder, env)
         start = time.perf_counter()
         server.start()
-        print("jupyter lab ready in {:.1f} s".format(time.perf_counter() - start))
+        print(f"jupyter lab ready in {time.perf_counter() - start:.1f} s")
         try:
             bench_latency(server, calls, args.requests)
             bench_cold(server, calls)
