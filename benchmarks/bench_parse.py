@@ -199,13 +199,14 @@ def bench(dump: str, repeat: int, compile_seconds: float = 0.0) -> int:
         from ascend_lab.graph.mindir import parse_mindir
 
         data = mindirs[0].read_bytes()
-        parse_mindir(data, str(mindirs[0]))  # load mind_ir_pb2 once
-        t_m = min(timed(parse_mindir, data, str(mindirs[0]))[0] for _ in range(repeat))
-        gm = parse_mindir(data, str(mindirs[0]))
-        print(
-            f"MindIR {mindirs[0].name}: {len(data) / 1e6:.1f} MB, {t_m * 1000:.0f} ms "
-            f"({len(gm.nodes)} nodes, {len(gm.kernels)} kernels)"
-        )
+        for decoder in ("protobuf", "builtin"):
+            parse_mindir(data, str(mindirs[0]), decoder=decoder)  # warm up (loads modules)
+            t_m = min(timed(parse_mindir, data, str(mindirs[0]), decoder)[0] for _ in range(repeat))
+            gm = parse_mindir(data, str(mindirs[0]), decoder=decoder)
+            print(
+                f"MindIR {mindirs[0].name} ({decoder} decoder): {len(data) / 1e6:.1f} MB, "
+                f"{t_m * 1000:.0f} ms ({len(gm.nodes)} nodes, {len(gm.kernels)} kernels)"
+            )
 
     def read_and_parse_all() -> None:
         for p in files:
