@@ -49,16 +49,20 @@ Choices:
   ``"cnode:<key>"``; kernel object types as ``attrs["object_types"]``; anything else
   unrecognised on a node line or continuation line is kept under ``"text"``/``"extra"``.
 - ``Return(...)`` is a node with id ``return``. Op names drop the ``PrimFunc_`` prefix.
-- Calls into subgraphs (``call @g(...)``, ``@g(...)``, ``%0[@@g](...)``, ``Partial(@g,
-  ...)``) are kind ``call`` with ``subgraph`` set; a call to a graph kernel takes the kernel
-  name as op (``Fused_BiasAdd_ReLU_fusion``, from the callee's ``info_name`` without its
-  hash) and keeps the full ``info_name`` in ``attrs``. Other calls have op ``call``.
+- Calls into subgraphs (``call @g(...)``, ``@g(...)``, ``%0[@@g](...)``,
+  ``%0[@FuncUnion(@a, @b)](...)`` with all targets in ``attrs["callees"]``, ``Partial(@g,
+  ...)``) are kind ``call`` with ``subgraph`` set (the first target); a call to a graph
+  kernel takes the kernel name as op (``Fused_BiasAdd_ReLU_fusion``, from the callee's
+  ``info_name`` without its hash) and keeps the full ``info_name`` in ``attrs``. Other
+  calls have op ``call``.
 - In kernel graphs (entry ``kernel_graph*``, files ``graph_build_*`` / ``hwopt_*kernel_graph*``)
   ``step`` is the execution index of each kernel in the entry graph.
 - Sources are ``"path:line"`` (first line of a range), in printed order.
 
-Anything malformed raises :class:`~ascend_lab.graph.errors.GraphParseError` with the file
-and line.
+Lines of a kind this parser does not know inside a graph body are kept, with their line
+numbers, in ``graph.attrs["unparsed"]``. Anything malformed (no ``# IR entry``, a node line
+it cannot read, unbalanced brackets, a file that ends inside a graph) raises
+:class:`~ascend_lab.graph.errors.GraphParseError` with the file and line.
 """
 
 import os
@@ -466,7 +470,15 @@ class _IRParser:
                     continue
                 if not line.strip():
                     continue
-                raise self.error(f"unexpected line in subgraph body: {line.strip()[:80]!r}")
+                # A line this parser does not know (another MindSpore version?): kept as
+                # text with its line number, not dropped and not fatal.
+                unparsed = graph.attrs.get("unparsed")
+                entry_text = f"{self.lineno}: {line.strip()}"
+                graph.attrs["unparsed"] = (
+                    entry_text if unparsed is None else unparsed + "\n" + entry_text
+                )
+                node = None
+                continue
 
             # Outside any block.
             if not line:

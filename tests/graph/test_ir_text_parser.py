@@ -304,7 +304,6 @@ def test_split_and_types_helpers():
         ("# IR entry: @g\n\nsubgraph @g() {\n  %0(a) = Add(%1)\n", 4, "truncated"),
         ("# IR entry: @g\n\nsubgraph @h() {\n}\n", 4, "entry graph @g not found"),
         ("# IR entry: @g\nsubgraph @g() {\n      : (<Tensor[Float32], (1)>)\n}\n", 3, "outside"),
-        ("# IR entry: @g\nsubgraph @g() {\n  what is this\n}\n", 3, "unexpected line"),
         ("# IR entry: @g\nsubgraph @g( {\n}\n", 2, "subgraph header"),
     ],
 )
@@ -370,3 +369,13 @@ def test_entry_header_parameters_merge_with_the_params_section():
     ]
     assert g.node("%para1_x").attrs["runtime_shape"] == "[2]"
     assert g.edges() == [("%para1_x", "%0", 0), ("%para2_w", "%0", 1), ("%0", "return", 0)]
+
+
+def test_unknown_lines_in_a_graph_body_are_kept_with_line_numbers():
+    text = (
+        "# IR entry: @g\nsubgraph @g() {\n  what is this\n"
+        "  %0(a) = Neg(%0)\n@@ odd @@\n  Return(%0)\n}\n"
+    )
+    g = parse_ir_text(text, "new.ir")
+    assert g.attrs["unparsed"] == "3: what is this\n5: @@ odd @@"
+    assert [n.op for n in g.nodes] == ["Neg", "Return"]
