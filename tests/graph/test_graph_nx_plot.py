@@ -1,6 +1,7 @@
 """Graph.to_networkx() and Graph.plot() on recorded dumps."""
 
 import matplotlib
+import networkx
 import pytest
 
 from ascend_lab.graph.ir_text import parse_ir_file
@@ -87,3 +88,25 @@ def test_graph_modules_import_nothing_heavy():
         cwd=str(FIXTURES.parent.parent.parent),
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_mindir_graph_converts_and_plots():
+    from ascend_lab.graph.mindir import parse_mindir_file
+
+    g = parse_mindir_file(fixture("conv/conv.mindir"))
+    nxg = g.to_networkx(include_bookkeeping=False)
+    assert nxg.has_edge("x", "output:3")  # x -> Conv2D
+    assert nxg.has_edge("conv.weight", "output:3")  # through the Load
+    order = [nxg.nodes[n]["op"] for n in networkx.topological_sort(nxg)]
+    assert order.index("Conv2D") < order.index("BiasAdd") < order.index("ReLU")
+    fig, ax = g.plot()
+    assert "Conv2D\n1x8x16x16" in {t.get_text() for t in ax.texts}
+    matplotlib.pyplot.close(fig)
+
+
+def test_plot_of_an_empty_graph():
+    from ascend_lab.graph.model import Graph
+
+    fig, ax = Graph(name="empty").plot()
+    assert ax.get_title() == "empty" and not ax.texts
+    matplotlib.pyplot.close(fig)
