@@ -100,10 +100,16 @@ export class GraphModel {
     this.rebuild();
   }
 
-  /** Bookkeeping nodes and constants (monads, scalars) are hidden unless asked for. */
+  /**
+   * Bookkeeping nodes, constants (monads, scalars) and weights (parameters) are hidden
+   * unless asked for: the node panel still lists them among a node's input ids.
+   */
   isHidden(node: GraphNode): boolean {
     return (
-      !this.showBookkeeping && (node.bookkeeping === true || node.kind === 'constant')
+      !this.showBookkeeping &&
+      (node.bookkeeping === true ||
+        node.kind === 'constant' ||
+        node.kind === 'parameter')
     );
   }
 
@@ -194,6 +200,47 @@ export class GraphModel {
     return group;
   }
 
+  /**
+   * The scope a node is drawn in. Fused-kernel calls come out of graph-kernel fusion with
+   * a shallow scope (`Default`); they are drawn in the deepest scope shared by their
+   * neighbours (e.g. the Bottleneck they sit in) so that blocks stay blocks.
+   */
+  displayScope(node: GraphNode): string {
+    const own = scopeOf(node);
+    if (node.kind !== 'call') {
+      return own;
+    }
+    let common: string[] | null = null;
+    let distinct = 0;
+    for (const id of [
+      ...(this.preds.get(node.id) ?? []),
+      ...(this.succs.get(node.id) ?? [])
+    ]) {
+      const other = this.byId.get(id);
+      // other calls have shallow scopes too; values from outside the net say nothing
+      if (!other || other.kind !== 'op') {
+        continue;
+      }
+      const parts = scopeOf(other).split('/');
+      if (common === null) {
+        common = parts;
+        distinct = 1;
+      } else if (parts.join('/') !== common.join('/') || distinct > 1) {
+        distinct = 2;
+        let i = 0;
+        while (i < common.length && i < parts.length && common[i] === parts[i]) {
+          i += 1;
+        }
+        common = common.slice(0, i);
+      }
+    }
+    // next to a single op's cell (bn1-BatchNorm2d): sit beside it, in the parent
+    const shared = common
+      ? common.slice(0, distinct === 1 ? -1 : undefined).join('/')
+      : '';
+    return shared.startsWith(`${own}/`) || (own === '' && shared !== '') ? shared : own;
+  }
+
   private buildGroups(): void {
     this.groups = new Map();
     this.chainCache.clear();
@@ -208,7 +255,7 @@ export class GraphModel {
     });
     this.nodeGroup.clear();
     for (const node of this.visible) {
-      const group = this.ensureGroup(scopeOf(node));
+      const group = this.ensureGroup(this.displayScope(node));
       group.nodes.push(node.id);
       this.nodeGroup.set(node.id, group.id);
       let g: ScopeGroup | undefined = group;

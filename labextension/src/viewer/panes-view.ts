@@ -53,7 +53,7 @@ export class PanesView {
     const bk = h('input', {
       type: 'checkbox',
       'aria-label':
-        'Show bookkeeping nodes (Load, UpdateState, Depend, MakeTuple, TupleGetItem, Return) and constants'
+        'Show bookkeeping nodes (Load, UpdateState, Depend, MakeTuple, TupleGetItem, Return), constants and weights (parameters)'
     });
     const shapes = h('input', {
       type: 'checkbox',
@@ -75,7 +75,7 @@ export class PanesView {
       'div',
       { class: 'al-toolbar', role: 'toolbar', 'aria-label': `${name} tools` },
       this.search,
-      h('label', {}, bk, 'bookkeeping + constants'),
+      h('label', {}, bk, 'bookkeeping, constants, weights'),
       h('label', {}, shapes, 'edge shapes'),
       this.colorSelect,
       fit,
@@ -165,7 +165,7 @@ export class PanesView {
         return '';
       }
       const hidden = m.graph.nodes.length - m.visible.length;
-      return `${m.visible.length} nodes${hidden ? ` (+${hidden} bookkeeping/constants hidden)` : ''}, ${m.groups.size - 1} scopes`;
+      return `${m.visible.length} nodes${hidden ? ` (+${hidden} hidden: bookkeeping, constants, weights)` : ''}, ${m.groups.size - 1} scopes`;
     });
     this.status.textContent = parts.filter(Boolean).join(' | ');
   }
