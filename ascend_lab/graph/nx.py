@@ -3,7 +3,7 @@
 networkx is imported when the function is called, never at import time.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Dict, List
 
 from .model import Graph
 
@@ -50,25 +50,40 @@ def to_networkx(graph: Graph, include_bookkeeping: bool = True) -> "networkx.DiG
         )
     by_id = {n.id: n for n in graph.nodes}
 
-    def producers(src: str, seen: Any) -> Any:
+    cache: Dict[str, List[str]] = {}
+
+    def producers(src: str) -> List[str]:
         """Nearest kept producers of ``src``, looking through dropped bookkeeping nodes."""
         if src in keep:
-            yield src
-            return
-        if src in seen or src not in by_id:
-            return
-        seen.add(src)
-        node = by_id[src]
-        slots = _DATA_SLOTS.get(node.op)
-        for slot, upstream in enumerate(node.inputs):
-            if slots is None or slot in slots:
-                yield from producers(upstream, seen)
+            return [src]
+        found = cache.get(src)
+        if found is not None:
+            return found
+        found = []
+        seen = set()
+        stack = [src]
+        while stack:  # iterative: chains of Depend/Load can be long in big graphs
+            cur = stack.pop()
+            if cur in seen:
+                continue
+            seen.add(cur)
+            if cur in keep:
+                found.append(cur)
+                continue
+            node = by_id.get(cur)
+            if node is None:
+                continue
+            slots = _DATA_SLOTS.get(node.op)
+            ups = [u for i, u in enumerate(node.inputs) if slots is None or i in slots]
+            stack.extend(reversed(ups))
+        cache[src] = found
+        return found
 
     for n in graph.nodes:
         if n.id not in keep:
             continue
         for slot, src in enumerate(n.inputs):
-            for p in producers(src, set()):
+            for p in producers(src):
                 if p == n.id:
                     continue
                 if g.has_edge(p, n.id):

@@ -110,3 +110,16 @@ def test_plot_of_an_empty_graph():
     fig, ax = Graph(name="empty").plot()
     assert ax.get_title() == "empty" and not ax.texts
     matplotlib.pyplot.close(fig)
+
+
+def test_long_bookkeeping_chains_are_bridged_without_recursion_limits():
+    from ascend_lab.graph.model import Graph, Node
+
+    nodes = [Node(id="a", op="Conv2D"), Node(id="u", op="UpdateState")]
+    prev = "a"
+    for i in range(5000):
+        nodes.append(Node(id=f"d{i}", op="Depend", inputs=[prev, "u"]))
+        prev = f"d{i}"
+    nodes.append(Node(id="r", op="ReLU", inputs=[prev]))
+    g = to_networkx(Graph(name="chain", nodes=nodes), include_bookkeeping=False)
+    assert sorted(g.nodes) == ["a", "r"] and list(g.edges) == [("a", "r")]
