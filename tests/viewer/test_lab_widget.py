@@ -118,7 +118,7 @@ def test_viewer_widget_in_jupyterlab(lab):
         # -- the synthetic payload ------------------------------------------------------
         syn = page.locator(".jp-OutputArea-output .al-root").nth(0)
         syn.locator('[data-view="graph"] .al-canvas[data-state="ready"]').wait_for(timeout=120000)
-        assert syn.locator('[data-view="graph"] .al-node').count() == 5
+        assert syn.locator('[data-view="graph"] .al-node').count() == 4
         xss = syn.locator('[data-view="graph"] .al-node[data-id="5"]')
         assert xss.get_attribute("data-op") == XSS
         xss.click()
@@ -199,6 +199,6 @@ def test_viewer_widget_in_jupyterlab(lab):
         _open_notebook(page, lab)
         again = page.locator(".jp-OutputArea-output .al-root").nth(0)
         again.locator('[data-view="graph"] .al-canvas[data-state="ready"]').wait_for(timeout=60000)
-        assert again.locator('[data-view="graph"] .al-node').count() == 5
+        assert again.locator('[data-view="graph"] .al-node').count() == 4
         page.screenshot(path=str(ARTIFACTS / "viewer-lab-reloaded.png"))
         context.close()

@@ -31,7 +31,7 @@ def test_standalone_html_draws_the_graph_offline(browser, tmp_path):
     context, page, attempts, errors = _open(browser, path, tmp_path)
     try:
         page.wait_for_selector('[data-view="graph"] .al-canvas[data-state="ready"]', timeout=15000)
-        assert page.locator('[data-view="graph"] .al-node').count() == 5
+        assert page.locator('[data-view="graph"] .al-node').count() == 4
         # the layout ran in a web worker built from a blob: URL
         xss = page.locator('.al-node[data-id="5"]')
         assert xss.get_attribute("data-op") == XSS
@@ -84,5 +84,35 @@ def test_standalone_follows_the_colour_scheme(browser, tmp_path, scheme, dark):
         text = page.evaluate("getComputedStyle(document.querySelector('.al-node text')).fill")
         assert text != rgb
         page.screenshot(path=str(tmp_path / f"{scheme}.png"))
+    finally:
+        context.close()
+
+
+def test_svg_and_png_export_download_real_files(browser, tmp_path):
+    path = to_html(course_payload(), str(tmp_path / "course.html"))
+    context = browser.new_context(accept_downloads=True)
+    attempts = block_network(context)
+    page = context.new_page()
+    try:
+        page.goto(f"file://{path}")
+        page.wait_for_selector('.al-canvas[data-state="ready"]', timeout=15000)
+        toolbar = page.locator('[data-view="graph"] .al-toolbar')
+        with page.expect_download() as svg_download:
+            toolbar.get_by_role("button", name="SVG").click()
+        svg_file = tmp_path / "graph.svg"
+        svg_download.value.save_as(str(svg_file))
+        svg = svg_file.read_text(encoding="utf-8")
+        assert svg_download.value.suggested_filename == "ascend-lab-graph.svg"
+        assert svg.startswith("<svg") and "var(--" not in svg
+        assert "&lt;img src=x onerror=alert(1)&gt;" in svg and XSS not in svg
+        with page.expect_download() as png_download:
+            toolbar.get_by_role("button", name="PNG").click()
+        png_file = tmp_path / "graph.png"
+        png_download.value.save_as(str(png_file))
+        data = png_file.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        width = int.from_bytes(data[16:20], "big")
+        assert width > 200
+        assert attempts == []
     finally:
         context.close()
