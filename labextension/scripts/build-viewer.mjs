@@ -3,6 +3,7 @@
 //  2. bundles src/viewer/widget.ts (anywidget ES module) to ../ascend_lab/static/viewer.js,
 //  3. bundles src/viewer/standalone.ts (HTML export entry) to ../ascend_lab/static/standalone.js.
 // Usage: node scripts/build-viewer.mjs   (run from labextension/, e.g. `jlpm build:viewer`)
+/* global console, process */
 import { build } from 'esbuild';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
