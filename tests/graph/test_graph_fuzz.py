@@ -19,7 +19,13 @@ IR_TEXTS = {
 MINDIR = fixture("conv/conv.mindir").read_bytes()
 # The protobuf decoder needs MindSpore's generated mind_ir_pb2.py (not MindSpore itself).
 DECODERS = [pytest.param("protobuf", marks=pytest.mark.mindspore), "builtin"]
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# database=None: the fuzz tests write nothing (no .hypothesis folder in the repo).
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,
+)
 
 
 def _parse_text(data: bytes, name: str) -> None:
