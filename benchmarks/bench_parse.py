@@ -6,6 +6,7 @@ Records the dump in a temporary folder (a fresh subprocess compiles the net with
 
     .venv/bin/python benchmarks/bench_parse.py                 # ResNet-50
     .venv/bin/python benchmarks/bench_parse.py --net resnet18
+    .venv/bin/python benchmarks/bench_parse.py --fusion           # graph-kernel fusion on
     .venv/bin/python benchmarks/bench_parse.py --dump DIR      # reuse an existing dump
 """
 
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import List, Tuple
 
@@ -103,7 +105,9 @@ class ResNet(nn.Cell):
 
 
 ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
-if sys.argv[1] == "resnet50":
+if sys.argv[1].endswith("+fusion"):
+    ms.set_context(enable_graph_kernel=True)
+if sys.argv[1].startswith("resnet50"):
     net = ResNet(Bottleneck, [3, 4, 6, 3])
 else:
     net = ResNet(Basic, [2, 2, 2, 2])
@@ -147,6 +151,9 @@ def main() -> int:
     parser.add_argument("--net", choices=["resnet50", "resnet18"], default="resnet50")
     parser.add_argument("--dump", help="parse this existing dump folder instead of recording")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--fusion", action="store_true", help="compile with graph-kernel fusion (AKG) on"
+    )
     args = parser.parse_args()
 
     if args.dump:
@@ -154,7 +161,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="ascend-lab-bench-") as work:
         dump = os.path.join(work, "dump")
         os.mkdir(dump)
-        seconds = record(args.net, dump, work)
+        seconds = record(args.net + ("+fusion" if args.fusion else ""), dump, work)
         print(f"recorded {args.net} dump: {seconds:.1f} s wall for the MindSpore process")
         return bench(dump, args.repeat, seconds)
 
@@ -175,6 +182,9 @@ def bench(dump: str, repeat: int, compile_seconds: float = 0.0) -> int:
         f"graph_build: {best * 1000:.0f} ms, {build_mb / best:.1f} MB/s "
         f"({len(g.nodes)} nodes, {len(g.kernels)} kernels, {len(g.subgraphs)} subgraphs)"
     )
+    fused = Counter(n.op for n in g.kernels if n.kind == "call")
+    if fused:
+        print("fused kernels: " + ", ".join(f"{n}x {op}" for op, n in sorted(fused.items())))
 
     def parse_all() -> int:
         n = 0
