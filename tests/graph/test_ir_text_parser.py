@@ -379,3 +379,30 @@ def test_unknown_lines_in_a_graph_body_are_kept_with_line_numbers():
     g = parse_ir_text(text, "new.ir")
     assert g.attrs["unparsed"] == "3: what is this\n5: @@ odd @@"
     assert [n.op for n in g.nodes] == ["Neg", "Return"]
+
+
+def test_partial_and_direct_graph_calls():
+    text = (
+        "# IR entry: @main\n"
+        "subgraph @body(%para2_y) {\n  Return(%para2_y)\n      : (<Int64, NoShape>)\n}\n"
+        "subgraph @main(%para1_x) {\n"
+        "  %0(p) = Partial(@body, %para1_x)\n"
+        "      : (<Func, NoShape>, <Int64, NoShape>) -> (<Func, NoShape>)\n"
+        "  %1(c) = @body(%para1_x)\n"
+        "  %2(d) = %0()\n"
+        "  Return(%2)\n}\n"
+    )
+    g = parse_ir_text(text)
+    partial, direct, dynamic = g.node("%0"), g.node("%1"), g.node("%2")
+    assert (partial.op, partial.kind, partial.subgraph) == ("Partial", "call", "body")
+    assert g.node(partial.inputs[0]).attrs["value"] == "@body"
+    assert partial.inputs[1] == "%para1_x"
+    assert (direct.op, direct.kind, direct.subgraph, direct.inputs) == (
+        "call",
+        "call",
+        "body",
+        ["%para1_x"],
+    )
+    assert (dynamic.kind, dynamic.subgraph, dynamic.inputs) == ("call", None, ["%0"])
+    assert list(g.subgraphs) == ["body"]
+    assert g.subgraphs["body"].nodes[0].kind == "input"
