@@ -406,3 +406,10 @@ def test_partial_and_direct_graph_calls():
     assert (dynamic.kind, dynamic.subgraph, dynamic.inputs) == ("call", None, ["%0"])
     assert list(g.subgraphs) == ["body"]
     assert g.subgraphs["body"].nodes[0].kind == "input"
+
+
+@pytest.mark.parametrize("text", ["", "# not an IR file\n"])
+def test_header_of_non_ir_text(text):
+    with pytest.raises(GraphParseError) as info:
+        read_ir_header(text)
+    assert info.value.line == 1 and "IR entry" in str(info.value)
