@@ -13,6 +13,33 @@ VIEWS = ("all", "graph", "compare", "timeline", "memory")
 SnapshotFn = Callable[[int], Any]
 
 
+def lazy_passes(payload: Dict[str, Any]) -> Dict[str, Any]:
+    """A copy of ``payload`` without the pass snapshots that no view shows by default.
+
+    Their ``graph`` becomes null; the page asks the kernel for one when the slider reaches
+    it. Keeps a live widget light (a ResNet-50 trace embeds ~30 MB of snapshots).
+    """
+    keep_roots = {k for k in payload.get("views", {}).values() if isinstance(k, str)}
+    memory = payload.get("memory")
+    if isinstance(memory, dict) and isinstance(memory.get("graph"), str):
+        keep_roots.add(memory["graph"])
+
+    def kept(key: str) -> bool:
+        return key in keep_roots or key.split("/", 1)[0] in keep_roots
+
+    out = dict(payload)
+    out["graphs"] = {k: g for k, g in payload.get("graphs", {}).items() if kept(k)}
+    passes = []
+    for entry in payload.get("passes") or []:
+        entry = dict(entry)
+        if entry.get("graph") is not None and entry["graph"] not in out["graphs"]:
+            entry["graph"] = None
+        passes.append(entry)
+    if "passes" in payload:
+        out["passes"] = passes
+    return out
+
+
 class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
     """The viewer showing ``payload`` (an ``ascend-lab.graph/1`` dict) in ``view``.
 
@@ -36,6 +63,8 @@ class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
         if payload is None:
             raise ValueError("pass a payload (trace.to_payload()) or a Trace")
         data, trace_snapshot = payload_of(payload)
+        if trace_snapshot is not None:  # built from a Trace: snapshots load on demand
+            data = lazy_passes(data)
         view = view or self._default_view
         if view not in VIEWS:
             raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
@@ -92,33 +121,6 @@ class TraceView(ViewerWidget):
     """Everything: graph, before/after fusion, passes and memory, in tabs."""
 
     _default_view = "all"
-
-
-def lazy_passes(payload: Dict[str, Any]) -> Dict[str, Any]:
-    """A copy of ``payload`` without the pass snapshots that no view shows by default.
-
-    Their ``graph`` becomes null; the page asks the kernel for one when the slider reaches
-    it. Keeps a live widget light (a ResNet-50 trace embeds ~30 MB of snapshots).
-    """
-    keep_roots = {k for k in payload.get("views", {}).values() if isinstance(k, str)}
-    memory = payload.get("memory")
-    if isinstance(memory, dict) and isinstance(memory.get("graph"), str):
-        keep_roots.add(memory["graph"])
-
-    def kept(key: str) -> bool:
-        return key in keep_roots or key.split("/", 1)[0] in keep_roots
-
-    out = dict(payload)
-    out["graphs"] = {k: g for k, g in payload.get("graphs", {}).items() if kept(k)}
-    passes = []
-    for entry in payload.get("passes") or []:
-        entry = dict(entry)
-        if entry.get("graph") is not None and entry["graph"] not in out["graphs"]:
-            entry["graph"] = None
-        passes.append(entry)
-    if "passes" in payload:
-        out["passes"] = passes
-    return out
 
 
 def show_trace(

@@ -136,3 +136,22 @@ def test_show_trace_leaves_pass_snapshots_to_load_on_demand():
     assert payload["passes"][1]["graph"] == "pass:1"
     assert w.answer_pass_request(1)["graph"]["name"] == "kernel_graph_before"
     w.close()
+
+
+def test_a_widget_made_from_a_trace_loads_snapshots_on_demand():
+    payload = course_payload()
+    payload["graphs"]["pass:1"] = dict(payload["graphs"]["before"], name="pass 1")
+    payload["passes"][1]["graph"] = "pass:1"
+
+    class Trace(FakeTrace):
+        def to_payload(self, passes="changed", memory=True):
+            return payload
+
+    w = widgets.PassTimelineView(Trace())
+    assert "pass:1" not in w.payload["graphs"] and w.payload["passes"][1]["graph"] is None
+    assert w.answer_pass_request(1)["graph"]["name"] == "kernel_graph_before"
+    w.close()
+    # a plain payload dict is shown as given
+    w = widgets.PassTimelineView(payload)
+    assert w.payload["passes"][1]["graph"] == "pass:1"
+    w.close()
