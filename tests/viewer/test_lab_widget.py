@@ -201,4 +201,26 @@ def test_viewer_widget_in_jupyterlab(lab):
         again.locator('[data-view="graph"] .al-canvas[data-state="ready"]').wait_for(timeout=60000)
         assert again.locator('[data-view="graph"] .al-node').count() == 4
         page.screenshot(path=str(ARTIFACTS / "viewer-lab-reloaded.png"))
+
+        # -- theme-aware: JupyterLab Dark recolours the viewer through --jp-* variables -----
+        def background():
+            return again.evaluate("e => getComputedStyle(e).backgroundColor")
+
+        light = background()
+        page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+        page.locator(".lm-Menu-itemLabel", has_text="JupyterLab Dark").first.click()
+        page.wait_for_function(
+            "() => document.body.getAttribute('data-jp-theme-light') === 'false'", timeout=30000
+        )
+        page.wait_for_timeout(500)
+        dark = background()
+        assert dark != light
+
+        def brightness(rgb):
+            r, g, b = [int(x) for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+            return (r + g + b) / 3
+
+        assert brightness(light) > 200 and brightness(dark) < 80, (light, dark)
+        page.screenshot(path=str(ARTIFACTS / "viewer-lab-dark.png"))
         context.close()

@@ -165,7 +165,7 @@ export class PanesView {
         return '';
       }
       const hidden = m.graph.nodes.length - m.visible.length;
-      return `${m.visible.length} nodes${hidden ? ` (+${hidden} hidden: bookkeeping, constants, weights)` : ''}, ${m.groups.size - 1} scopes`;
+      return `${m.visible.length} nodes${hidden ? ` (+${hidden} hidden: bookkeeping, constants, weights)` : ''}, ${m.groups.size - 1} scope${m.groups.size === 2 ? '' : 's'}`;
     });
     this.status.textContent = parts.filter(Boolean).join(' | ');
   }
