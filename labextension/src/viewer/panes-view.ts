@@ -98,7 +98,11 @@ export class PanesView {
       );
       this.panes.push(pane);
       this.titles.push(title);
-      pane.el.addEventListener('al-rendered', () => this.updateStatus());
+      pane.el.addEventListener('al-rendered', () => {
+        // selecting a hidden node (e.g. from the memory map) turns the toggle on
+        bk.checked = pane.showBookkeeping;
+        this.updateStatus();
+      });
     }
     this.el = h(
       'div',

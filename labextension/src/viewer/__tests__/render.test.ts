@@ -51,6 +51,16 @@ describe('renderPayload in a DOM', () => {
     bk.click();
     await settle();
     expect(host.querySelectorAll('[data-view="graph"] .al-node').length).toBe(6);
+    bk.click();
+    await settle();
+    expect(bk.checked).toBe(false);
+    // selecting a hidden node shows the hidden nodes, and the toggle says so
+    await h.app!.graphView!.panes[0].select('6');
+    await settle();
+    expect(bk.checked).toBe(true);
+    expect(host.querySelector('.al-node.al-selected')!.getAttribute('data-op')).toBe(
+      'Return'
+    );
   });
 
   it('renders payload strings as text, never as HTML', async () => {
