@@ -35,17 +35,17 @@ export const CSS = `
 .al-toolbar button, .al-toolbar select, .al-toolbar input { font: inherit; color: var(--al-fg); background: var(--al-bg); border: 1px solid var(--al-border); border-radius: 3px; padding: 2px 6px; }
 .al-toolbar label { display: inline-flex; gap: 3px; align-items: center; }
 .al-status { color: var(--al-fg2); margin-left: auto; }
-.al-body { flex: 1; display: flex; min-height: 380px; }
+.al-body { flex: 1; display: flex; min-height: 480px; }
 .al-panes { flex: 1; display: flex; min-width: 0; }
 .al-pane { flex: 1; position: relative; min-width: 0; display: flex; flex-direction: column; border-right: 1px solid var(--al-border); }
 .al-pane:last-child { border-right: none; }
 .al-pane-title { padding: 3px 6px; font-weight: 600; border-bottom: 1px solid var(--al-border); }
 .al-pane-title .al-sub { font-weight: normal; color: var(--al-fg2); margin-left: 6px; }
-.al-canvas { flex: 1; position: relative; min-height: 360px; }
+.al-canvas { flex: 1; position: relative; min-height: 460px; }
 .al-canvas > svg { position: absolute; inset: 0; width: 100%; height: 100%; cursor: grab; outline: none; }
 .al-canvas > svg:focus-visible { outline: 2px solid var(--al-accent); outline-offset: -2px; }
 .al-busy { position: absolute; top: 6px; right: 8px; color: var(--al-fg2); }
-.al-panel { width: 280px; overflow: auto; border-left: 1px solid var(--al-border); padding: 6px 8px; background: var(--al-bg); max-height: 640px; }
+.al-panel { width: 280px; overflow: auto; border-left: 1px solid var(--al-border); padding: 6px 8px; background: var(--al-bg); max-height: 720px; }
 .al-panel h3 { margin: 2px 0 6px; font-size: 13px; word-break: break-all; }
 .al-panel table { border-collapse: collapse; width: 100%; }
 .al-panel td { border-top: 1px solid var(--al-border); padding: 2px 3px; vertical-align: top; word-break: break-all; }
