@@ -126,16 +126,22 @@ class Trace:
         }
 
     def show(self, **options: Any) -> Any:
-        """Open the interactive viewer (needs ``ascend_lab.widgets``)."""
-        try:
-            from .. import widgets  # type: ignore[attr-defined]
-        except ImportError as exc:
-            raise ImportError(
-                "Trace.show() needs the ascend_lab.widgets module (the graph viewer widget), "
-                "which is not installed in this copy of ascend-lab. Display the Trace "
-                "itself (put `t` last in a cell) for the JupyterLab renderer."
-            ) from exc
-        return widgets.show_trace(self, **options)  # type: ignore[attr-defined]
+        """Open the interactive viewer: graph before/after fusion, pass timeline, memory map.
+
+        Options go to :func:`ascend_lab.widgets.show_trace` (``view="all"|"graph"|...``).
+        """
+        from ..widgets import show_trace
+
+        return show_trace(self, **options)
+
+    def to_html(self, path: str, view: str = "all") -> str:
+        """Write one self-contained HTML file with the viewer (no server, no network).
+
+        Returns the file's absolute path.
+        """
+        from ..widgets import to_html
+
+        return to_html(self, path, title=self.net_name, view=view)
 
     # -- MindIR -------------------------------------------------------------------------
     def export_mindir(self, path: str) -> Any:

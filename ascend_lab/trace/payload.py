@@ -6,8 +6,6 @@ pass snapshot), and ``<key>/<subgraph>`` for the subgraphs a graph calls (fused 
 """
 
 import datetime
-import importlib
-import importlib.util
 import warnings
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
@@ -43,29 +41,15 @@ def add_graph(graphs: Dict[str, Any], key: str, graph: Graph) -> str:
 
 
 def memory_section(graph: Graph, key: str) -> Optional[Dict[str, Any]]:
-    """``ascend_lab.memory.plan_graph(graph)`` as a dict, or None if that module is absent."""
-    if importlib.util.find_spec("ascend_lab.memory") is None:
-        return None
+    """The memory plan of ``graph`` as the payload's ``memory`` object (None if it fails)."""
+    from ..memory import plan_graph
+
     try:
-        memory = importlib.import_module("ascend_lab.memory")
-        plan_graph: Any = memory.plan_graph
-    except (ImportError, AttributeError):
-        return None
-    try:
-        plan: Any = plan_graph(graph)
+        plan = plan_graph(graph)
     except Exception as exc:  # the planner's failure must not break the trace view
         warnings.warn(f"memory planning failed: {exc}", RuntimeWarning, stacklevel=3)
         return None
-    if plan is None:
-        return None
-    if hasattr(plan, "to_payload"):
-        data = plan.to_payload(key)
-    elif hasattr(plan, "to_dict"):
-        data = plan.to_dict()
-    else:
-        data = dict(plan)
-    data["graph"] = key
-    return data
+    return plan.to_payload(key)
 
 
 def build_payload(trace: "Trace", passes: str = "changed", memory: bool = True) -> Dict[str, Any]:

@@ -435,12 +435,7 @@ def test_mimebundle_and_memory_hook(conv_trace):
     payload = bundle["application/vnd.ascend-lab.graph+json"]
     validate_payload(payload)
     assert all(p["graph"] in (None, "final") for p in payload["passes"])
-    try:
-        import ascend_lab.memory  # noqa: F401
-    except ImportError:
-        assert payload["memory"] is None
-    else:
-        assert payload["memory"]["graph"] == "final"
+    assert payload["memory"]["graph"] == "final"
     assert tr.to_payload(passes="none", memory=False)["memory"] is None
 
 
@@ -508,3 +503,21 @@ def test_failed_export_keeps_the_existing_file(tmp_path):
     assert _state() == before
     assert target.read_bytes() == b"previous export"
     assert os.listdir(tmp_path) == ["model.mindir"]
+
+
+def test_to_html_writes_one_offline_page_with_the_trace(conv_trace, tmp_path):
+    path = conv_trace["trace"].to_html(str(tmp_path / "conv.html"))
+    page = open(path, encoding="utf-8").read()
+    assert path == str(tmp_path / "conv.html")
+    assert "ascend-lab.graph/1" in page
+    assert "Conv2D" in page
+    # Self-contained: no script or stylesheet is fetched from anywhere.
+    assert 'src="http' not in page and 'href="http' not in page
+
+
+def test_show_returns_the_viewer_widget_with_this_trace(conv_trace):
+    widget = conv_trace["trace"].show()
+    assert widget.payload["schema"] == "ascend-lab.graph/1"
+    final = widget.payload["views"]["main"]
+    ops = {n["op"] for n in widget.payload["graphs"][final]["nodes"]}
+    assert "Conv2D" in ops
