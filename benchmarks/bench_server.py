@@ -28,7 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.server.fake_machine import call_count, make_fake_machine  # noqa: E402
-from tests.ui.lab_server import CHROMIUM, CHROMIUM_ARGS, LabServer  # noqa: E402
+from tests.support.browser import chromium  # noqa: E402
+from tests.support.lab import LabServer  # noqa: E402
 
 STATIC = REPO / "ascend_lab" / "labextension" / "static"
 VIEWER_MARKERS = (b"ascend-lab.graph", b"graphlib")
@@ -111,10 +112,7 @@ def bench_cold(server: LabServer, calls: str) -> None:
 
 
 def bench_page(server: LabServer, loads: int) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         for i in range(loads):
             context = browser.new_context(viewport={"width": 1400, "height": 900})
             page = context.new_page()
@@ -137,7 +135,6 @@ def bench_page(server: LabServer, loads: int) -> None:
                 f"(DOMContentLoaded {nav[0]:.0f} ms, load {nav[1]:.0f} ms)"
             )
             context.close()
-        browser.close()
 
 
 def bundle_sizes() -> Tuple[int, int, int, int]:

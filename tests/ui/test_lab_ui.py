@@ -13,9 +13,8 @@ from typing import Iterator, List
 import pytest
 
 from tests.server.fake_machine import cpu_machine_env, info_with_process_name, make_fake_machine
-from tests.ui.lab_server import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
+from tests.support.browser import chromium
+from tests.support.lab import (
     LabServer,
     locale_entry_point_dir,
     write_notebook,
@@ -39,12 +38,8 @@ def _shot(page, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.viewer.browser import TRAP_SCRIPT, chromium
-from tests.viewer.lab import Lab
+from tests.support.browser import TRAP_SCRIPT, chromium
+from tests.support.lab import LabServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.mindspore]
 
@@ -75,7 +75,12 @@ def _notebook(path: Path) -> None:
 def lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lab-viewer")
     # keep widget state in the notebook on save, so outputs render after a reload
-    server = Lab(folder, {"@jupyter-widgets/jupyterlab-manager/plugin": {"saveState": True}})
+    server = LabServer(
+        folder,
+        {},
+        base_url="/",
+        settings={"@jupyter-widgets/jupyterlab-manager/plugin": {"saveState": True}},
+    )
     _notebook(server.root / "viewer.ipynb")
     server.start()
     yield server

@@ -1,4 +1,8 @@
-"""Headless Debian Chromium through Playwright (see /work/shared/BUILD_NOTES.md)."""
+"""Headless Debian Chromium through Playwright.
+
+`playwright install` cannot download browsers on our machines, so tests drive Debian's
+`chromium` package (`apt-get install chromium`; `make test` installs it).
+"""
 
 import contextlib
 from typing import Any, Iterator

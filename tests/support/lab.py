@@ -13,20 +13,9 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Any, Dict, Optional
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TOKEN = "ascend-lab-ui-test-token"
+TOKEN = "ascend-lab-test-token"
 BASE_URL = "/user/alice/"
 
 
@@ -177,12 +166,17 @@ class LabServer:
         except OSError:
             return ""
 
-    def get_json(self, path: str) -> Dict:
+    def request(self, path: str, method: str = "GET") -> Any:
+        """Authenticated request to the server's REST API; the decoded JSON body (or None)."""
         req = urllib.request.Request(
-            self.url + path, headers={"Authorization": "token " + self.token}
+            self.url + path, method=method, headers={"Authorization": "token " + self.token}
         )
         with urllib.request.urlopen(req, timeout=30) as r:
-            return json.loads(r.read().decode("utf-8"))
+            body = r.read().decode("utf-8")
+            return json.loads(body) if body else None
+
+    def get_json(self, path: str) -> Dict:
+        return self.request(path)
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:

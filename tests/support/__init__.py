@@ -1,0 +1,2 @@
+"""Test infrastructure shared by the browser tests and benchmarks: a real JupyterLab server
+and Debian's Chromium through Playwright."""
