@@ -5,7 +5,6 @@ Records the dump in a temporary folder (a fresh subprocess compiles the net with
 ``graph_build`` file and on every ``.ir`` file, and prints MB/s.
 
     .venv/bin/python benchmarks/bench_parse.py                 # ResNet-50
-    .venv/bin/python benchmarks/bench_parse.py --net resnet18
     .venv/bin/python benchmarks/bench_parse.py --fusion           # graph-kernel fusion on
     .venv/bin/python benchmarks/bench_parse.py --dump DIR      # reuse an existing dump
 """
@@ -24,93 +23,18 @@ from typing import List, Tuple
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-NET_SOURCE = """
+NET_SOURCE = f"""
 import sys
 import numpy as np
 import mindspore as ms
-from mindspore import nn
 
-
-class Bottleneck(nn.Cell):
-    expansion = 4
-
-    def __init__(self, cin, width, stride=1):
-        super().__init__()
-        cout = width * self.expansion
-        self.conv1 = nn.Conv2d(cin, width, 1)
-        self.bn1 = nn.BatchNorm2d(width)
-        self.conv2 = nn.Conv2d(width, width, 3, stride=stride)
-        self.bn2 = nn.BatchNorm2d(width)
-        self.conv3 = nn.Conv2d(width, cout, 1)
-        self.bn3 = nn.BatchNorm2d(cout)
-        self.relu = nn.ReLU()
-        self.down = None
-        if stride != 1 or cin != cout:
-            self.down = nn.SequentialCell([nn.Conv2d(cin, cout, 1, stride=stride),
-                                           nn.BatchNorm2d(cout)])
-
-    def construct(self, x):
-        identity = x
-        out = self.relu(self.bn1(self.conv1(x)))
-        out = self.relu(self.bn2(self.conv2(out)))
-        out = self.bn3(self.conv3(out))
-        if self.down is not None:
-            identity = self.down(x)
-        return self.relu(out + identity)
-
-
-class Basic(nn.Cell):
-    expansion = 1
-
-    def __init__(self, cin, width, stride=1):
-        super().__init__()
-        self.conv1 = nn.Conv2d(cin, width, 3, stride=stride)
-        self.bn1 = nn.BatchNorm2d(width)
-        self.conv2 = nn.Conv2d(width, width, 3)
-        self.bn2 = nn.BatchNorm2d(width)
-        self.relu = nn.ReLU()
-        self.down = None
-        if stride != 1 or cin != width:
-            self.down = nn.SequentialCell([nn.Conv2d(cin, width, 1, stride=stride),
-                                           nn.BatchNorm2d(width)])
-
-    def construct(self, x):
-        identity = x
-        out = self.relu(self.bn1(self.conv1(x)))
-        out = self.bn2(self.conv2(out))
-        if self.down is not None:
-            identity = self.down(x)
-        return self.relu(out + identity)
-
-
-class ResNet(nn.Cell):
-    def __init__(self, block, layers, classes=1000):
-        super().__init__()
-        self.stem = nn.SequentialCell([nn.Conv2d(3, 64, 7, stride=2), nn.BatchNorm2d(64),
-                                       nn.ReLU(), nn.MaxPool2d(3, 2, pad_mode="same")])
-        cells = []
-        cin = 64
-        for i, n in enumerate(layers):
-            width = 64 * 2 ** i
-            for j in range(n):
-                cells.append(block(cin, width, 2 if (j == 0 and i > 0) else 1))
-                cin = width * block.expansion
-        self.layers = nn.SequentialCell(cells)
-        self.pool = nn.AdaptiveAvgPool2d(1)
-        self.flatten = nn.Flatten()
-        self.fc = nn.Dense(cin, classes)
-
-    def construct(self, x):
-        return self.fc(self.flatten(self.pool(self.layers(self.stem(x)))))
-
+sys.path.insert(0, {str(REPO)!r})
+from ascend_lab.nets import ResNet50
 
 ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
 if sys.argv[1].endswith("+fusion"):
     ms.set_context(enable_graph_kernel=True)
-if sys.argv[1].startswith("resnet50"):
-    net = ResNet(Bottleneck, [3, 4, 6, 3])
-else:
-    net = ResNet(Basic, [2, 2, 2, 2])
+net = ResNet50()
 net.set_train(False)
 x = ms.Tensor(np.zeros((1, 3, 224, 224), np.float32))
 print(net(x).shape)
@@ -148,7 +72,6 @@ def timed(fn, *args) -> Tuple[float, object]:  # type: ignore[no-untyped-def]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--net", choices=["resnet50", "resnet18"], default="resnet50")
     parser.add_argument("--dump", help="parse this existing dump folder instead of recording")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
@@ -161,8 +84,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="ascend-lab-bench-") as work:
         dump = os.path.join(work, "dump")
         os.mkdir(dump)
-        seconds = record(args.net + ("+fusion" if args.fusion else ""), dump, work)
-        print(f"recorded {args.net} dump: {seconds:.1f} s wall for the MindSpore process")
+        seconds = record("resnet50" + ("+fusion" if args.fusion else ""), dump, work)
+        print(f"recorded ResNet-50 dump: {seconds:.1f} s wall for the MindSpore process")
         return bench(dump, args.repeat, seconds)
 
 

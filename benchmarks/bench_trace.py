@@ -25,55 +25,7 @@ sys.path.insert(0, ROOT)
 
 
 def resnet50():
-    from mindspore import nn
-
-    class Bottleneck(nn.Cell):
-        expansion = 4
-
-        def __init__(self, cin, width, stride=1, down=False):
-            super().__init__()
-            cout = width * 4
-            self.conv1 = nn.Conv2d(cin, width, 1)
-            self.bn1 = nn.BatchNorm2d(width)
-            self.conv2 = nn.Conv2d(width, width, 3, stride=stride, pad_mode="same")
-            self.bn2 = nn.BatchNorm2d(width)
-            self.conv3 = nn.Conv2d(width, cout, 1)
-            self.bn3 = nn.BatchNorm2d(cout)
-            self.relu = nn.ReLU()
-            self.down = down
-            if down:
-                self.dconv = nn.Conv2d(cin, cout, 1, stride=stride)
-                self.dbn = nn.BatchNorm2d(cout)
-
-        def construct(self, x):
-            out = self.relu(self.bn1(self.conv1(x)))
-            out = self.relu(self.bn2(self.conv2(out)))
-            out = self.bn3(self.conv3(out))
-            idt = self.dbn(self.dconv(x)) if self.down else x
-            return self.relu(out + idt)
-
-    class ResNet50(nn.Cell):
-        def __init__(self, classes=1000):
-            super().__init__()
-            self.conv1 = nn.Conv2d(3, 64, 7, stride=2, pad_mode="same")
-            self.bn1 = nn.BatchNorm2d(64)
-            self.relu = nn.ReLU()
-            self.pool = nn.MaxPool2d(3, 2, pad_mode="same")
-            layers = []
-            cin = 64
-            for width, blocks, stride in ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)):
-                for i in range(blocks):
-                    layers.append(Bottleneck(cin, width, stride if i == 0 else 1, down=i == 0))
-                    cin = width * 4
-            self.layers = nn.SequentialCell(layers)
-            self.gap = nn.AdaptiveAvgPool2d(1)
-            self.flatten = nn.Flatten()
-            self.fc = nn.Dense(2048, classes)
-
-        def construct(self, x):
-            x = self.pool(self.relu(self.bn1(self.conv1(x))))
-            x = self.layers(x)
-            return self.fc(self.flatten(self.gap(x)))
+    from ascend_lab.nets import ResNet50
 
     net = ResNet50()
     net.set_train(False)
@@ -81,17 +33,7 @@ def resnet50():
 
 
 def course_net():
-    from mindspore import nn
-
-    class ConvBNReLU(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.conv = nn.Conv2d(3, 8, 3, has_bias=True)
-            self.bn = nn.BatchNorm2d(8)
-            self.relu = nn.ReLU()
-
-        def construct(self, x):
-            return self.relu(self.bn(self.conv(x)))
+    from ascend_lab.nets import ConvBNReLU
 
     net = ConvBNReLU()
     net.set_train(False)

@@ -93,7 +93,7 @@ def real_resnet50_payload() -> Dict[str, Any]:
     from mindspore import Tensor
 
     import ascend_lab
-    from tests.memory.nets import ResNet50
+    from ascend_lab.nets import ResNet50
 
     net = ResNet50()
     net.set_train(False)

@@ -36,9 +36,10 @@ CASES = {
 
 def main(argv):
     out = Path(argv[1]).resolve()
-    sys.path.insert(0, str(HERE))
+    sys.path.insert(0, str(HERE.parents[1]))  # the repo, for ascend_lab
     import mindspore as ms
-    import nets  # type: ignore[import-not-found]
+
+    from ascend_lab import nets
 
     ms.set_context(mode=ms.GRAPH_MODE)
     for case in argv[2:]:

@@ -1,6 +1,5 @@
 """The memory plan through ``ascend_lab.trace``: what the course does, end to end on CPU."""
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,11 +16,8 @@ pytestmark = pytest.mark.mindspore
 def ms_nets():
     import mindspore as ms
 
-    sys.path.insert(0, str(HERE))
-    try:
-        import nets  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(HERE))
+    from ascend_lab import nets
+
     return ms, nets
 
 

@@ -1,5 +1,8 @@
-"""Networks the memory tests and benchmark plan: the course's Conv2d net, LeNet-5, ResNet-50
-and a Transformer encoder block. Imports MindSpore: load only in a MindSpore subprocess."""
+"""Reference networks for the course, the tests and the benchmarks: the course's
+Conv2d+BatchNorm+ReLU net, LeNet-5, ResNet-50 and a Transformer encoder block.
+
+Importing this module imports MindSpore (~2.5 s): nothing imports it implicitly.
+"""
 
 import mindspore.nn as nn
 import mindspore.ops as ops
