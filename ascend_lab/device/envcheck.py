@@ -40,6 +40,19 @@ def check_environment(
     fix = _source_fix(install)
     home = env.get("ASCEND_HOME_PATH") or env.get("ASCEND_TOOLKIT_HOME")
 
+    # Set by the ascend-lab kernel's launcher when sourcing set_env.sh failed.
+    set_env_error = env.get("ASCEND_LAB_SET_ENV_ERROR")
+    if set_env_error:
+        out.append(
+            StatusWarning(
+                f"this kernel could not source {env.get('ASCEND_LAB_SET_ENV') or 'set_env.sh'}:"
+                f" {set_env_error}",
+                "check the script in a terminal (bash -c 'source <set_env.sh>'), then "
+                "re-register the kernel: ascend-lab install-kernel --set-env <set_env.sh> --force",
+                "error",
+                "environment",
+            )
+        )
     if install.toolkit_home and not home:
         out.append(
             StatusWarning(

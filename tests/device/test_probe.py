@@ -59,6 +59,17 @@ def test_sourced_environment_has_no_environment_warnings(tmp_path, monkeypatch):
     assert s.environment["ASCEND_HOME_PATH"].endswith("8.3.RC2")
 
 
+def test_kernel_that_failed_to_source_set_env_is_reported(tmp_path, monkeypatch):
+    m = make_fake_machine(tmp_path).activated(monkeypatch, sourced=True)
+    script = os.path.join(m.root, "ascend-toolkit", "set_env.sh")
+    monkeypatch.setenv("ASCEND_LAB_SET_ENV", script)
+    monkeypatch.setenv("ASCEND_LAB_SET_ENV_ERROR", "set_env.sh exited with status 1")
+    s = probe.collect_status(refresh=True)
+    (warning,) = [w for w in s.warnings if "could not source" in w.message]
+    assert script in warning.message and "exited with status 1" in warning.message
+    assert warning.severity == "error" and "install-kernel" in warning.fix
+
+
 def test_environment_checks_each_with_a_fix(tmp_path, monkeypatch):
     m = make_fake_machine(tmp_path).activated(monkeypatch, sourced=True)
     monkeypatch.setenv("ASCEND_OPP_PATH", os.path.join(m.root, "missing-opp"))
