@@ -39,7 +39,6 @@ def run_one(path: str, kernel: str, timeout: int, save: str = "") -> Dict[str, o
     """Execute one notebook (in this process); returns seconds and the first error."""
     import nbformat
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
 
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
@@ -52,8 +51,8 @@ def run_one(path: str, kernel: str, timeout: int, save: str = "") -> Dict[str, o
     error = None
     try:
         client.execute(env=kernel_env())
-    except CellExecutionError as exc:
-        error = str(exc)[-3000:]
+    except Exception as exc:  # noqa: BLE001 - report any failure (error, timeout, dead kernel)
+        error = f"{type(exc).__name__}: {exc}"[-3000:]
     seconds = time.perf_counter() - start
     if save:
         nbformat.write(nb, os.path.join(save, os.path.basename(path)))

@@ -1,0 +1,156 @@
+"""Shared pieces of the ascend-lab course: device choice, the nets we follow, small helpers.
+
+The notebooks import this file from their own folder (``from course_nets import ...``).
+It must run on Python 3.8 (Ascend notebook images, MindSpore 2.3 and later).
+"""
+
+import os
+import socket
+import statistics
+import tempfile
+import time
+from typing import Any, Callable, List, Optional, Tuple
+
+import mindspore as ms
+import numpy as np
+from mindspore import nn
+
+CPU_NOTE = (
+    "No Ascend NPU here: running on CPU. What differs: kernels are CPU kernels (no AI Core / "
+    "AI CPU split, no CANN graph engine), graph-kernel fusion uses AKG's CPU backend, memory "
+    "comes from a dynamic host pool (no SOMAS offsets), AMP keeps Conv2D/MatMul in float32, "
+    "data parallel uses MindSpore's own collective backend (mccl) instead of HCCL, and every "
+    "time you measure is a CPU time. The structure (graphs, passes, plans) is the same."
+)
+
+
+def pick_device(verbose: bool = True) -> str:
+    """``"Ascend"`` if ascend-lab sees an NPU, else ``"CPU"``; sets MindSpore's device.
+
+    Works with MindSpore >= 2.5 (``ms.set_device``) and older (``set_context``).
+    """
+    import ascend_lab
+
+    status = ascend_lab.status()
+    target = "Ascend" if status.mode == "ascend" else "CPU"
+    setter = getattr(ms, "set_device", None)
+    if setter is not None:
+        setter(target)
+    else:
+        ms.set_context(device_target=target)
+    if verbose:
+        print(f"MindSpore {ms.__version__}, device: {target}")
+        if target == "CPU":
+            print(f"({status.reason})" if status.reason else "")
+            print("NOTE:", CPU_NOTE)
+    return target
+
+
+def scratch_folder(prefix: str = "ascend-course-") -> str:
+    """Make a temporary folder and make it the current directory.
+
+    MindSpore drops files into the current directory (``rank_0/``, ``analyze_fail.ir``,
+    AKG's ``akg_kernel_meta/``, profiler output): the course keeps them out of the
+    notebooks folder, which may be read-only (Binder, CI).
+    """
+    folder = tempfile.mkdtemp(prefix=prefix)
+    os.chdir(folder)
+    return folder
+
+
+def check(condition: Any, ok: str, hint: str) -> None:
+    """A self-check: print a tick when ``condition`` holds, else fail with a hint."""
+    if not condition:
+        raise AssertionError("Not yet: " + hint)
+    print("\u2713 " + ok)
+
+
+def median_seconds(fn: Callable[[], Any], repeat: int = 5, warmup: int = 1) -> float:
+    """Median wall time of ``fn()`` over ``repeat`` calls, after ``warmup`` calls."""
+    for _ in range(warmup):
+        fn()
+    times: List[float] = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def synthetic_images(
+    n: int, shape: Tuple[int, ...] = (1, 32, 32), classes: int = 10, seed: int = 0
+) -> Tuple[np.ndarray, np.ndarray]:
+    """``n`` images and labels that a small net can learn: each class has its own mean image."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, classes, size=n).astype(np.int32)
+    prototypes = rng.standard_normal((classes,) + tuple(shape)).astype(np.float32)
+    images = prototypes[labels] + 0.5 * rng.standard_normal((n,) + tuple(shape)).astype(np.float32)
+    return images.astype(np.float32), labels
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ConvBNReLU(nn.Cell):
+    """The net the course follows: Conv2d -> BatchNorm2d -> ReLU."""
+
+    def __init__(self, in_channels: int = 3, out_channels: int = 16) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(in_channels, out_channels, 3, pad_mode="same", has_bias=False)
+        self.bn = nn.BatchNorm2d(out_channels)
+        self.relu = nn.ReLU()
+
+    def construct(self, x: Any) -> Any:
+        return self.relu(self.bn(self.conv(x)))
+
+
+class LeNet(nn.Cell):
+    """LeNet-5 for 32x32 inputs: two conv+ReLU+pool blocks and three dense layers."""
+
+    def __init__(self, num_classes: int = 10, in_channels: int = 1) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(in_channels, 6, 5, pad_mode="valid")
+        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+        self.relu = nn.ReLU()
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+        self.flatten = nn.Flatten()
+        self.fc1 = nn.Dense(16 * 5 * 5, 120)
+        self.fc2 = nn.Dense(120, 84)
+        self.fc3 = nn.Dense(84, num_classes)
+
+    def construct(self, x: Any) -> Any:
+        x = self.pool(self.relu(self.conv1(x)))
+        x = self.pool(self.relu(self.conv2(x)))
+        x = self.flatten(x)
+        x = self.relu(self.fc1(x))
+        x = self.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+def count_ops(graph: Any, op: Optional[str] = None) -> int:
+    """Kernels in an ascend-lab ``Graph`` (all, or those whose op name is ``op``)."""
+    kernels = list(graph.kernels)
+    if op is None:
+        return len(kernels)
+    return sum(1 for k in kernels if k.op == op)
+
+
+class Branchy(nn.Cell):
+    """A conv whose next step depends on a tensor's value: Python control flow in graph mode."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3)
+        self.relu = nn.ReLU()
+
+    def construct(self, x: Any) -> Any:
+        y = self.conv(x)
+        if y.sum() > 0:  # decided at run time, from the data
+            y = self.relu(y)
+        else:
+            y = -y
+        return y

@@ -1,0 +1,62 @@
+"""Run a course notebook with nbclient; shared by the course tests."""
+
+import os
+from typing import Any, Dict, List
+
+import nbformat
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NOTEBOOKS = os.path.join(ROOT, "notebooks")
+
+EXPECTED = [
+    "00_stack_and_machine.ipynb",
+    "01_one_conv2d.ipynb",
+    "02_python_to_mindir.ipynb",
+    "03_graph_compilation.ipynb",
+    "04_memory_reuse.ipynb",
+    "05_execution_on_device.ipynb",
+    "06_training_mixed_precision.ipynb",
+    "07_deployment.ipynb",
+    "08_parallel_training.ipynb",
+    "09_troubleshooting_and_migration.ipynb",
+]
+
+
+def kernel_env() -> Dict[str, str]:
+    """The kernel's environment: this checkout importable, matplotlib's inline backend."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH", "")) if p)
+    env.pop("MPLBACKEND", None)
+    return env
+
+
+def execute(path: str, kernel: str = "python3", timeout: int = 600) -> Any:
+    """Execute the notebook at ``path`` in its folder; raises CellExecutionError on error."""
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb,
+        kernel_name=kernel,
+        timeout=timeout,
+        resources={"metadata": {"path": os.path.dirname(path)}},
+    )
+    client.execute(env=kernel_env())
+    return nb
+
+
+def output_text(cell: Any) -> str:
+    parts: List[str] = []
+    for out in cell.get("outputs", []):
+        if "text" in out:
+            parts.append(str(out["text"]))
+        data = out.get("data", {})
+        if "text/plain" in data:
+            parts.append(str(data["text/plain"]))
+        if out.get("output_type") == "error":
+            parts.append(f"{out.get('ename')}: {out.get('evalue')}")
+    return "\n".join(parts)
+
+
+def tagged(nb: Any, tag: str) -> List[Any]:
+    return [c for c in nb.cells if tag in c.get("metadata", {}).get("tags", [])]

@@ -1,0 +1,108 @@
+"""The committed notebooks: names, no outputs, structure (goals, exercises, summary, 中文)."""
+
+import importlib.util
+import os
+import re
+
+import nbformat
+import pytest
+
+from tests.course.nbrun import EXPECTED, NOTEBOOKS, ROOT, tagged
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+# Chinese terms each notebook must use beside the English ones (issue 8).
+TERMS = {
+    "00": ["昇腾", "算子", "图模式", "内存复用", "混合精度", "数据并行"],
+    "01": ["图模式", "动态图", "算子融合", "内存复用"],
+    "02": ["算子选择", "类型推导"],
+    "03": ["算子融合", "算子选择"],
+    "04": ["内存复用", "算子融合"],
+    "05": ["执行序", "性能分析"],
+    "06": ["混合精度", "损失缩放", "数据管道"],
+    "07": ["部署", "量化"],
+    "08": ["数据并行", "模型并行", "流水线并行", "自动并行"],
+    "09": ["迁移", "自定义算子", "预填充", "解码"],
+}
+
+
+def load(name):
+    return nbformat.read(os.path.join(NOTEBOOKS, name), as_version=4)
+
+
+def test_the_ten_notebooks_exist_and_nothing_else():
+    names = sorted(n for n in os.listdir(NOTEBOOKS) if n.endswith(".ipynb"))
+    assert names == EXPECTED
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_committed_without_outputs_or_execution_counts(name):
+    nb = load(name)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"{name}: a code cell has outputs"
+            assert cell.execution_count is None, f"{name}: a code cell has an execution count"
+    assert "widgets" not in nb.metadata
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_kernelspec_is_the_mindspore_kernel(name):
+    spec = load(name).metadata["kernelspec"]
+    assert spec["name"] == "mindspore"
+    assert spec["display_name"] == "MindSpore"
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_structure_goals_exercises_summary_and_terms(name):
+    nb = load(name)
+    markdown = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    # learning goals at the top, a summary at the end
+    assert "Learning goals" in markdown[0] and "学习目标" in markdown[0]
+    assert markdown[0].count("\n- ") >= 2, "at least two goals"
+    assert "## Summary" in markdown[-1]
+    # the first code cell picks the device and makes a scratch folder
+    assert "pick_device()" in code[0].source and "scratch_folder()" in code[0].source
+    # at least two exercises, each followed by a self-check that calls check(...)
+    exercises = tagged(nb, "exercise")
+    checks = tagged(nb, "self-check")
+    assert len(exercises) >= 2 and len(checks) == len(exercises)
+    headings = [m for m in markdown if m.startswith("### Exercise")]
+    assert len(headings) == len(exercises)
+    for ex in exercises:
+        following = nb.cells[nb.cells.index(ex) + 1]
+        assert "self-check" in following.metadata.get("tags", [])
+        assert "check(" in following.source
+    # Chinese terms beside English ones
+    text = "\n".join(markdown)
+    assert len(CJK.findall(text)) >= 40
+    missing = [t for t in TERMS[name[:2]] if t not in text]
+    assert not missing, f"{name}: missing Chinese terms {missing}"
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_no_downloads_no_shell_no_writes_next_to_the_notebook(name):
+    source = "\n".join(c.source for c in load(name).cells if c.cell_type == "code")
+    for bad in ("urlopen", "requests.", "wget", "curl ", "download", "shell=True", "os.system"):
+        assert bad not in source, f"{name} uses {bad!r}"
+
+
+def test_notebooks_match_the_generator():
+    spec = importlib.util.spec_from_file_location(
+        "make_notebooks", os.path.join(ROOT, "scripts", "make_notebooks.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert sorted(module.NB) == [n[: -len(".ipynb")] for n in EXPECTED]
+    for name in module.NB:
+        with open(os.path.join(NOTEBOOKS, name + ".ipynb"), encoding="utf-8") as fh:
+            assert fh.read() == module.render(name), f"{name}: run scripts/make_notebooks.py"
+
+
+def test_course_nets_is_python38_clean_and_importable_without_running():
+    path = os.path.join(NOTEBOOKS, "course_nets.py")
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    compile(text, path, "exec")
+    assert "removeprefix" not in text and " | None" not in text
