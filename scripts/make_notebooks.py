@@ -508,6 +508,18 @@ NB["02_python_to_mindir"] = [
     code("t"),
     md(
         """
+        The same trace as a magic, for quick looks: `%ascend_trace net x` (add `--fusion`
+        for fused kernels); the Trace is kept in `_trace`.
+        """
+    ),
+    code(
+        """
+        %ascend_trace net x -o t_magic
+        print(t_magic.kernel_count == t.kernel_count)
+        """
+    ),
+    md(
+        """
         ## Export MindIR · 导出 MindIR
 
         MindIR is MindSpore's serialised graph (a protobuf). `Trace.export_mindir` calls
@@ -1672,7 +1684,10 @@ NB["08_parallel_training"] = [
         from mindspore import nn
         from mindspore.communication import init, get_rank, get_group_size
 
-        ms.set_device(sys.argv[2])
+        if hasattr(ms, "set_device"):  # MindSpore >= 2.5
+            ms.set_device(sys.argv[2])
+        else:
+            ms.set_context(device_target=sys.argv[2])
         ms.set_context(mode=ms.GRAPH_MODE)
         init()  # HCCL on Ascend, MindSpore's own collectives on CPU
         rank, size = get_rank(), get_group_size()

@@ -106,3 +106,14 @@ def test_course_nets_is_python38_clean_and_importable_without_running():
         text = fh.read()
     compile(text, path, "exec")
     assert "removeprefix" not in text and " | None" not in text
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_code_cells_parse_as_python_3_8(name):
+    import ast
+
+    for cell in load(name).cells:
+        if cell.cell_type != "code":
+            continue
+        lines = [ln for ln in cell.source.splitlines() if not ln.lstrip().startswith("%")]
+        ast.parse("\n".join(lines), feature_version=(3, 8))
