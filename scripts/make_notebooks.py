@@ -508,6 +508,13 @@ NB["02_python_to_mindir"] = [
     code("t"),
     md(
         """
+        `t.show()` opens the interactive viewer as a widget; the `timeline` view has a pass
+        slider that replays the compile, with added / removed / changed nodes highlighted:
+        """
+    ),
+    code('t.show(view="timeline")'),
+    md(
+        """
         The same trace as a magic, for quick looks: `%ascend_trace net x` (add `--fusion`
         for fused kernels); the Trace is kept in `_trace`.
         """
@@ -668,6 +675,12 @@ NB["03_graph_compilation"] = [
             print(f"  {k.name:28} <- {k.ops}")
         """
     ),
+    md(
+        """
+        Side by side in the viewer: select a fused kernel to see the ops it replaced.
+        """
+    ),
+    code('fused.show(view="compare")'),
     md(
         """
         Now time the net with fusion off and on (graph mode, same input):
@@ -908,6 +921,8 @@ NB["04_memory_reuse"] = [
         plt.show()
         """
     ),
+    md("The same map in the interactive viewer, linked to the graph (click a tensor):"),
+    code('t32.show(view="memory")'),
     md(
         """
         ## Fusion and batch size · 融合与批大小
@@ -1386,7 +1401,8 @@ NB["06_training_mixed_precision"] = [
         writer.write_raw_data([{"image": normalise(images[i]), "label": int(labels[i])}
                                for i in range(len(images))])
         writer.commit()
-        print("MindRecord:", os.path.getsize(record), "bytes")
+        print(f"MindRecord file {os.path.getsize(record) / 2**20:.1f} MiB for "
+              f"{images.nbytes / 2**20:.1f} MiB of images (the file is written in fixed-size pages)")
 
         def epoch_time(dataset):
             start = time.perf_counter()

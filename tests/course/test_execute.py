@@ -7,6 +7,7 @@ import stat
 
 import pytest
 
+import ascend_lab
 from tests.course.nbrun import EXPECTED, NOTEBOOKS, execute, output_text, tagged
 
 
@@ -44,9 +45,12 @@ def test_notebook_runs_top_to_bottom(name, tmp_path, monkeypatch):
             os.chmod(dirpath, stat.S_IRWXU)
     # nothing was written into the notebooks folder (root ignores the read-only bits)
     assert snapshot(str(copy)) == before
-    # the device was chosen and the CPU note shown (this machine has no NPU)
+    # the device was chosen automatically, with a note of what differs on CPU
     first = output_text([c for c in nb.cells if c.cell_type == "code"][0])
-    assert "device: CPU" in first and "NOTE:" in first
+    if ascend_lab.status().mode == "ascend":
+        assert "device: Ascend" in first
+    else:
+        assert "device: CPU" in first and "NOTE:" in first
     # every self-check passed with the notebook's default answers
     checks = tagged(nb, "self-check")
     assert len(checks) >= 2
