@@ -1750,6 +1750,11 @@ NB["08_parallel_training"] = [
         start = time.perf_counter()
         proc = subprocess.run(cmd, env=env, cwd=WORK, capture_output=True, text=True, timeout=300)
         print(f"exit code {proc.returncode} after {time.perf_counter() - start:.1f} s")
+        if proc.returncode != 0:
+            print(proc.stdout[-2000:], proc.stderr[-2000:], sep="\\n")
+            for name in sorted(os.listdir(log_dir)) if os.path.isdir(log_dir) else []:
+                print(f"--- {name}:", open(os.path.join(log_dir, name), errors="replace").read()[-1500:])
+            raise RuntimeError("msrun failed: see the output and the worker logs above")
         for rank in range(2):
             with open(os.path.join(log_dir, f"worker_{rank}.log"), errors="replace") as fh:
                 print([line for line in fh.read().splitlines() if line.startswith("rank ")])
