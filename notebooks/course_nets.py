@@ -4,7 +4,9 @@ The notebooks import this file from their own folder (``from course_nets import 
 It must run on Python 3.8 (Ascend notebook images, MindSpore 2.3 and later).
 """
 
+import atexit
 import os
+import shutil
 import socket
 import statistics
 import tempfile
@@ -51,10 +53,12 @@ def scratch_folder(prefix: str = "ascend-course-") -> str:
 
     MindSpore drops files into the current directory (``rank_0/``, ``analyze_fail.ir``,
     AKG's ``akg_kernel_meta/``, profiler output): the course keeps them out of the
-    notebooks folder, which may be read-only (Binder, CI).
+    notebooks folder, which may be read-only (Binder, CI). The folder is removed when the
+    kernel shuts down.
     """
     folder = tempfile.mkdtemp(prefix=prefix)
     os.chdir(folder)
+    atexit.register(shutil.rmtree, folder, True)  # removed when the kernel shuts down
     return folder
 
 
