@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.ascend-lab-installed
 # Tools the recipes call (jlpm, jupyter-builder, node helpers) come from the venv first.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course test check lint pytest browser-deps clean help
+.PHONY: course test lint pytest older-mindspore browser-deps clean help
 
 help:
 	@echo "make course  - set up and open the course in JupyterLab"
@@ -45,7 +45,11 @@ pytest: $(STAMP) browser-deps
 	cd labextension && ../$(BIN)/jlpm test
 	$(BIN)/python -m pytest
 
-test: lint pytest
+# The trace and memory tests again, against an older MindSpore (its own venv).
+older-mindspore: $(STAMP)
+	scripts/check_older_mindspore.sh 2.7.0
+
+test: lint pytest older-mindspore
 
 clean:
-	rm -rf $(VENV) labextension/node_modules labextension/lib ascend_lab/labextension ascend_lab/static
+	rm -rf $(VENV) .venv-mindspore-* labextension/node_modules labextension/lib ascend_lab/labextension ascend_lab/static
