@@ -48,6 +48,8 @@ class Trace:
         self.mindspore_version = result.mindspore_version
         self.device = result.device
         self.compile_seconds = result.compile_seconds
+        # What MindSpore's C++ side printed while compiling (distinct lines, with counts).
+        self.compile_log: List[str] = list(result.messages)
         self.analysis_seconds = 0.0
         self.dump_dir: Optional[str] = None
         self.actor_sets: Dict[str, str] = dict(actor_sets or {})

@@ -48,6 +48,8 @@ CONTEXT_KEYS = ("mode", "save_graphs", "save_graphs_path", "enable_graph_kernel"
 ENV_KEYS: Tuple[str, ...] = ()
 
 DUMP_SUBDIR = "dump"
+# What MindSpore's C++ side printed during the compile (see _native_output_to).
+NATIVE_LOG = "mindspore-native.log"
 
 
 @dataclass
@@ -168,6 +170,57 @@ def _fresh_compile(net: Any) -> Iterator[None]:
                 cache.discard(phase)
 
 
+@contextlib.contextmanager
+def _native_output_to(path: str) -> Iterator[None]:
+    """Send what MindSpore's C++ side writes to fds 1 and 2 into ``path`` for the block.
+
+    Why: in a Jupyter kernel fds 1/2 are pipes that a kernel thread drains, and draining
+    needs the GIL. MindSpore writes its logs from C++ while holding the GIL; with dumps on,
+    a net defined in a notebook cell makes it log one "Get realpath failed" line per node
+    (the cell's "file" is not on disk), the pipe fills up, and the kernel hangs forever.
+    A file never fills up. The text is read back for error messages.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    try:
+        saved = [os.dup(1), os.dup(2)]
+    except OSError:  # no usable fds 1/2 (e.g. a detached process): nothing to protect
+        yield
+        return
+    try:
+        with open(path, "ab") as log:
+            os.dup2(log.fileno(), 1)
+            os.dup2(log.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved[0], 1)
+                os.dup2(saved[1], 2)
+    finally:
+        for fd in saved:
+            os.close(fd)
+
+
+def native_log_summary(path: str, limit: int = 12) -> List[str]:
+    """Distinct lines of MindSpore's native log (without the timestamp prefix), with counts."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = [line.rstrip("\n") for line in f if line.strip()]
+    except OSError:
+        return []
+    counts: Dict[str, int] = {}
+    for line in lines:
+        # "[ERROR] CORE(123,7f..,python):2026-11-29-16:10:16.176.814 [file.cc:253] Func] text"
+        key = re.sub(r"^\[(\w+)\] (\w+)\([^)]*\):\S+ ", r"[\1] \2 ", line)
+        key = re.sub(r"path\[[^\]]*\]", "path[...]", key)
+        counts[key] = counts.get(key, 0) + 1
+    out = [f"{n} x {key}" if n > 1 else key for key, n in counts.items()]
+    return out[:limit]
+
+
 _IN_FILE = re.compile(r"In file (.+?):(\d+)")
 
 
@@ -250,6 +303,7 @@ def capture(
         workdir = workdir or tempfile.mkdtemp(prefix="ascend-lab-trace-")
         dump_dir = os.path.join(workdir, DUMP_SUBDIR)
         os.makedirs(dump_dir, exist_ok=True)
+        native_log = os.path.join(workdir, NATIVE_LOG)
         saved_context = read_context(ms)
         saved_env = {key: os.environ.get(key) for key in ENV_KEYS}
         saved_cwd = os.getcwd()
@@ -264,7 +318,7 @@ def capture(
                 "enable_graph_kernel": bool(fusion),
             }
             _set_context(ms, {k: v for k, v in wanted.items() if k in saved_context})
-            with _fresh_compile(net):
+            with _fresh_compile(net), _native_output_to(native_log):
                 if run:
                     output = net(*inputs)
                 else:
@@ -275,9 +329,11 @@ def capture(
             text = str(exc)
             path, line = locate_user_line(text, sys.exc_info()[2])
             where = f" (at {path}:{line})" if path else ""
+            native = [m for m in native_log_summary(native_log) if "ERROR" in m or "EXCEPTION" in m]
             err = TraceError(
                 f"MindSpore could not compile {type(net).__name__} in graph mode{where}:\n"
-                + _short_message(text),
+                + _short_message(text)
+                + ("\n\nMindSpore's log:\n" + "\n".join(native[:5]) if native else ""),
                 ms_message=text,
                 file=path,
                 line=line,
@@ -318,6 +374,7 @@ def capture(
             ran=run,
             mindspore_version=getattr(ms, "__version__", None),
             device=device,
+            messages=native_log_summary(native_log),
         )
     finally:
         _LOCK.release()
