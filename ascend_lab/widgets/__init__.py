@@ -16,14 +16,14 @@ _WIDGETS = ("GraphView", "MemoryView", "PassTimelineView", "TraceView", "ViewerW
 
 
 def __getattr__(name: str) -> Any:
-    if name in _WIDGETS or name == "show_trace":
+    if name in _WIDGETS:
         from . import views
 
         return getattr(views, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def show_trace(trace: Any, view: str = "all", passes: str = "changed", **kwargs: Any) -> Any:
+def show_trace(trace: Any, view: str = "all", passes: str = "none", **kwargs: Any) -> Any:
     """The viewer for a :class:`~ascend_lab.trace.api.Trace` (used by ``Trace.show()``)."""
     from .views import show_trace as _show_trace
 

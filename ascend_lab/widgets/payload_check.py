@@ -8,11 +8,30 @@ SCHEMA_ID = "ascend-lab.graph/1"
 def payload_of(
     source: Any, passes: str = "changed"
 ) -> Tuple[Dict[str, Any], Optional[Callable[[int], Any]]]:
-    """``(payload dict, snapshot callback)`` from a payload dict or a Trace-like object."""
+    """``(payload dict, snapshot callback)`` from a payload dict or a Trace-like object.
+
+    For a Trace the callback returns the pass's graph dict with its ``diff`` (added,
+    removed, modified) against the previous pass, so a payload built with
+    ``passes="none"`` (no diffs, no snapshots: fast) still highlights changes on demand.
+    """
     snapshot = None
     if hasattr(source, "to_payload"):
-        snapshot = getattr(source, "snapshot", None)
-        source = source.to_payload(passes=passes, memory=True)
+        trace = source
+        if hasattr(trace, "snapshot"):
+
+            def snapshot(index: int) -> Any:
+                graph = trace.snapshot(index)
+                data = graph.to_dict() if hasattr(graph, "to_dict") else dict(graph)
+                diff = trace.diff(index) if hasattr(trace, "diff") else None
+                if diff is not None:
+                    data["diff"] = {
+                        "added": list(diff.added),
+                        "removed": list(diff.removed),
+                        "modified": list(diff.modified),
+                    }
+                return data
+
+        source = trace.to_payload(passes=passes, memory=True)
     check_payload(source)
     return source, snapshot
 

@@ -124,12 +124,13 @@ class TraceView(ViewerWidget):
 
 
 def show_trace(
-    trace: Any, view: str = "all", passes: str = "changed", **kwargs: Any
+    trace: Any, view: str = "all", passes: str = "none", **kwargs: Any
 ) -> ViewerWidget:
     """A viewer widget for a Trace (``Trace.show()``).
 
-    Pass snapshots other than the default views are left out of the synced payload and
-    load on demand through ``trace.snapshot(i)``.
+    Only the default views are parsed and synced; every other pass snapshot, with its diff,
+    is parsed when the page asks for it (``trace.snapshot(i)``, ``trace.diff(i)``): a
+    ResNet-50 trace shows in a fraction of a second instead of parsing ~100 passes first.
     """
     classes = {
         "all": TraceView,

@@ -25,6 +25,11 @@ class FakeTrace:
             raise IndexError("no pass 99")
         return course_graphs()["before"]
 
+    def diff(self, index):
+        from ascend_lab.trace.timeline import PassDiff
+
+        return PassDiff(added=["1"], removed=["Default/Load"], modified=["2"])
+
 
 def test_bundle_is_built():
     # `jlpm build:viewer` must have run (the package build does it)
@@ -57,10 +62,16 @@ def test_show_trace_uses_the_trace_payload_and_snapshots():
     trace = FakeTrace()
     w = widgets.show_trace(trace, view="timeline")
     assert isinstance(w, widgets.PassTimelineView)
-    assert trace.calls == [("changed", True)]
+    # only the default views are built up front; snapshots and diffs come on request
+    assert trace.calls == [("none", True)]
     reply = w.answer_pass_request(1)
     assert reply["type"] == "pass" and reply["index"] == 1
     assert [n["id"] for n in reply["graph"]["nodes"]][:3] == ["x", "w", "1"]
+    assert reply["graph"]["diff"] == {
+        "added": ["1"],
+        "removed": ["Default/Load"],
+        "modified": ["2"],
+    }
     assert w.answer_pass_request(99) == {
         "type": "pass",
         "index": 99,

@@ -6,7 +6,7 @@
 import { clear, h } from './dom';
 import { LayoutClient } from './layout-client';
 import { PanesView } from './panes-view';
-import { GraphData, PassInfo, Payload, Stage } from './types';
+import { GraphData, PassDiff, PassInfo, Payload, Stage } from './types';
 
 export const STAGE_EXPLAIN: Record<Stage, string> = {
   frontend:
@@ -213,6 +213,7 @@ export class TimelineView {
         }
         this.fetched.set(i, got);
         graph = got;
+        mergeDiff(pass, got.diff);
       } catch (err) {
         if (seq === this.seq) {
           this.showInfo(
@@ -300,4 +301,14 @@ export class TimelineView {
     this.graphs.dispose();
     this.el.remove();
   }
+}
+
+/** Fill a pass's diff from a snapshot the kernel sent (payloads built lazily carry none). */
+export function mergeDiff(pass: PassInfo, diff: PassDiff | undefined): void {
+  if (!diff) {
+    return;
+  }
+  pass.added = pass.added ?? diff.added;
+  pass.removed = pass.removed ?? diff.removed;
+  pass.modified = pass.modified ?? diff.modified;
 }

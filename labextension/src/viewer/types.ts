@@ -31,10 +31,18 @@ export interface GraphNode {
   step?: number | null;
 }
 
+export interface PassDiff {
+  added?: string[];
+  removed?: string[];
+  modified?: string[];
+}
+
 export interface GraphData {
   name: string;
   file?: string | null;
   nodes: GraphNode[];
+  /** Sent with a snapshot the kernel loads on demand: what its pass changed. */
+  diff?: PassDiff;
 }
 
 export type Stage =

@@ -3,7 +3,7 @@ import { runLayoutJobs } from '../layout-core';
 import { COLLAPSE_THRESHOLD, GraphModel, ROOT, groupItem, nodeItem } from '../model';
 import { checkPayload, outputBytes, PayloadError } from '../types';
 import { fusionLinks, indexFusion, kernelCount } from '../fusion';
-import { timelineSteps } from '../timeline';
+import { mergeDiff, timelineSteps } from '../timeline';
 import { bigGraph, bigPayload, coursePayload, node } from './payloads';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -267,5 +267,35 @@ describe('fusion links and timeline steps', () => {
     const passes = coursePayload().passes!;
     expect(timelineSteps(passes, false)).toEqual([0, 1, 2, 3]);
     expect(timelineSteps(passes, true)).toEqual([0, 2, 3]);
+  });
+});
+
+describe('mergeDiff', () => {
+  it('fills a lazily built pass from the snapshot the kernel sent', () => {
+    const pass = {
+      index: 3,
+      name: '12_auto_monad',
+      stage: 'frontend' as const,
+      changed: true
+    };
+    mergeDiff(pass, { added: ['%4'], removed: ['Default/Load'], modified: [] });
+    expect(pass).toMatchObject({
+      added: ['%4'],
+      removed: ['Default/Load'],
+      modified: []
+    });
+  });
+
+  it('keeps a diff the payload already had and ignores a missing one', () => {
+    const pass = {
+      index: 1,
+      name: 'p',
+      stage: 'build' as const,
+      changed: true,
+      added: ['a']
+    };
+    mergeDiff(pass, { added: ['b'], modified: ['c'] });
+    mergeDiff(pass, undefined);
+    expect(pass).toMatchObject({ added: ['a'], modified: ['c'] });
   });
 });
