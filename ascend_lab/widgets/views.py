@@ -123,9 +123,7 @@ class TraceView(ViewerWidget):
     _default_view = "all"
 
 
-def show_trace(
-    trace: Any, view: str = "all", passes: str = "none", **kwargs: Any
-) -> ViewerWidget:
+def show_trace(trace: Any, view: str = "all", passes: str = "none", **kwargs: Any) -> ViewerWidget:
     """A viewer widget for a Trace (``Trace.show()``).
 
     Only the default views are parsed and synced; every other pass snapshot, with its diff,
