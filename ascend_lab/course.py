@@ -9,6 +9,7 @@ replace this process with ``python -m jupyterlab`` opening the first notebook.
 """
 
 import argparse
+import importlib.util
 import os
 import shlex
 import shutil
@@ -136,10 +137,8 @@ def first_notebook(folder: str) -> Optional[str]:
 
 def device_mode() -> Tuple[str, str]:
     """``(mode, one friendly line)``; "cpu" whenever the probe is missing or fails."""
-    try:
-        from .device.probe import collect_status
-    except ImportError:
-        return "cpu", "CPU mode (device status is not available in this build)."
+    from .device.probe import collect_status
+
     try:
         status = collect_status()
     except Exception as exc:  # noqa: BLE001 - the course must open even if probing breaks
@@ -270,9 +269,18 @@ def _jupyter_env(location: Dict[str, Any]) -> Dict[str, str]:
     return {"JUPYTER_PATH": os.pathsep.join([share] + parts)}
 
 
+MISSING_MINDSPORE = (
+    "MindSpore is not installed in this Python ({python}), so the course's code cells will "
+    "fail. Install the CPU build with: {python} -m pip install 'ascend-lab[mindspore]'  "
+    "(on an Ascend image, use the image's own MindSpore instead).\n"
+)
+
+
 def run(args: argparse.Namespace) -> int:
     _mode, line = device_mode()
     print(line)
+    if importlib.util.find_spec("mindspore") is None:
+        sys.stderr.write(MISSING_MINDSPORE.format(python=sys.executable))
 
     location, explicit = kernel_location(args.prefix)
     try:
