@@ -141,20 +141,3 @@ def count_ops(graph: Any, op: Optional[str] = None) -> int:
     if op is None:
         return len(kernels)
     return sum(1 for k in kernels if k.op == op)
-
-
-class Branchy(nn.Cell):
-    """A conv whose next step depends on a tensor's value: Python control flow in graph mode."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv = nn.Conv2d(1, 4, 3)
-        self.relu = nn.ReLU()
-
-    def construct(self, x: Any) -> Any:
-        y = self.conv(x)
-        if y.sum() > 0:  # decided at run time, from the data
-            y = self.relu(y)
-        else:
-            y = -y
-        return y

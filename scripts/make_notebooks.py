@@ -755,10 +755,23 @@ NB["03_graph_compilation"] = [
     ),
     code(
         """
-        import inspect
-        from course_nets import Branchy
+        class Branchy(nn.Cell):
+            # a conv whose next step depends on a tensor's value
 
-        print(inspect.getsource(Branchy.construct))
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(1, 4, 3)
+                self.relu = nn.ReLU()
+
+            def construct(self, x):
+                y = self.conv(x)
+                if y.sum() > 0:  # decided at run time, from the data
+                    y = self.relu(y)
+                else:
+                    y = -y
+                return y
+
+
         branchy = ascend_lab.trace(Branchy(), x)
         straight = plain
         graphs = lambda tr: len([s for s in tr.passes if s.name.startswith("graph_build")])
