@@ -70,7 +70,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from sys import intern
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from .errors import GraphParseError
 from .model import Graph, Node, TensorType
@@ -122,8 +122,8 @@ def is_kernel_graph_file(path: Optional[str], entry: str = "") -> bool:
 # ---------------------------------------------------------------------------- splitting
 
 
-def _match_close(text: str, start: int) -> int:
-    """Index just past the bracket that closes the one at ``text[start]``; -1 if none."""
+def _top_level(text: str, start: int = 0) -> Iterator[Tuple[str, int, int, int]]:
+    """``(char, start, end, depth after it)`` for each bracket and comma outside quotes."""
     depth = 0
     quote = ""
     for m in _SPECIAL_RE.finditer(text, start):
@@ -132,14 +132,21 @@ def _match_close(text: str, start: int) -> int:
             if ch == quote and text[m.start() - 1] != "\\":
                 quote = ""
             continue
+        if ch == '"':
+            quote = ch
+            continue
         if ch in _OPEN:
             depth += 1
         elif ch in _CLOSE:
             depth -= 1
-            if depth == 0:
-                return m.end()
-        elif ch == '"':
-            quote = ch
+        yield ch, m.start(), m.end(), depth
+
+
+def _match_close(text: str, start: int) -> int:
+    """Index just past the bracket that closes the one at ``text[start]``; -1 if none."""
+    for ch, _start, end, depth in _top_level(text, start):
+        if depth == 0 and ch in _CLOSE:
+            return end
     return -1
 
 
@@ -151,24 +158,11 @@ def split_top(text: str) -> List[str]:
     if not any(c in text for c in '([{"'):
         return [p.strip() for p in text.split(",")]
     parts = []
-    depth = 0
-    quote = ""
     last = 0
-    for m in _SPECIAL_RE.finditer(text):
-        ch = m.group()
-        if quote:
-            if ch == quote and text[m.start() - 1] != "\\":
-                quote = ""
-            continue
-        if ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
-        elif ch == '"':
-            quote = ch
-        elif ch == "," and depth == 0:
-            parts.append(text[last : m.start()].strip())
-            last = m.end()
+    for ch, start, end, depth in _top_level(text):
+        if ch == "," and depth == 0:
+            parts.append(text[last:start].strip())
+            last = end
     parts.append(text[last:].strip())
     return parts
 
