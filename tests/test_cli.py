@@ -5,6 +5,7 @@ import sys
 
 from ascend_lab import __version__
 from ascend_lab.cli import SUBCOMMANDS, main
+from tests.support.python import run_python
 
 
 def run_cli(*args):
@@ -47,8 +48,6 @@ def test_importing_the_package_and_cli_does_not_import_heavy_modules():
         "heavy = [m for m in ('mindspore', 'numpy', 'matplotlib', 'networkx') if m in sys.modules];"
         "print(heavy)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
-    )
+    result = run_python(code, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

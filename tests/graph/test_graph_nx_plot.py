@@ -6,6 +6,7 @@ import pytest
 
 from ascend_lab.graph.ir_text import parse_ir_file
 from ascend_lab.graph.nx import to_networkx
+from tests.support.python import run_python
 
 from .helpers import fixture
 
@@ -68,10 +69,6 @@ def test_plot_onto_given_axes_and_refuses_big_graphs(fused):
 
 def test_graph_modules_import_nothing_heavy():
     """Parsers and drawing helpers load networkx/matplotlib/protobuf only when called."""
-    import subprocess
-    import sys
-
-    from .helpers import FIXTURES
 
     code = (
         "import sys, ascend_lab.graph.ir_text, ascend_lab.graph.mindir, "
@@ -79,14 +76,7 @@ def test_graph_modules_import_nothing_heavy():
         "heavy = ('mindspore', 'networkx', 'matplotlib', 'google.protobuf')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        cwd=str(FIXTURES.parent.parent.parent),
-    )
+    out = run_python(code)
     assert out.stdout.strip() == "[]"
 
 

@@ -1,14 +1,12 @@
 """parse_mindir on files exported by ms.export (tests/fixtures/ir/*/*.mindir)."""
 
-import subprocess
-import sys
-
 import pytest
 
 from ascend_lab.graph.errors import GraphParseError
 from ascend_lab.graph.ir_text import parse_ir_file
 from ascend_lab.graph.mindir import parse_mindir, parse_mindir_file
 from ascend_lab.graph.model import TensorType
+from tests.support.python import run_python
 
 from .helpers import FIXTURES, fixture
 
@@ -89,14 +87,7 @@ def test_parsing_mindir_does_not_import_mindspore():
         "assert len(g.kernels) == 15, len(g.kernels); "
         "print(sorted(m for m in sys.modules if m == 'mindspore' or m.startswith('mindspore.')))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        cwd=str(REPO),
-    )
+    out = run_python(code)
     assert out.stdout.strip() == "[]"
 
 
@@ -175,14 +166,7 @@ def test_without_mindspore_or_protobuf_the_builtin_decoder_is_used():
         "except MindIRUnavailable as exc:\n"
         "    print(exc)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        cwd=str(REPO),
-    )
+    out = run_python(code)
     kernels, message = out.stdout.strip().splitlines()
     assert kernels == "15"
     assert "MindSpore was not found" in message and "decoder='builtin'" in message

@@ -1,6 +1,5 @@
 """The memory map figure, the comparison table and the runtime-peak helper."""
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -9,6 +8,7 @@ from ascend_lab.graph.model import Graph
 from ascend_lab.memory import compare_plans, plan_best, plan_graph, plot_memory_map, runtime_peak
 from ascend_lab.memory.compare import compare_many, with_runtime_peak
 from ascend_lab.memory.lifetimes import problem_from_intervals
+from tests.support.python import run_python
 
 from .graphs import chain, op, param, ret, t
 
@@ -64,13 +64,12 @@ def test_memory_map_on_given_axes_and_on_an_empty_plan():
 
 
 def test_plot_module_does_not_import_matplotlib_at_import_time():
-    import subprocess
 
     code = (
         "import sys, ascend_lab.memory; "
         "print('matplotlib' in sys.modules, 'mindspore' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = run_python(code)
     assert out.stdout.split() == ["False", "False"]
 
 
@@ -129,13 +128,12 @@ def test_runtime_peak_is_never_read_on_cpu():
 
 
 def test_runtime_peak_on_cpu_does_not_import_mindspore():
-    import subprocess
 
     code = (
         "import sys; from ascend_lab.memory import runtime_peak; "
         "print(runtime_peak('CPU')[0], 'mindspore' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = run_python(code)
     assert out.stdout.split() == ["None", "False"]
 
 
@@ -143,7 +141,6 @@ def test_runtime_peak_on_cpu_does_not_import_mindspore():
 def test_runtime_peak_on_ascend_reads_the_runtime(tmp_path, where):
     # A stand-in ``mindspore`` package (this machine has no NPU): 2.5+ has
     # mindspore.runtime.max_memory_allocated, 2.3/2.4 only mindspore.hal's.
-    import subprocess
 
     pkg = tmp_path / "mindspore"
     pkg.mkdir()
@@ -158,9 +155,7 @@ def test_runtime_peak_on_ascend_reads_the_runtime(tmp_path, where):
         "print(peak); print(why)"
     )
     env = {"PYTHONPATH": f"{tmp_path}:{Path(__file__).resolve().parents[2]}", "PATH": "/usr/bin"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    )
+    out = run_python(code, env=env)
     lines = out.stdout.splitlines()
     assert lines[0] == str(3 * 1024 * 1024)
     assert lines[1] == f"mindspore.{where}.max_memory_allocated() on Ascend: 3.0 MiB"

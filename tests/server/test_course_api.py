@@ -8,6 +8,7 @@ import pytest
 from ascend_lab.server.config import AscendLabServerConfig
 from ascend_lab.server.course import locate_course
 from ascend_lab.server.handlers import CourseHandler, StatusHandler
+from tests.support.python import run_python
 
 
 def _notebook(path: Path) -> Path:
@@ -89,8 +90,6 @@ def test_every_handler_method_is_authenticated():
 
 
 def test_extension_points_and_loading_do_not_import_mindspore():
-    import subprocess
-    import sys
 
     code = (
         "import sys, ascend_lab, ascend_lab.server, ascend_lab.server.handlers;"
@@ -99,5 +98,5 @@ def test_extension_points_and_loading_do_not_import_mindspore():
         "[{'src': 'labextension', 'dest': 'ascend-lab'}];"
         "assert 'mindspore' not in sys.modules, 'mindspore imported'"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    result = run_python(code, check=False)
     assert result.returncode == 0, result.stderr
