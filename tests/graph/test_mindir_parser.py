@@ -10,7 +10,6 @@ from tests.support.python import run_python
 
 from .helpers import FIXTURES, fixture
 
-REPO = FIXTURES.parent.parent.parent
 
 
 # The protobuf decoder needs MindSpore's generated mind_ir_pb2.py (not MindSpore itself).
