@@ -10,8 +10,6 @@ from tests.support.python import run_python
 
 from .helpers import FIXTURES, fixture
 
-
-
 # The protobuf decoder needs MindSpore's generated mind_ir_pb2.py (not MindSpore itself).
 DECODERS = [pytest.param("protobuf", marks=pytest.mark.mindspore), "builtin"]
 
