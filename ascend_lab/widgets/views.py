@@ -57,12 +57,15 @@ class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
         payload: Any = None,
         view: Optional[str] = None,
         snapshot: Optional[SnapshotFn] = None,
+        passes: str = "none",
         **kwargs: Any,
     ) -> None:
         bundle_path("viewer.js")  # clear error when the bundle is not built
         if payload is None:
             raise ValueError("pass a payload (trace.to_payload()) or a Trace")
-        data, trace_snapshot = payload_of(payload)
+        # From a Trace, build only the default views (``passes="none"``): other snapshots
+        # and their diffs are parsed when the page asks for them.
+        data, trace_snapshot = payload_of(payload, passes=passes)
         if trace_snapshot is not None:  # built from a Trace: snapshots load on demand
             data = lazy_passes(data)
         view = view or self._default_view
@@ -139,7 +142,4 @@ def show_trace(trace: Any, view: str = "all", passes: str = "none", **kwargs: An
     }
     if view not in classes:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
-    data, snapshot = payload_of(trace, passes=passes)
-    if snapshot is not None:
-        data = lazy_passes(data)
-    return classes[view](data, view=view, snapshot=snapshot, **kwargs)
+    return classes[view](trace, view=view, passes=passes, **kwargs)

@@ -166,3 +166,11 @@ def test_a_widget_made_from_a_trace_loads_snapshots_on_demand():
     w = widgets.PassTimelineView(payload)
     assert w.payload["passes"][1]["graph"] == "pass:1"
     w.close()
+
+
+def test_a_widget_made_straight_from_a_trace_is_lazy_too():
+    trace = FakeTrace()
+    w = widgets.GraphView(trace)
+    assert trace.calls == [("none", True)]
+    assert w.answer_pass_request(1)["graph"]["diff"]["added"] == ["1"]
+    w.close()
