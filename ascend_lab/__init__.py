@@ -7,6 +7,9 @@ when a trace is captured).
 
 from typing import Any, Dict, List
 
+# ``ascend_lab.trace`` is the trace subpackage, which is callable: ``ascend_lab.trace(net, x)``
+# (see ascend_lab/trace/__init__.py). Importing it is cheap; MindSpore loads on first call.
+from . import trace
 from ._version import __version__
 
 __all__ = ["__version__", "load_ipython_extension", "status", "trace"]
@@ -24,16 +27,6 @@ def status(refresh: bool = False) -> Any:
     from .device.probe import collect_status
 
     return collect_status(refresh=refresh)
-
-
-def trace(net: Any, *inputs: Any, **options: Any) -> Any:
-    """Compile ``net`` on ``inputs`` through MindSpore's compiler and return a ``Trace``.
-
-    See :func:`ascend_lab.trace.api.trace` for the options.
-    """
-    from .trace.api import trace as _trace
-
-    return _trace(net, *inputs, **options)
 
 
 def _jupyter_labextension_paths() -> List[Dict[str, str]]:

@@ -3,9 +3,8 @@
 Importing this package does not import MindSpore; :func:`ascend_lab.trace.api.trace` does.
 
 ``ascend_lab.trace`` is both this package and the function ``ascend_lab.trace(net, x)``:
-once the package is imported, Python binds the attribute ``ascend_lab.trace`` to it,
-replacing the function of the same name. So the package itself is callable and forwards
-to :func:`ascend_lab.trace.api.trace`.
+a package attribute of a parent is always the subpackage once that is imported, so the
+package itself is callable and forwards to :func:`ascend_lab.trace.api.trace`.
 """
 
 import sys
