@@ -15,7 +15,14 @@ from ascend_lab.trace.magic import parse_line
 from ascend_lab.trace.payload import add_graph
 from ascend_lab.trace.progress import Progress, is_interactive
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "conv_dump")
+# Four passes of the course net's recorded dump (tests/fixtures/ir/conv, see its README).
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "ir", "conv")
+DUMP_FILES = (
+    "00_bootstrap_0000.ir",
+    "opt_pass_2_opt_a_0016.ir",
+    "hwopt_comm_after_kernel_select_kernel_graph0_0090.ir",
+    "graph_build_0_0094.ir",
+)
 
 
 # ------------------------------------------------------------------ stage names
@@ -100,7 +107,7 @@ def _copy_fixture_dump(tmp_path):
     """The recorded dumps, plus a no-op pass (byte copy) and the start of a 2nd compile."""
     dump = tmp_path / "dump"
     dump.mkdir()
-    for name in os.listdir(FIXTURES):
+    for name in DUMP_FILES:
         shutil.copy(os.path.join(FIXTURES, name), dump / name)
     shutil.copy(
         dump / "hwopt_comm_after_kernel_select_kernel_graph0_0090.ir",
