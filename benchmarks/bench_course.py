@@ -22,35 +22,23 @@ import time
 from typing import Dict, List
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTEBOOKS = os.path.join(ROOT, "notebooks")
+sys.path.insert(0, ROOT)
+
+from tests.course.nbrun import NOTEBOOKS, execute_in_place  # noqa: E402
+
 BUDGET_TOTAL_S = 600.0
 BUDGET_RSS_MB = 1536.0
-
-
-def kernel_env() -> Dict[str, str]:
-    """The kernel's environment: the repo importable even without an installed package."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH", "")) if p)
-    env.pop("MPLBACKEND", None)  # let the kernel use matplotlib's inline backend
-    return env
 
 
 def run_one(path: str, kernel: str, timeout: int, save: str = "") -> Dict[str, object]:
     """Execute one notebook (in this process); returns seconds and the first error."""
     import nbformat
-    from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(
-        nb,
-        kernel_name=kernel,
-        timeout=timeout,
-        resources={"metadata": {"path": os.path.dirname(path)}},
-    )
     start = time.perf_counter()
     error = None
     try:
-        client.execute(env=kernel_env())
+        execute_in_place(nb, path, kernel, timeout)
     except Exception as exc:  # noqa: BLE001 - report any failure (error, timeout, dead kernel)
         error = f"{type(exc).__name__}: {exc}"[-3000:]
     seconds = time.perf_counter() - start

@@ -32,9 +32,15 @@ def kernel_env() -> Dict[str, str]:
 
 def execute(path: str, kernel: str = "python3", timeout: int = 600) -> Any:
     """Execute the notebook at ``path`` in its folder; raises CellExecutionError on error."""
+    nb = nbformat.read(path, as_version=4)
+    execute_in_place(nb, path, kernel, timeout)
+    return nb
+
+
+def execute_in_place(nb: Any, path: str, kernel: str = "python3", timeout: int = 600) -> None:
+    """Run ``nb`` (read from ``path``) in the notebook's folder, filling its outputs."""
     from nbclient import NotebookClient
 
-    nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb,
         kernel_name=kernel,
@@ -42,7 +48,6 @@ def execute(path: str, kernel: str = "python3", timeout: int = 600) -> Any:
         resources={"metadata": {"path": os.path.dirname(path)}},
     )
     client.execute(env=kernel_env())
-    return nb
 
 
 def output_text(cell: Any) -> str:
