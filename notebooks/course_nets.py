@@ -17,6 +17,8 @@ import mindspore as ms
 import numpy as np
 from mindspore import nn
 
+from ascend_lab.nets import LeNet5
+
 CPU_NOTE = (
     "No Ascend NPU here: running on CPU. What differs: kernels are CPU kernels (no AI Core / "
     "AI CPU split, no CANN graph engine), graph-kernel fusion uses AKG's CPU backend, memory "
@@ -112,27 +114,9 @@ class ConvBNReLU(nn.Cell):
         return self.relu(self.bn(self.conv(x)))
 
 
-class LeNet(nn.Cell):
-    """LeNet-5 for 32x32 inputs: two conv+ReLU+pool blocks and three dense layers."""
-
-    def __init__(self, num_classes: int = 10, in_channels: int = 1) -> None:
-        super().__init__()
-        self.conv1 = nn.Conv2d(in_channels, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.relu = nn.ReLU()
-        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, num_classes)
-
-    def construct(self, x: Any) -> Any:
-        x = self.pool(self.relu(self.conv1(x)))
-        x = self.pool(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
+# LeNet-5 for 1x32x32 inputs: two conv+ReLU+pool blocks and three dense layers; the same
+# reference net ascend-lab's own tests and benchmarks use.
+LeNet = LeNet5
 
 
 def count_ops(graph: Any, op: Optional[str] = None) -> int:
