@@ -1,16 +1,16 @@
 """ascend-lab: learn and use Huawei Ascend NPUs with MindSpore from inside Jupyter.
 
 Importing this package is cheap on purpose: nothing here imports MindSpore, NumPy or
-matplotlib. Heavy parts load on first use (``ascend_lab.trace`` imports MindSpore only
-when a trace is captured).
+matplotlib. Heavy parts load on first use (:func:`trace` imports MindSpore only when a
+trace is captured; its parts live in :mod:`ascend_lab.tracing`).
 """
 
-from typing import Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-# ``ascend_lab.trace`` is the trace subpackage, which is callable: ``ascend_lab.trace(net, x)``
-# (see ascend_lab/trace/__init__.py). Importing it is cheap; MindSpore loads on first call.
-from . import trace
 from ._version import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .tracing.api import Trace
 
 __all__ = ["__version__", "load_ipython_extension", "status", "trace"]
 
@@ -27,6 +27,59 @@ def status(refresh: bool = False) -> Any:
     from .device.probe import collect_status
 
     return collect_status(refresh=refresh)
+
+
+def trace(
+    net: Any,
+    *inputs: Any,
+    fusion: bool = False,
+    level: int = 1,
+    keep_dumps: bool = False,
+    run: bool = True,
+    progress: Optional[bool] = None,
+) -> "Trace":
+    """Compile ``net`` on ``inputs`` in GRAPH_MODE with IR dumps and analyse the dumps.
+
+    >>> t = ascend_lab.trace(net, x)               # fusion off, save_graphs level 1
+    >>> t.graph, t.passes, t.diff(12)              # final kernel graph, the pipeline, a diff
+    >>> t = ascend_lab.trace(net, x, fusion=True)  # graph-kernel fusion (AKG) on
+    >>> t.fusion, t.before_fusion, t.show(), t.to_html("trace.html")
+
+    Args:
+        net: a ``mindspore.nn.Cell`` (it may have been called before, in any mode).
+        inputs: sample inputs, as you would pass them to ``net(...)``.
+        fusion: turn on graph-kernel fusion (``enable_graph_kernel``) for this compile.
+            On CPU this runs AKG, needs the ``decorator`` package, and is slow (cold
+            6-25 s for a small net).
+        level: MindSpore's ``save_graphs`` level: 1 (~100 dumps), 2 (adds
+            ``verbose_ir_files`` incl. one per graph-kernel stage), 3 (adds ``.dot`` files).
+        keep_dumps: keep the dump folder; ``Trace.dump_dir`` names it. Otherwise the dumps
+            are read into memory and their temporary folder is removed before returning.
+        run: run the net after compiling (default; ``Trace.output`` holds the result, and
+            the runtime dumps ``actor_set/`` exist). ``False`` compiles only. Running a net
+            in training mode updates its BatchNorm statistics, as calling it would.
+        progress: show progress (default: in notebooks, not in CI or terminals).
+
+    Returns:
+        a :class:`ascend_lab.tracing.api.Trace`.
+
+    Traces are serialised per process: a second trace while one runs raises
+    :class:`~ascend_lab.tracing.errors.TraceBusyError`. A net that does not compile raises
+    :class:`~ascend_lab.tracing.errors.TraceError` with MindSpore's message and the line.
+    MindSpore's context, the environment and the working directory are restored
+    afterwards, also when compiling fails.
+    """
+    from .tracing.api import trace_net
+
+    return trace_net(
+        net,
+        *inputs,
+        fusion=fusion,
+        level=level,
+        keep_dumps=keep_dumps,
+        run=run,
+        progress=progress,
+    )
 
 
 def _jupyter_labextension_paths() -> List[Dict[str, str]]:

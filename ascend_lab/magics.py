@@ -25,7 +25,7 @@ class AscendMagics(Magics):
     @line_magic
     def ascend_trace(self, line: str) -> Any:
         """Trace a net from the namespace: %ascend_trace net x [--fusion] [--level N]"""
-        return _call("ascend_lab.trace.magic", "trace_magic", self.shell, line)
+        return _call("ascend_lab.tracing.magic", "trace_magic", self.shell, line)
 
     @line_cell_magic
     def ascend_doctor(self, line: str, cell: Optional[str] = None) -> Any:

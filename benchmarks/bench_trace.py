@@ -51,7 +51,7 @@ def bench_overhead():
     import mindspore as ms
 
     import ascend_lab
-    from ascend_lab.trace.capture import _set_context, read_context
+    from ascend_lab.tracing.capture import _set_context, read_context
 
     x = _tensor((1, 3, 224, 224))
     # warm-up: kernels, lazy imports (neither side should pay for first use of MindSpore)

@@ -24,7 +24,7 @@ def __getattr__(name: str) -> Any:
 
 
 def show_trace(trace: Any, view: str = "all", passes: str = "none", **kwargs: Any) -> Any:
-    """The viewer for a :class:`~ascend_lab.trace.api.Trace` (used by ``Trace.show()``)."""
+    """The viewer for a :class:`~ascend_lab.tracing.api.Trace` (used by ``Trace.show()``)."""
     from .views import show_trace as _show_trace
 
     return _show_trace(trace, view=view, passes=passes, **kwargs)

@@ -6,8 +6,8 @@ import os
 import tempfile
 from typing import Any, Optional
 
+from ..payload import payload_for_view
 from .assets import read_bundle
-from .payload_check import payload_of
 
 VIEWS = ("all", "graph", "compare", "timeline", "memory")
 
@@ -60,7 +60,7 @@ def render_html(payload: Any, title: Optional[str] = None, view: str = "all") ->
     """The HTML page as a string (see :func:`to_html`)."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
-    data, _ = payload_of(payload)
+    data, _ = payload_for_view(payload)
     page_title = (
         title if title is not None else str(data["meta"].get("title") or "ascend-lab graph")
     )

@@ -1,16 +1,15 @@
 """anywidget classes around the one viewer ES module (``ascend_lab/static/viewer.js``)."""
 
 import pathlib
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Dict, Optional
 
 import anywidget
 import traitlets
 
+from ..payload.view_input import SnapshotFn, payload_for_view
 from .assets import STATIC_DIR, bundle_path
-from .payload_check import payload_of
 
 VIEWS = ("all", "graph", "compare", "timeline", "memory")
-SnapshotFn = Callable[[int], Any]
 
 
 def lazy_passes(payload: Dict[str, Any]) -> Dict[str, Any]:
@@ -65,7 +64,7 @@ class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
             raise ValueError("pass a payload (trace.to_payload()) or a Trace")
         # From a Trace, build only the default views (``passes="none"``): other snapshots
         # and their diffs are parsed when the page asks for them.
-        data, trace_snapshot = payload_of(payload, passes=passes)
+        data, trace_snapshot = payload_for_view(payload, passes=passes)
         if trace_snapshot is not None:  # built from a Trace: snapshots load on demand
             data = lazy_passes(data)
         view = view or self._default_view

@@ -6,14 +6,15 @@ import shutil
 
 import pytest
 
+import ascend_lab
 from ascend_lab.graph.model import Graph, Node, TensorType
-from ascend_lab.payload.validate import PayloadError, is_valid, validate_payload
-from ascend_lab.trace import timeline as tl
-from ascend_lab.trace.capture import locate_user_line
-from ascend_lab.trace.fusion import build_fusion_map, name_ops, op_budget
-from ascend_lab.trace.magic import parse_line
-from ascend_lab.trace.payload import add_graph
-from ascend_lab.trace.progress import Progress, is_interactive
+from ascend_lab.payload import PayloadError, add_graph, is_valid, validate_payload
+from ascend_lab.tracing import timeline as tl
+from ascend_lab.tracing.capture import locate_user_line
+from ascend_lab.tracing.fusion import build_fusion_map, name_ops, op_budget
+from ascend_lab.tracing.magic import parse_line
+from ascend_lab.tracing.progress import Progress, is_interactive
+from tests.support.python import run_python
 
 # Four passes of the course net's recorded dump (tests/fixtures/ir/conv, see its README).
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "ir", "conv")
@@ -433,20 +434,21 @@ def test_progress_is_silent_outside_notebooks(monkeypatch):
     assert not is_interactive()
 
 
-def test_trace_package_is_callable_and_imports_no_mindspore():
-    import subprocess
-    import sys
-
+def test_trace_is_a_plain_function_with_its_signature_and_imports_no_mindspore():
     code = (
-        "import sys, ascend_lab, ascend_lab.trace.api, ascend_lab.trace.magic, "
-        "ascend_lab.trace.payload, ascend_lab.trace.mindir_io\n"
-        "assert callable(ascend_lab.trace), type(ascend_lab.trace)\n"
-        "assert ascend_lab.trace.Trace is ascend_lab.trace.api.Trace\n"
-        "assert 'mindspore' not in sys.modules\n"
-        "print('ok')\n"
+        "import inspect, sys, types, ascend_lab, ascend_lab.tracing.api, "
+        "ascend_lab.tracing.magic, ascend_lab.tracing.mindir_io, ascend_lab.payload\n"
+        "assert type(ascend_lab.trace) is types.FunctionType, type(ascend_lab.trace)\n"
+        "print(inspect.signature(ascend_lab.trace))\n"
+        "print(ascend_lab.tracing.Trace is ascend_lab.tracing.api.Trace)\n"
+        "print('mindspore' in sys.modules)\n"
     )
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
-    )
-    assert out.stdout.strip() == "ok", out.stderr
+    lines = run_python(code).stdout.splitlines()
+    assert lines == [
+        "(net: Any, *inputs: Any, fusion: bool = False, level: int = 1, keep_dumps: bool = False,"
+        " run: bool = True, progress: Optional[bool] = None) -> 'Trace'",
+        "True",
+        "False",
+    ]
+    assert "GRAPH_MODE" in ascend_lab.trace.__doc__
+    assert "fusion:" in ascend_lab.trace.__doc__ and "decorator" in ascend_lab.trace.__doc__

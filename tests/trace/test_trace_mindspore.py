@@ -15,10 +15,10 @@ import pytest
 from mindspore import nn, ops
 
 import ascend_lab
-from ascend_lab.payload.validate import validate_payload
-from ascend_lab.trace import capture as capture_mod
-from ascend_lab.trace.errors import TraceBusyError, TraceError
-from ascend_lab.trace.fusion import name_ops
+from ascend_lab.payload import validate_payload
+from ascend_lab.tracing import capture as capture_mod
+from ascend_lab.tracing.errors import TraceBusyError, TraceError
+from ascend_lab.tracing.fusion import name_ops
 
 pytestmark = pytest.mark.mindspore
 
@@ -443,7 +443,7 @@ def test_mimebundle_and_memory_hook(conv_trace):
 
 
 def test_magic_traces_names_from_namespace(conv_net, conv_trace, capsys):
-    from ascend_lab.trace.magic import trace_magic
+    from ascend_lab.tracing.magic import trace_magic
 
     class Shell:
         user_ns = {"net": conv_net, "x": conv_trace["x"]}
@@ -467,7 +467,7 @@ def test_mindir_export_compare(conv_net, conv_trace, tmp_path):
 
 
 def test_mindir_unwritable_target_is_a_clear_error(conv_net, conv_trace, tmp_path):
-    from ascend_lab.trace.mindir_io import MindIRExportError, export_and_compare
+    from ascend_lab.tracing.mindir_io import MindIRExportError, export_and_compare
 
     if os.geteuid() == 0:
         target = "/proc/self/conv.mindir"  # root ignores permissions; /proc is never writable
@@ -493,7 +493,7 @@ def test_line_magic_in_a_real_ipython_shell(conv_net, conv_trace):
 
 
 def test_failed_export_keeps_the_existing_file(tmp_path):
-    from ascend_lab.trace.mindir_io import MindIRExportError, export_and_compare
+    from ascend_lab.tracing.mindir_io import MindIRExportError, export_and_compare
 
     target = tmp_path / "model.mindir"
     target.write_bytes(b"previous export")

@@ -26,7 +26,7 @@ class FakeTrace:
         return course_graphs()["before"]
 
     def diff(self, index):
-        from ascend_lab.trace.timeline import PassDiff
+        from ascend_lab.tracing.timeline import PassDiff
 
         return PassDiff(added=["1"], removed=["Default/Load"], modified=["2"])
 

@@ -1,4 +1,4 @@
-"""Build the ``ascend-lab.graph/1`` payload (see ``ascend_lab/payload/graph.schema.json``).
+"""Build the ``ascend-lab.graph/1`` payload of a Trace (the schema is ``graph.schema.json``).
 
 Graphs are stored once in ``graphs`` under keys: ``final`` (the final kernel graph),
 ``before`` (the kernel graph before graph-kernel fusion, when fusion ran), ``pass:<i>`` (a
@@ -10,12 +10,11 @@ import warnings
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from ..graph.model import Graph
+from .schema import SCHEMA_ID
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Trace
+    from ..tracing.api import Trace
 
-SCHEMA_ID = "ascend-lab.graph/1"
-MIME_TYPE = "application/vnd.ascend-lab.graph+json"
 PASS_MODES = ("changed", "all", "none")
 
 

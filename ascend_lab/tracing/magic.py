@@ -60,10 +60,10 @@ def trace_magic(shell: Any, line: str) -> Optional[Any]:
     except ValueError as exc:
         print(f"%ascend_trace: {exc}")
         return None
-    from .api import trace
+    from .api import trace_net
 
     try:
-        result = trace(
+        result = trace_net(
             net,
             *inputs,
             fusion=args.fusion,

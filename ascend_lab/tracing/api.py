@@ -1,12 +1,4 @@
-"""``ascend_lab.trace(net, *inputs)``: compile a Cell with dumps and analyse what MindSpore did.
-
->>> t = ascend_lab.trace(net, x)                 # fusion off, save_graphs level 1
->>> t.graph                                      # final kernel graph (execution order)
->>> t.passes.by_stage()                          # the pipeline, pass by pass
->>> t.diff(12)                                   # what pass 12 changed
->>> t = ascend_lab.trace(net, x, fusion=True)    # graph-kernel fusion (AKG) on
->>> t.fusion.kernels[0].name, t.before_fusion    # fused kernels and where they came from
->>> t.to_payload()                               # the JSON the viewer draws
+"""The :class:`Trace` of one compile, and :func:`trace_net`, behind ``ascend_lab.trace(net, x)``.
 
 Dumps go to a private temporary folder that is removed before ``trace()`` returns (the
 dump texts stay in memory so snapshots can still be parsed lazily), unless
@@ -24,7 +16,7 @@ from .fusion import FusionMap, build_fusion_map
 from .progress import Progress
 from .timeline import PassDiff, PassSnapshot, PassTimeline, kernel_graph_id, stage_key
 
-__all__ = ["Trace", "trace"]
+__all__ = ["Trace", "trace_net"]
 
 
 class Trace:
@@ -114,16 +106,18 @@ class Trace:
 
     # -- payload and display ------------------------------------------------------------
     def to_payload(self, passes: str = "changed", memory: bool = True) -> Dict[str, Any]:
-        """The ``ascend-lab.graph/1`` JSON document (see ``ascend_lab/payload``)."""
-        from .payload import build_payload
+        """The ``ascend-lab.graph/1`` JSON document (see :mod:`ascend_lab.payload`)."""
+        from ..payload import build_payload
 
         return build_payload(self, passes=passes, memory=memory)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, Any]:
-        from .payload import MIME_TYPE
+        from ..payload import MIME_TYPE, check_payload
 
+        payload = self.to_payload(passes="none", memory=True)
+        check_payload(payload)  # JupyterLab's renderer gets only what the viewer can read
         return {
-            MIME_TYPE: self.to_payload(passes="none", memory=True),
+            MIME_TYPE: payload,
             "text/plain": self.summary(),
         }
 
@@ -149,7 +143,7 @@ class Trace:
     def export_mindir(self, path: str) -> Any:
         """Export the traced net to ``path`` (.mindir), parse it, load it back and compare.
 
-        Returns a :class:`~ascend_lab.trace.mindir_io.MindIRComparison`.
+        Returns a :class:`~ascend_lab.tracing.mindir_io.MindIRComparison`.
         """
         if self._net is None:
             raise ValueError("this Trace does not hold its net; use export_and_compare()")
@@ -202,7 +196,7 @@ def _read_actor_sets(dump_dir: str) -> Dict[str, str]:
     return out
 
 
-def trace(
+def trace_net(
     net: Any,
     *inputs: Any,
     fusion: bool = False,
@@ -211,25 +205,7 @@ def trace(
     run: bool = True,
     progress: Optional[bool] = None,
 ) -> Trace:
-    """Compile ``net`` on ``inputs`` in GRAPH_MODE with IR dumps and analyse the dumps.
-
-    Args:
-        net: a ``mindspore.nn.Cell`` (it may have been called before, in any mode).
-        inputs: sample inputs, as you would pass them to ``net(...)``.
-        fusion: turn on graph-kernel fusion (``enable_graph_kernel``) for this compile.
-            On CPU this runs AKG and is slow (cold 6-25 s for a small net).
-        level: MindSpore's ``save_graphs`` level: 1 (~100 dumps), 2 (adds
-            ``verbose_ir_files`` incl. one per graph-kernel stage), 3 (adds ``.dot`` files).
-        keep_dumps: keep the dump folder; ``Trace.dump_dir`` names it.
-        run: run the net after compiling (default; ``Trace.output`` holds the result, and
-            the runtime dumps ``actor_set/`` exist). ``False`` compiles only. Running a net
-            in training mode updates its BatchNorm statistics, as calling it would.
-        progress: show progress (default: in notebooks, not in CI or terminals).
-
-    Traces are serialised per process: a second trace while one runs raises
-    :class:`~ascend_lab.trace.errors.TraceBusyError`. A net that does not compile raises
-    :class:`~ascend_lab.trace.errors.TraceError` with MindSpore's message and the line.
-    """
+    """The implementation of :func:`ascend_lab.trace` (see there for the arguments)."""
     bar = Progress(f"Tracing {type(net).__name__}", enabled=progress)
     bar.step("compiling in graph mode" + (" with graph-kernel fusion" if fusion else ""))
     result = capture(net, list(inputs), fusion=fusion, level=level, run=run)

@@ -1,0 +1,40 @@
+"""What a view is handed: a payload dict or a Trace, turned into one checked payload."""
+
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from .validate import check_payload
+
+SnapshotFn = Callable[[int], Any]
+
+
+def payload_for_view(
+    source: Any, passes: str = "changed"
+) -> Tuple[Dict[str, Any], Optional[SnapshotFn]]:
+    """``(payload dict, snapshot callback)`` from a payload dict or a Trace-like object.
+
+    The payload is checked (:func:`~ascend_lab.payload.validate.check_payload`): a view
+    never receives something the viewer cannot read. For a Trace the callback returns the
+    pass's graph dict with its ``diff`` (added, removed, modified) against the previous
+    pass, so a payload built with ``passes="none"`` (no diffs, no snapshots: fast) still
+    highlights changes on demand.
+    """
+    snapshot = None
+    if hasattr(source, "to_payload"):
+        trace = source
+        if hasattr(trace, "snapshot"):
+
+            def snapshot(index: int) -> Any:
+                graph = trace.snapshot(index)
+                data = graph.to_dict() if hasattr(graph, "to_dict") else dict(graph)
+                diff = trace.diff(index) if hasattr(trace, "diff") else None
+                if diff is not None:
+                    data["diff"] = {
+                        "added": list(diff.added),
+                        "removed": list(diff.removed),
+                        "modified": list(diff.modified),
+                    }
+                return data
+
+        source = trace.to_payload(passes=passes, memory=True)
+    check_payload(source)
+    return source, snapshot
