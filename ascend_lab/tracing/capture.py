@@ -5,8 +5,10 @@ The only module of ``ascend_lab.trace`` that touches MindSpore's global state. W
 - takes a process-wide lock (MindSpore's context is global): a second trace while one runs
   raises :class:`TraceBusyError` at once instead of waiting;
 - remembers every context setting it changes (``mode``, ``save_graphs``,
-  ``save_graphs_path``, ``enable_graph_kernel``), the environment variables it sets and the
-  current directory, and restores all of them in ``finally``, also when compiling fails;
+  ``save_graphs_path``, ``enable_graph_kernel``) and the current directory, and puts them
+  back when the compile ends, also when it fails (:func:`restoring_state`): the context
+  first, then the directory, each in its own guard, and the original error wins. It sets
+  no environment variable (``MS_DEV_SAVE_GRAPHS*`` are read at import, see below);
 - runs with the current directory in a private temporary folder (one per process, see
   :func:`work_root`), so AKG's ``akg_kernel_meta``, ``rank_0/`` and other droppings never
   land in the user's folder; the dumps go to a fresh folder per trace;
@@ -26,12 +28,14 @@ import contextlib
 import logging
 import os
 import re
+import shlex
 import shutil
 import sys
 import tempfile
 import threading
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -42,10 +46,6 @@ _WORK_ROOT: Optional[str] = None
 
 # Context keys a trace sets; all are read before and written back after.
 CONTEXT_KEYS = ("mode", "save_graphs", "save_graphs_path", "enable_graph_kernel")
-
-# Environment variables a trace sets (restored to their previous value or removed). None
-# today: MS_DEV_SAVE_GRAPHS* are read at import, so the context route is used instead.
-ENV_KEYS: Tuple[str, ...] = ()
 
 DUMP_SUBDIR = "dump"
 # What MindSpore's C++ side printed during the compile (see _native_output_to).
@@ -132,6 +132,77 @@ def _set_context(ms: Any, values: Dict[str, Any], restoring: bool = False) -> No
             ):
                 continue
             ms.set_context(**{key: value})
+
+
+def _return_to(folder: Optional[str]) -> str:
+    """``chdir`` to ``folder``; if it was removed meanwhile, to its nearest existing parent.
+
+    Never stays in the private work folder (removed at exit). Warns when it falls back.
+    """
+    target = folder or os.path.expanduser("~")
+    try:
+        os.chdir(target)
+        return target
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    fallback = target
+    while True:
+        parent = os.path.dirname(fallback)
+        if parent == fallback:
+            break
+        fallback = parent
+        try:
+            os.chdir(fallback)
+            break
+        except OSError:
+            continue
+    warnings.warn(
+        f"the working folder {target} disappeared during the trace ({reason}); "
+        f"the current folder is now {fallback}",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+    return fallback
+
+
+def restore_state(ms: Any, context: Dict[str, Any], cwd: Optional[str]) -> None:
+    """Put MindSpore's ``context`` back, then the current directory ``cwd``.
+
+    The context goes first and does not depend on the directory (a relative
+    ``save_graphs_path`` is restored as it was written), so a vanished directory can never
+    leave MindSpore in graph mode with dumps switched on. A failure to restore the context
+    is raised after the directory is back.
+    """
+    failure: Optional[BaseException] = None
+    try:
+        _set_context(ms, context, restoring=True)
+    except Exception as exc:
+        failure = exc
+    _return_to(cwd)
+    if failure is not None:
+        raise TraceError(f"could not restore MindSpore's context {context}: {failure}") from failure
+
+
+@contextlib.contextmanager
+def restoring_state(ms: Any, keys: Sequence[str] = CONTEXT_KEYS) -> Iterator[Dict[str, Any]]:
+    """Run the block, then :func:`restore_state`; an error of the block is the one raised.
+
+    Yields the saved context (the keys this MindSpore knows).
+    """
+    context = read_context(ms, keys)
+    try:
+        cwd: Optional[str] = os.getcwd()
+    except OSError:  # the user's folder was already gone: come back to the home folder
+        cwd = None
+    try:
+        yield context
+    except BaseException:
+        try:
+            restore_state(ms, context, cwd)
+        except Exception as exc:  # keep the original error; say what could not be undone
+            warnings.warn(str(exc), RuntimeWarning, stacklevel=3)
+        raise
+    restore_state(ms, context, cwd)
 
 
 def work_root() -> str:
@@ -267,6 +338,24 @@ def _short_message(message: str) -> str:
     return "\n".join(out).strip()
 
 
+def require_fusion_dependencies() -> None:
+    """Raise :class:`TraceError` with the install command if AKG's ``decorator`` is missing.
+
+    MindSpore's graph-kernel fusion compiles its kernels with AKG, which imports
+    ``decorator``; without it the compile fails deep inside AKG's build server.
+    """
+    try:
+        import decorator  # noqa: F401
+    except ImportError:
+        raise TraceError(
+            "fusion=True needs the `decorator` package (MindSpore's graph-kernel fusion "
+            "compiles kernels with AKG, which imports it), and it is not installed in this "
+            "Python. Install it with:\n"
+            f"    {shlex.quote(sys.executable)} -m pip install decorator\n"
+            "then trace again. Without fusion, ascend_lab.trace(net, x) works as it is."
+        ) from None
+
+
 def capture(
     net: Any,
     inputs: Sequence[Any],
@@ -283,6 +372,8 @@ def capture(
     """
     if level not in (1, 2, 3):
         raise ValueError(f"level must be 1, 2 or 3 (MindSpore's save_graphs levels), got {level!r}")
+    if fusion:
+        require_fusion_dependencies()
     if not _LOCK.acquire(blocking=False):
         raise TraceBusyError(
             "Another ascend_lab.trace() is running in this process. MindSpore's context is "
@@ -301,72 +392,21 @@ def capture(
             raise TypeError(f"trace() needs a mindspore.nn.Cell, got {type(net).__name__}")
         own_workdir = workdir is None
         workdir = workdir or tempfile.mkdtemp(prefix="ascend-lab-trace-")
-        dump_dir = os.path.join(workdir, DUMP_SUBDIR)
-        os.makedirs(dump_dir, exist_ok=True)
-        native_log = os.path.join(workdir, NATIVE_LOG)
-        saved_context = read_context(ms)
-        saved_env = {key: os.environ.get(key) for key in ENV_KEYS}
-        saved_cwd = os.getcwd()
-        started = time.perf_counter()
-        output = None
         try:
-            os.chdir(work_root())
-            wanted: Dict[str, Any] = {
-                "mode": ms.GRAPH_MODE,
-                "save_graphs": level,
-                "save_graphs_path": dump_dir,
-                "enable_graph_kernel": bool(fusion),
-            }
-            _set_context(ms, {k: v for k, v in wanted.items() if k in saved_context})
-            with _fresh_compile(net), _native_output_to(native_log):
-                if run:
-                    output = net(*inputs)
-                else:
-                    net.compile(*inputs)
-        except TraceError:
+            output, elapsed, messages = _compile_with_dumps(
+                ms, net, inputs, workdir, fusion, level, run
+            )
+        except BaseException:
+            if own_workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
             raise
-        except Exception as exc:
-            text = str(exc)
-            path, line = locate_user_line(text, sys.exc_info()[2])
-            where = f" (at {path}:{line})" if path else ""
-            native = [m for m in native_log_summary(native_log) if "ERROR" in m or "EXCEPTION" in m]
-            err = TraceError(
-                f"MindSpore could not compile {type(net).__name__} in graph mode{where}:\n"
-                + _short_message(text)
-                + ("\n\nMindSpore's log:\n" + "\n".join(native[:5]) if native else ""),
-                ms_message=text,
-                file=path,
-                line=line,
-            )
-            if own_workdir:
-                shutil.rmtree(workdir, ignore_errors=True)
-            raise err from exc
-        finally:
-            # Back to the user's folder first: MindSpore resolves a relative
-            # save_graphs_path (the default is ".") against the current directory.
-            os.chdir(saved_cwd)
-            try:
-                _set_context(ms, saved_context, restoring=True)
-            finally:
-                for key, value in saved_env.items():
-                    if value is None:
-                        os.environ.pop(key, None)
-                    else:
-                        os.environ[key] = value
-        elapsed = time.perf_counter() - started
-        if not any(os.scandir(dump_dir)):
-            if own_workdir:
-                shutil.rmtree(workdir, ignore_errors=True)
-            raise TraceError(
-                f"MindSpore compiled {type(net).__name__} but wrote no IR dumps to {dump_dir}."
-            )
         try:
             device = ms.get_context("device_target")
         except Exception:
             device = None
         return CaptureResult(
             workdir=workdir,
-            dump_dir=dump_dir,
+            dump_dir=os.path.join(workdir, DUMP_SUBDIR),
             output=output,
             compile_seconds=elapsed,
             fusion=bool(fusion),
@@ -374,7 +414,54 @@ def capture(
             ran=run,
             mindspore_version=getattr(ms, "__version__", None),
             device=device,
-            messages=native_log_summary(native_log),
+            messages=messages,
         )
     finally:
         _LOCK.release()
+
+
+def _compile_with_dumps(
+    ms: Any, net: Any, inputs: Sequence[Any], workdir: str, fusion: bool, level: int, run: bool
+) -> Tuple[Any, float, List[str]]:
+    """Compile (and run) ``net`` with dumps into ``workdir``; ``(output, seconds, log)``."""
+    dump_dir = os.path.join(workdir, DUMP_SUBDIR)
+    os.makedirs(dump_dir, exist_ok=True)
+    native_log = os.path.join(workdir, NATIVE_LOG)
+    started = time.perf_counter()
+    output = None
+    try:
+        with restoring_state(ms) as saved:
+            os.chdir(work_root())
+            wanted: Dict[str, Any] = {
+                "mode": ms.GRAPH_MODE,
+                "save_graphs": level,
+                "save_graphs_path": dump_dir,
+                "enable_graph_kernel": bool(fusion),
+            }
+            _set_context(ms, {k: v for k, v in wanted.items() if k in saved})
+            with _fresh_compile(net), _native_output_to(native_log):
+                if run:
+                    output = net(*inputs)
+                else:
+                    net.compile(*inputs)
+    except TraceError:
+        raise
+    except Exception as exc:
+        text = str(exc)
+        path, line = locate_user_line(text, sys.exc_info()[2])
+        where = f" (at {path}:{line})" if path else ""
+        native = [m for m in native_log_summary(native_log) if "ERROR" in m or "EXCEPTION" in m]
+        raise TraceError(
+            f"MindSpore could not compile {type(net).__name__} in graph mode{where}:\n"
+            + _short_message(text)
+            + ("\n\nMindSpore's log:\n" + "\n".join(native[:5]) if native else ""),
+            ms_message=text,
+            file=path,
+            line=line,
+        ) from exc
+    elapsed = time.perf_counter() - started
+    if not any(os.scandir(dump_dir)):
+        raise TraceError(
+            f"MindSpore compiled {type(net).__name__} but wrote no IR dumps to {dump_dir}."
+        )
+    return output, elapsed, native_log_summary(native_log)

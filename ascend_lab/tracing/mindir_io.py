@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
 from ..graph.model import Graph
-from .capture import _LOCK, _set_context, read_context
+from .capture import _LOCK, _set_context, restoring_state
 from .errors import TraceBusyError, TraceError
 
 
@@ -113,30 +113,28 @@ def export_and_compare(net: Any, *inputs: Any, path: str) -> MindIRComparison:
         import mindspore as ms
         from mindspore import nn
 
-        saved = read_context(ms, ("mode",))
         tmp = tempfile.mkdtemp(prefix="ascend-lab-mindir-")
-        cwd = os.getcwd()
         try:
-            os.chdir(tmp)
             base = os.path.join(tmp, os.path.splitext(os.path.basename(target))[0])
+            written = base + ".mindir"
             try:
-                _set_context(ms, {"mode": ms.GRAPH_MODE})
-                ms.export(net, *inputs, file_name=base, file_format="MINDIR")
-                written = base + ".mindir"
-                if not os.path.exists(written):
-                    raise MindIRExportError(f"ms.export wrote no file {written}")
-                loaded_cell = nn.GraphCell(ms.load(written))
-                out_loaded = loaded_cell(*inputs)
-                out_net = net(*inputs)
+                # The context, then the current folder, are put back even if that folder
+                # disappears meanwhile; an export error is the one raised.
+                with restoring_state(ms, ("mode",)):
+                    os.chdir(tmp)
+                    _set_context(ms, {"mode": ms.GRAPH_MODE})
+                    ms.export(net, *inputs, file_name=base, file_format="MINDIR")
+                    if not os.path.exists(written):
+                        raise MindIRExportError(f"ms.export wrote no file {written}")
+                    loaded_cell = nn.GraphCell(ms.load(written))
+                    out_loaded = loaded_cell(*inputs)
+                    out_net = net(*inputs)
             except TraceError:
                 raise
             except Exception as exc:
                 raise MindIRExportError(
                     f"MindIR export/load of {type(net).__name__} failed: {exc}"
                 ) from exc
-            finally:
-                os.chdir(cwd)
-                _set_context(ms, saved, restoring=True)
             try:
                 shutil.copyfile(written, target + ".part")
                 os.replace(target + ".part", target)

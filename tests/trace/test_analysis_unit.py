@@ -452,3 +452,16 @@ def test_trace_is_a_plain_function_with_its_signature_and_imports_no_mindspore()
     ]
     assert "GRAPH_MODE" in ascend_lab.trace.__doc__
     assert "fusion:" in ascend_lab.trace.__doc__ and "decorator" in ascend_lab.trace.__doc__
+
+
+def test_fusion_without_decorator_says_how_to_install_it(monkeypatch):
+    import sys
+
+    from ascend_lab.tracing.errors import TraceError
+
+    monkeypatch.setitem(sys.modules, "decorator", None)  # `import decorator` fails
+    with pytest.raises(TraceError) as info:
+        ascend_lab.trace(object(), fusion=True, progress=False)
+    message = str(info.value)
+    assert "fusion=True needs the `decorator` package" in message
+    assert f"{sys.executable} -m pip install decorator" in message

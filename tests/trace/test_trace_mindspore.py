@@ -5,8 +5,11 @@ Each net is compiled once per mode (module-scoped fixtures); fusion (slow: AKG) 
 LeNet and the encoder block.
 """
 
+import glob
 import os
 import re
+import shutil
+import tempfile
 import threading
 
 import mindspore as ms
@@ -107,6 +110,24 @@ class NotGraphable(nn.Cell):
         return {set([1]): x}  # BAD_LINE
 
 
+class _RemovesAFolderWhenCalled:
+    """Deletes the folder ``doomed`` when called: the user's folder vanishes mid-trace."""
+
+    doomed = None
+
+    def __call__(self, *args):
+        shutil.rmtree(self.doomed)
+        return super().__call__(*args)
+
+
+class ConvRemovingAFolder(_RemovesAFolderWhenCalled, ConvBNReLU):
+    pass
+
+
+class NotGraphableRemovingAFolder(_RemovesAFolderWhenCalled, NotGraphable):
+    pass
+
+
 def _line_of(marker):
     with open(THIS_FILE, encoding="utf-8") as fh:
         for number, text in enumerate(fh, 1):
@@ -168,8 +189,17 @@ def conv_trace(conv_net, tmp_path_factory):
         first = conv_net(x)  # the learner already ran it in graph mode: compile cache is warm
     finally:
         ms.set_context(mode=old_mode)
+    phase = conv_net.compile_phase  # MindSpore's key of the learner's compiled graph
     tr, before, after, left = _traced(conv_net, x, tmp_path_factory)
-    return {"trace": tr, "before": before, "after": after, "left": left, "first": first, "x": x}
+    return {
+        "trace": tr,
+        "before": before,
+        "after": after,
+        "left": left,
+        "first": first,
+        "x": x,
+        "phase": phase,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -230,14 +260,124 @@ def test_context_env_cwd_restored_and_no_files_left(conv_trace, lenet_fused):
     assert not os.path.exists(conv_trace["trace"].capture.workdir)
 
 
-def test_learners_cache_still_used_after_trace(conv_net, conv_trace):
-    # The trace must not leave the learner's net pointing at the trace's compile.
+def test_learners_cache_still_used_after_trace(conv_net, conv_trace, monkeypatch):
+    """After a trace, the learner's next call runs the graph compiled before the trace.
+
+    MindSpore's own executor says so: its ``compile`` returns ``(phase, compiled_now)``,
+    and ``compiled_now`` is False only when that phase's graph was found in the cache.
+    """
+    import mindspore.nn.cell as cell_module
+
+    executor = cell_module._cell_graph_executor
+    original = executor.compile
+    compiles = []
+
+    def recording(obj, *args, **kwargs):
+        phase, compiled_now = original(obj, *args, **kwargs)
+        if obj is conv_net:
+            compiles.append((phase, compiled_now))
+        return phase, compiled_now
+
+    monkeypatch.setattr(executor, "compile", recording)
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
         again = conv_net(conv_trace["x"])
     finally:
         ms.set_context(mode=conv_trace["before"][0]["mode"])
+    assert compiles == [(conv_trace["phase"], False)]
+    assert str(conv_net.create_time) in conv_trace["phase"]
     np.testing.assert_allclose(again.asnumpy(), conv_trace["first"].asnumpy(), rtol=1e-6)
+
+
+def _private_tmp(monkeypatch, tmp_path):
+    """A temp folder of this test's own, so folders left behind there are ours to count."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def _leftovers(folder):
+    return sorted(
+        os.path.basename(p)
+        for pattern in ("ascend-lab-trace-*", "ascend-lab-mindir-*")
+        for p in glob.glob(os.path.join(str(folder), pattern))
+    )
+
+
+def _trace_from_a_vanishing_folder(net, call, monkeypatch, tmp_path):
+    """Run ``call()`` with the cwd in a folder that ``net`` deletes when it is called."""
+    tmp = _private_tmp(monkeypatch, tmp_path)
+    doomed = tmp_path / "notebook-folder"
+    doomed.mkdir()
+    net.doomed = str(doomed)
+    old = os.getcwd()
+    os.chdir(doomed)
+    try:
+        context = capture_mod.read_context(ms)
+        with pytest.warns(RuntimeWarning, match="disappeared during the trace") as warned:
+            try:
+                outcome = call()
+            except Exception as exc:
+                outcome = exc
+        state = {
+            "context_before": context,
+            "context_after": capture_mod.read_context(ms),
+            "cwd": os.getcwd(),
+            "left": _leftovers(tmp),
+            "warnings": [str(w.message) for w in warned],
+        }
+    finally:
+        os.chdir(old)
+    assert not doomed.exists()
+    return outcome, state
+
+
+def test_folder_removed_during_trace_restores_context_and_leaks_nothing(monkeypatch, tmp_path):
+    net = ConvRemovingAFolder()
+    net.set_train(False)
+    x = _tensor((1, 3, 16, 16))
+    tr, state = _trace_from_a_vanishing_folder(
+        net, lambda: ascend_lab.trace(net, x, progress=False), monkeypatch, tmp_path
+    )
+    assert [n.op for n in tr.graph.kernels] == ["Conv2D", "BiasAdd", "BatchNorm", "ReLU"]
+    assert state["context_after"] == state["context_before"]
+    assert state["context_after"]["save_graphs"] in (0, False)
+    assert state["cwd"] == str(tmp_path)  # the nearest folder that still exists
+    assert state["left"] == []
+    assert f"now {tmp_path}" in state["warnings"][0]
+
+
+def test_failing_trace_in_a_removed_folder_raises_its_own_error(monkeypatch, tmp_path):
+    net = NotGraphableRemovingAFolder()
+    err, state = _trace_from_a_vanishing_folder(
+        net, lambda: ascend_lab.trace(net, _tensor((2, 2)), progress=False), monkeypatch, tmp_path
+    )
+    assert isinstance(err, TraceError), repr(err)
+    assert "make_dict" in err.ms_message
+    assert state["context_after"] == state["context_before"]
+    assert state["cwd"] == str(tmp_path)
+    assert state["left"] == []
+
+
+def test_mindir_export_from_a_removed_folder(conv_trace, monkeypatch, tmp_path):
+    from ascend_lab.tracing.mindir_io import export_and_compare
+
+    net = ConvRemovingAFolder()
+    net.set_train(False)
+    out = tmp_path / "out"
+    out.mkdir()
+    result, state = _trace_from_a_vanishing_folder(
+        net,
+        lambda: export_and_compare(net, conv_trace["x"], path=str(out / "conv.mindir")),
+        monkeypatch,
+        tmp_path,
+    )
+    assert result.match, result
+    assert os.listdir(out) == ["conv.mindir"]
+    assert state["context_after"] == state["context_before"]
+    assert state["cwd"] == str(tmp_path)
+    assert state["left"] == []
 
 
 def test_failing_compile_raises_trace_error_and_restores(tmp_path):
