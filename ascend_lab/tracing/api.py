@@ -130,14 +130,18 @@ class Trace:
 
         return show_trace(self, **options)
 
-    def to_html(self, path: str, view: str = "all") -> str:
+    def to_html(
+        self, path: str, view: str = "all", redact: bool = True, project: Optional[str] = None
+    ) -> str:
         """Write one self-contained HTML file with the viewer (no server, no network).
 
-        Returns the file's absolute path.
+        With ``redact`` (default) the page names no path of this machine: paths become
+        relative to ``project`` (default: the current folder) or are shortened (see
+        :func:`ascend_lab.widgets.to_html`). Returns the file's absolute path.
         """
         from ..widgets import to_html
 
-        return to_html(self, path, title=self.net_name, view=view)
+        return to_html(self, path, title=self.net_name, view=view, redact=redact, project=project)
 
     # -- MindIR -------------------------------------------------------------------------
     def export_mindir(self, path: str) -> Any:

@@ -1,19 +1,27 @@
-"""One self-contained HTML file with the viewer: no server, no network, for sharing."""
+"""One self-contained HTML file with the viewer: no server, no network, for sharing.
 
+The page runs exactly one script, the viewer module inlined in it: its Content Security
+Policy names that script by its SHA-256 hash (no ``'unsafe-inline'``), allows blob: workers
+(the layout) and images (PNG export), and loads nothing from anywhere. By default the
+machine's paths are taken out of the payload first (:mod:`ascend_lab.payload.redact`).
+"""
+
+import base64
+import hashlib
 import html
 import json
 import os
-import tempfile
-from typing import Any, Optional
+import secrets
+from typing import Any, Optional, Tuple
 
 from ..payload import payload_for_view
+from ..payload.redact import redact_paths
 from .assets import read_bundle
 
 VIEWS = ("all", "graph", "compare", "timeline", "memory")
 
-# The page may run inline code and blob: workers/images, and load nothing from anywhere.
-CSP = (
-    "default-src 'none'; script-src 'unsafe-inline' blob:; worker-src blob:; "
+CSP_TEMPLATE = (
+    "default-src 'none'; script-src '{script_hash}'; worker-src blob:; "
     "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; base-uri 'none'; "
     "form-action 'none'"
 )
@@ -37,9 +45,7 @@ body {{ font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; }}
 <body>
 <div id="ascend-lab-root" data-view="{view}" aria-label="{title}"></div>
 <script type="application/json" id="ascend-lab-payload">{payload}</script>
-<script type="module">
-{module}
-</script>
+<script type="module">{module}</script>
 </body>
 </html>
 """
@@ -56,7 +62,19 @@ def embed_script(code: str) -> str:
     return code.replace("</script", "<\\/script").replace("<!--", "<\\!--")
 
 
-def render_html(payload: Any, title: Optional[str] = None, view: str = "all") -> str:
+def script_hash(code: str) -> str:
+    """The CSP source for an inline script whose text is ``code`` (``sha256-<base64>``)."""
+    digest = hashlib.sha256(code.encode("utf-8")).digest()
+    return "sha256-" + base64.b64encode(digest).decode("ascii")
+
+
+def render_html(
+    payload: Any,
+    title: Optional[str] = None,
+    view: str = "all",
+    redact: bool = True,
+    project: Optional[str] = None,
+) -> str:
     """The HTML page as a string (see :func:`to_html`)."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
@@ -64,27 +82,45 @@ def render_html(payload: Any, title: Optional[str] = None, view: str = "all") ->
     page_title = (
         title if title is not None else str(data["meta"].get("title") or "ascend-lab graph")
     )
+    if redact:
+        data = redact_paths(data, project=project)
+        page_title = redact_paths(page_title, project=project)
+    module = "\n" + embed_script(read_bundle("standalone.js")) + "\n"
     return PAGE.format(
-        csp=CSP,
+        csp=CSP_TEMPLATE.format(script_hash=script_hash(module)),
         title=html.escape(page_title, quote=True),
         view=view,
         payload=embed_json(data),
-        module=embed_script(read_bundle("standalone.js")),
+        module=module,
     )
 
 
-def to_html(payload: Any, path: str, title: Optional[str] = None, view: str = "all") -> str:
+def to_html(
+    payload: Any,
+    path: str,
+    title: Optional[str] = None,
+    view: str = "all",
+    redact: bool = True,
+    project: Optional[str] = None,
+) -> str:
     """Write one self-contained HTML file with the viewer; return its absolute path.
 
     ``payload`` is an ``ascend-lab.graph/1`` dict (or a Trace). The page needs no server
     and no network: the viewer's JavaScript and the payload are inlined.
+
+    ``redact`` (default on, the file is meant for sharing): absolute paths in the payload
+    (dump folders, site-packages, the home folder, source files) become relative to
+    ``project`` (default: the current folder) or are shortened to ``<site-packages>/...``,
+    ``<dump>/...`` or ``…/name`` (see :mod:`ascend_lab.payload.redact`). The file gets
+    the permissions of any new file (``0666`` minus the umask); an existing file is
+    replaced whole, never half-written.
     """
-    page = render_html(payload, title=title, view=view)
+    page = render_html(payload, title=title, view=view, redact=redact, project=project)
     target = os.path.abspath(os.fspath(path))
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"cannot write {target}: the folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=".ascend-lab-", suffix=".html", dir=folder)
+    tmp, fd = _new_file_beside(target)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(page)
@@ -94,3 +130,17 @@ def to_html(payload: Any, path: str, title: Optional[str] = None, view: str = "a
             os.unlink(tmp)
         raise
     return target
+
+
+def _new_file_beside(target: str) -> Tuple[str, int]:
+    """A new hidden file next to ``target``, opened for writing, mode 0666 minus the umask.
+
+    (``tempfile.mkstemp`` would make it 0600 whatever the umask, and the shared page with it.)
+    """
+    folder, name = os.path.split(target)
+    while True:
+        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.part")
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue

@@ -8,8 +8,7 @@ import traitlets
 
 from ..payload.view_input import SnapshotFn, payload_for_view
 from .assets import STATIC_DIR, bundle_path
-
-VIEWS = ("all", "graph", "compare", "timeline", "memory")
+from .html import VIEWS
 
 
 def lazy_passes(payload: Dict[str, Any]) -> Dict[str, Any]:

@@ -645,14 +645,27 @@ def test_failed_export_keeps_the_existing_file(tmp_path):
     assert os.listdir(tmp_path) == ["model.mindir"]
 
 
-def test_to_html_writes_one_offline_page_with_the_trace(conv_trace, tmp_path):
-    path = conv_trace["trace"].to_html(str(tmp_path / "conv.html"))
+def test_to_html_writes_one_offline_page_with_the_trace(conv_trace, tmp_path, monkeypatch):
+    tr = conv_trace["trace"]
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(THIS_FILE)))
+    home = os.path.dirname(repo)  # a home folder that holds the project and the venv
+    monkeypatch.setenv("HOME", home)
+    path = tr.to_html(str(tmp_path / "conv.html"), project=repo)
     page = open(path, encoding="utf-8").read()
     assert path == str(tmp_path / "conv.html")
     assert "ascend-lab.graph/1" in page
     assert "Conv2D" in page
     # Self-contained: no script or stylesheet is fetched from anywhere.
     assert 'src="http' not in page and 'href="http' not in page
+    # Shareable: no path of this machine; sources relative to the project.
+    site_packages = os.path.dirname(os.path.dirname(os.path.abspath(ms.__file__)))
+    dumps = os.path.join(tempfile.gettempdir(), "ascend-lab-")
+    for secret in (home, site_packages, dumps, tr.capture.workdir, THIS_FILE):
+        assert secret not in page, secret
+    assert f'"tests/trace/test_trace_mindspore.py:{_line_of("# CONV_LINE")}"' in page
+    assert "<site-packages>/mindspore/" in page and "<dump>/" in page
+    raw = open(tr.to_html(str(tmp_path / "raw.html"), redact=False), encoding="utf-8").read()
+    assert THIS_FILE in raw and site_packages in raw
 
 
 def test_show_returns_the_viewer_widget_with_this_trace(conv_trace):

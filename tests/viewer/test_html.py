@@ -1,10 +1,17 @@
-"""to_html: one self-contained file, no external URLs, payload strings escaped."""
+"""to_html: one self-contained file, no external URLs, payload strings escaped, no machine
+paths, a hash-based CSP and the umask's file mode."""
 
+import base64
+import hashlib
 import json
+import os
 import re
+import stat
+import tempfile
 
 import pytest
 
+from ascend_lab.payload.redact import redact_paths
 from ascend_lab.widgets import to_html
 from ascend_lab.widgets.html import embed_json, render_html
 from tests.viewer.payloads import XSS, course_payload
@@ -65,3 +72,89 @@ def test_to_html_errors_are_clear(tmp_path):
     with pytest.raises(ValueError, match="unsupported payload schema"):
         to_html({"schema": "x"}, str(tmp_path / "x.html"))
     assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------ sharing: paths, CSP, mode
+
+
+def _machine(monkeypatch, tmp_path):
+    """A home folder, a temporary folder and a project folder of this test's own."""
+    home = tmp_path / "home" / "alice"
+    project = home / "course"
+    tmp = tmp_path / "tmp"
+    for folder in (project, tmp):
+        folder.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    return home, project, tmp
+
+
+def _payload_with_paths(home, project, tmp):
+    payload = course_payload()
+    site = "/opt/conda/lib/python3.9/site-packages"
+    nodes = payload["graphs"]["after"]["nodes"]
+    nodes[2]["source"] = [
+        f"In file {project}/nets/lenet.py:12, 4~8",
+        f"In file {site}/mindspore/nn/layer/conv.py:374",
+        f"In file {home}/private/experiments/net.py:7",
+        f"In file {tmp}/ipykernel_123/456.py:3",
+    ]
+    nodes[3]["attrs"]["path"] = f"{home}/data/x.bin"
+    payload["graphs"]["after"]["file"] = f"{tmp}/ascend-lab-trace-ab12/dump/graph_build_0_0094.ir"
+    return payload
+
+
+def test_redact_paths_relative_to_the_project_or_shortened(monkeypatch, tmp_path):
+    home, project, tmp = _machine(monkeypatch, tmp_path)
+    out = redact_paths(_payload_with_paths(home, project, tmp), project=str(project))
+    node = out["graphs"]["after"]["nodes"][2]
+    assert node["source"] == [
+        "In file nets/lenet.py:12, 4~8",
+        "In file <site-packages>/mindspore/nn/layer/conv.py:374",
+        "In file \u2026/net.py:7",
+        "In file \u2026/456.py:3",
+    ]
+    assert out["graphs"]["after"]["nodes"][3]["attrs"]["path"] == "\u2026/x.bin"
+    assert out["graphs"]["after"]["file"] == "<dump>/dump/graph_build_0_0094.ir"
+    # scopes, tags and ratios are not paths
+    kept = ["Default/conv-Conv2d/Conv2D-op0", "</script>", "x / y", "a/b"]
+    assert redact_paths(kept) == kept
+
+
+def test_to_html_redacts_by_default_and_keeps_paths_when_asked(monkeypatch, tmp_path):
+    home, project, tmp = _machine(monkeypatch, tmp_path)
+    payload = _payload_with_paths(home, project, tmp)
+    monkeypatch.chdir(project)
+    page = open(to_html(payload, str(project / "net.html")), encoding="utf-8").read()
+    for secret in (str(home), str(tmp), "ascend-lab-trace-ab12", "/opt/conda", "private"):
+        assert secret not in page, secret
+    assert "nets/lenet.py:12" in page and "<site-packages>/mindspore/nn/layer/conv.py" in page
+    raw = open(to_html(payload, str(project / "raw.html"), redact=False), encoding="utf-8").read()
+    assert f"{home}/private/experiments/net.py:7" in raw
+    assert json.loads(_payload_json(raw)) == payload
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_to_html_file_mode_follows_the_umask(tmp_path, umask, mode):
+    target = tmp_path / "trace.html"
+    target.write_text("an older export")
+    target.chmod(0o600)
+    old = os.umask(umask)
+    try:
+        to_html(course_payload(), str(target))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == mode
+    assert [p.name for p in tmp_path.iterdir()] == ["trace.html"]
+
+
+def test_csp_allows_exactly_the_inlined_module_by_its_hash():
+    page = render_html(course_payload())
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+    assert "unsafe-inline" not in directives["script-src"]
+    assert "unsafe-eval" not in csp
+    module = re.search(r'<script type="module">(.*?)</script>', page, re.S).group(1)
+    digest = base64.b64encode(hashlib.sha256(module.encode("utf-8")).digest()).decode()
+    assert directives["script-src"] == f"'sha256-{digest}'"
+    assert directives["worker-src"] == "blob:"

@@ -116,3 +116,24 @@ def test_svg_and_png_export_download_real_files(browser, tmp_path):
         assert attempts == []
     finally:
         context.close()
+
+
+def test_csp_runs_the_viewer_and_blocks_any_other_inline_script(browser, tmp_path):
+    path = to_html(course_payload(), str(tmp_path / "course.html"))
+    page_text = open(path, encoding="utf-8").read()
+    injected = page_text.replace("<body>", '<body>\n<script>window.__injected = "ran"</script>', 1)
+    (tmp_path / "injected.html").write_text(injected, encoding="utf-8")
+    context = browser.new_context()
+    page = context.new_page()
+    violations = []
+    page.on(
+        "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
+    )
+    try:
+        page.goto(f"file://{tmp_path / 'injected.html'}")
+        page.wait_for_selector('.al-canvas[data-state="ready"]', timeout=15000)
+        assert page.evaluate("window.__injected") is None
+        assert any("script-src" in v for v in violations), violations
+        assert page.evaluate("window.ascendLab.app.layout.usesWorker") is True
+    finally:
+        context.close()
