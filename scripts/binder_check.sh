@@ -8,7 +8,7 @@
 #   1. copy the source tree (tracked + untracked, not ignored files) to WORKDIR/src, so no
 #      build output lands in the checkout;
 #   2. python -m venv WORKDIR/venv;
-#   3. pip install --no-cache-dir ".[mindspore]"  (non-editable: the wheel build hook builds
+#   3. pip install --no-cache-dir ".[lab,mindspore]"  (non-editable: the wheel build hook builds
 #      the JupyterLab extension with jlpm);
 #   4. ascend-lab install-kernel --sys-prefix; jupyter labextension list / server extension list;
 #   5. jupyter nbconvert --execute notebooks/00_*.ipynb with the `mindspore` kernel.
@@ -44,8 +44,8 @@ step "fresh virtual environment ($("$PYTHON" --version 2>&1))"
 "$PYTHON" -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
 
-step "binder/postBuild: pip install \".[mindspore]\" (non-editable, builds the lab extension)"
-(cd "$SRC" && PATH="$VENV/bin:$PATH" "$VENV/bin/python" -m pip install --no-cache-dir ".[mindspore]")
+step "binder/postBuild: pip install \".[lab,mindspore]\" (non-editable, builds the lab extension)"
+(cd "$SRC" && PATH="$VENV/bin:$PATH" "$VENV/bin/python" -m pip install --no-cache-dir ".[lab,mindspore]")
 
 step "binder/postBuild: ascend-lab install-kernel --sys-prefix"
 PATH="$VENV/bin:$PATH" "$VENV/bin/ascend-lab" install-kernel --sys-prefix

@@ -22,6 +22,20 @@ def _jupyter_server_extension_points() -> List[Dict[str, str]]:
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     """Called by jupyter_server: read the config, create the shared cache, add routes."""
+    import jupyter_server
+
+    major = jupyter_server.__version__.split(".", 1)[0]
+    if not major.isdigit() or int(major) < 2:
+        # An image's JupyterLab 3 (jupyter_server 1.x) cannot load the JupyterLab 4 front end
+        # that calls these routes: stay out of its way; the kernel side works without them.
+        serverapp.log.warning(
+            "ascend-lab server extension not loaded: it needs jupyter_server >= 2 "
+            "(JupyterLab 4), this server has jupyter_server %s. The kernel-side features "
+            "(%%ascend_status, trace, %%ascend_doctor) work without it; "
+            "`pip install 'ascend-lab[lab]'` installs JupyterLab 4.",
+            jupyter_server.__version__,
+        )
+        return
     from .handlers import setup_handlers
 
     config = AscendLabServerConfig(parent=serverapp)

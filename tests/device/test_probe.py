@@ -289,6 +289,7 @@ def test_never_imports_mindspore(machine):
     assert out.stdout.split() == ["ascend", "False"], out.stderr
 
 
+@pytest.mark.mindspore  # reads the installed MindSpore
 def test_mindspore_version_matches_importlib_metadata():
     from importlib import metadata
 

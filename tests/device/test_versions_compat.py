@@ -172,15 +172,28 @@ def test_version_file_that_is_a_directory(tmp_path):
 # -- compatibility table ---------------------------------------------------------------
 
 
-def test_table_rows_from_design():
+def test_table_rows_from_the_release_notes():
     rows = compat.load_table()
-    assert len(rows) == 10
+    assert len(rows) == 11
     pairs = {(r.mindspore_min, r.mindspore_max): (r.cann, r.driver) for r in rows}
     assert pairs[("2.3.0", "2.3.1")] == ("8.0.RC2", "24.1.RC2")
     assert pairs[("2.2.10", "2.2.14")] == ("7.0.0", None)
+    assert pairs[("2.7.0", "2.7.0")] == ("8.2.RC1", "25.2.0")
     assert pairs[("2.7.2", "2.7.2")] == ("8.5.0", "25.5.0")
-    with open(compat._TABLE_PATH) as f:
-        assert "rows" in json.load(f)
+    assert pairs[("2.9.0", "2.9.0")] == ("9.0.0", "26.0.RC1")
+
+
+def test_every_row_cites_its_page_and_undocumented_releases_have_no_row():
+    with open(compat._TABLE_PATH, encoding="utf-8") as f:
+        data = json.load(f)
+    for row in data["rows"]:
+        assert row["source"].startswith("https://www.mindspore.cn/"), row
+    # 2.8 and 2.10: no documented CANN pairing, so a note and no row (never a guess)
+    assert set(data["not_in_table"]) == {"2.8.0", "2.10.0"}
+    for version in ("2.8.0", "2.10.0"):
+        assert not any(r.has_mindspore(version) for r in compat.load_table())
+        c, _ = compat.check(version, "8.5.0", "25.5.0")
+        assert c.verdict == "unknown" and "not in the compatibility table" in c.message
 
 
 def test_match():

@@ -3,6 +3,8 @@
 import os
 import sys
 
+import pytest
+
 from ascend_lab.doctor import checks
 from ascend_lab.doctor.checks import CONFIRMED, CONTRADICTED, UNKNOWN, Environment
 from ascend_lab.doctor.diagnosis import diagnose
@@ -169,6 +171,7 @@ def test_doctor_works_when_device_probe_fails(monkeypatch):
     assert "npu-smi exploded" in diagnose(None).to_text()
 
 
+@pytest.mark.mindspore  # reads the installed MindSpore
 def test_real_device_probe_is_used():
     facts = checks.gather()
     assert facts.status is not None, facts.status_error

@@ -46,23 +46,15 @@ export function fusionLinks(
   return { before: [...before], after: kernels };
 }
 
-const BOOKKEEPING = new Set([
-  'Load',
-  'UpdateState',
-  'Depend',
-  'MakeTuple',
-  'TupleGetItem',
-  'Return',
-  'MakeTupleV2'
-]);
-
-/** Nodes that run as kernels: ops and calls that are not bookkeeping. */
+/**
+ * Nodes that run as kernels: ops and calls that are not bookkeeping. Which ops are
+ * bookkeeping is decided once, in Python (graph/model.py), and sent as `node.bookkeeping`.
+ */
 export function kernelCount(graph: GraphData | undefined): number {
   if (!graph) {
     return 0;
   }
   return graph.nodes.filter(
-    n =>
-      (n.kind === 'op' || n.kind === 'call') && !n.bookkeeping && !BOOKKEEPING.has(n.op)
+    n => (n.kind === 'op' || n.kind === 'call') && n.bookkeeping !== true
   ).length;
 }

@@ -263,6 +263,18 @@ describe('fusion links and timeline steps', () => {
     expect(kernelCount(p.graphs.after)).toBe(3);
   });
 
+  it('takes bookkeeping from the payload, not from the op name', () => {
+    const graph = {
+      name: 'g',
+      nodes: [
+        node('1', 'Load', [], 'Default', { bookkeeping: false }),
+        node('2', 'SomeNewMonadOp', [], 'Default', { bookkeeping: true }),
+        node('3', 'ReLU', ['1'], 'Default')
+      ]
+    };
+    expect(kernelCount(graph)).toBe(2);
+  });
+
   it('skips unchanged passes but keeps the first', () => {
     const passes = coursePayload().passes!;
     expect(timelineSteps(passes, false)).toEqual([0, 1, 2, 3]);

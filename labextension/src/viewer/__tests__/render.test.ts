@@ -20,6 +20,13 @@ afterEach(() => {
   host?.remove();
 });
 
+/** The pane's next render: it dispatches `al-rendered` once a layout is drawn. */
+function nextRender(el: Element): Promise<Event> {
+  return new Promise(resolve =>
+    el.addEventListener('al-rendered', resolve, { once: true })
+  );
+}
+
 async function settle(): Promise<void> {
   for (let i = 0; i < 6; i++) {
     await new Promise(r => setTimeout(r, 0));
@@ -215,10 +222,9 @@ describe('renderPayload in a DOM', () => {
       '.al-group[data-group="Default/layer2-SequentialCell/3-Bottleneck"]'
     ) as SVGGElement;
     expect(group).not.toBeNull();
+    const rendered = nextRender(pane.el);
     group.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-    await settle();
-    await pane.ready;
-    await new Promise(r => setTimeout(r, 50));
+    await rendered;
     expect(
       host.querySelector(
         '.al-frame[data-frame="Default/layer2-SequentialCell/3-Bottleneck"]'
@@ -275,8 +281,8 @@ describe('renderPayload in a DOM', () => {
     const drawn = host.querySelectorAll('.al-node').length;
     expect(drawn).toBeGreaterThan(0);
     expect(drawn).toBeLessThan(200);
+    // a flat graph: nothing to expand, so select() centres without a new layout
     await pane.select('n2500', { center: true });
-    await new Promise(r => setTimeout(r, 50));
     pane.render();
     expect(host.querySelector('.al-node[data-id="n2500"]')).not.toBeNull();
     expect(host.querySelector('.al-node[data-id="n0"]')).toBeNull();
