@@ -1,5 +1,5 @@
-"""Reference networks for the course, the tests and the benchmarks: the course's
-Conv2d+BatchNorm+ReLU net, LeNet-5, ResNet-50 and a Transformer encoder block.
+"""Reference networks for the tests and the benchmarks: a small Conv2d+BatchNorm+ReLU
+net, LeNet-5 (also the course's LeNet), ResNet-50 and a Transformer encoder block.
 
 Importing this module imports MindSpore (~2.5 s): nothing imports it implicitly.
 """
@@ -9,7 +9,11 @@ import mindspore.ops as ops
 
 
 class ConvBNReLU(nn.Cell):
-    """The course's first network: Conv2d(3->8, 3x3, bias) + BatchNorm2d + ReLU."""
+    """Conv2d(3->8, 3x3, valid padding, bias) + BatchNorm2d + ReLU: four CPU kernels
+    (Conv2D, BiasAdd, BatchNorm, ReLU), the smallest graph with a conv, a norm and an
+    activation. Not the course's net: notebooks/course_nets.py's ``ConvBNReLU`` is
+    Conv2d(3->16, same padding, no bias) + BatchNorm2d + ReLU.
+    """
 
     def __init__(self):
         super().__init__()

@@ -1,14 +1,18 @@
 """Benchmark the graph viewer in headless Chromium (standalone HTML, layout in a worker).
 
 Prints, median of 3 fresh page loads each:
-  * time from navigation to a drawn graph (first paint after layout) for the course's
-    Conv2d+BN+ReLU net and ResNet-50's kernel graph (synthetic ~500 nodes, or both traced
+  * time from navigation to a drawn graph (first paint after layout) for a small
+    Conv2d(3->8)+BN+ReLU net and ResNet-50's kernel graph (synthetic ~500 nodes, or both traced
     for real with --real) and a synthetic 10,000-node graph with nested scopes;
   * for the 10,000-node graph: expanding one collapsed group (click -> drawn), and the
     longest main-thread task (PerformanceObserver 'longtask') during load and expand;
-  * the size of the ES modules.
+  * the size of the ES modules;
+  * Python's side, median of --runs: ``check_payload`` (what every view runs on the payload
+    it is handed), ``redact_paths`` and the whole standalone page (``render_html``);
+  * with --show: ``Trace.show()`` on a real ResNet-50 trace (fusion off) and the share of
+    it spent in ``check_payload``.
 
-Usage: .venv/bin/python benchmarks/bench_viewer.py [--real] [--runs 3]
+Usage: .venv/bin/python benchmarks/bench_viewer.py [--real] [--show] [--python-only] [--runs 3]
 Needs the built viewer (`jlpm build:viewer` in labextension/) and /usr/bin/chromium.
 """
 
@@ -17,7 +21,8 @@ import os
 import statistics
 import sys
 import tempfile
-from typing import Any, Dict, List
+import time
+from typing import Any, Callable, Dict, List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -101,6 +106,56 @@ def real_resnet50_payload() -> Dict[str, Any]:
     return ascend_lab.trace(net, x, fusion=True).to_payload()
 
 
+def median_seconds(fn: Callable[[], Any], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def python_side(cases: List[Any], runs: int) -> None:
+    from ascend_lab.payload import check_payload
+    from ascend_lab.payload.redact import redact_paths
+    from ascend_lab.widgets.html import render_html
+
+    for title, payload, _ in cases:
+        nodes = sum(len(g["nodes"]) for g in payload["graphs"].values())
+        check = median_seconds(lambda p=payload: check_payload(p), runs)
+        redact = median_seconds(lambda p=payload: redact_paths(p), runs)
+        page = median_seconds(lambda p=payload: render_html(p), runs)
+        print(
+            f"{title}: {nodes} nodes in {len(payload['graphs'])} graphs; median of {runs}: "
+            f"check_payload {check * 1000:.1f} ms, redact_paths {redact * 1000:.1f} ms, "
+            f"render_html (redacted page) {page * 1000:.1f} ms",
+            flush=True,
+        )
+
+
+def show_side(runs: int) -> None:
+    import numpy as np
+    from mindspore import Tensor
+
+    import ascend_lab
+    from ascend_lab.nets import ResNet50
+    from ascend_lab.payload import check_payload
+
+    net = ResNet50()
+    net.set_train(False)
+    trace = ascend_lab.trace(net, Tensor(np.random.rand(1, 3, 224, 224).astype(np.float32)))
+    payload = trace.to_payload(passes="none", memory=True)
+    nodes = sum(len(g["nodes"]) for g in payload["graphs"].values())
+    show = median_seconds(lambda: trace.show().close(), runs)
+    check = median_seconds(lambda: check_payload(payload), runs)
+    print(
+        f"ResNet-50 trace (fusion off), {nodes} nodes in the shown payload; median of {runs}: "
+        f"Trace.show() {show * 1000:.0f} ms, of which check_payload {check * 1000:.1f} ms "
+        f"({check / show * 100:.1f} %)",
+        flush=True,
+    )
+
+
 def measure(browser: Any, path: str, expand: str = "") -> Dict[str, float]:
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     attempts = block_network(context)
@@ -128,13 +183,17 @@ def measure(browser: Any, path: str, expand: str = "") -> Dict[str, float]:
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--real", action="store_true", help="trace the course net and ResNet-50 with MindSpore"
+        "--real",
+        action="store_true",
+        help="trace the Conv2d+BN+ReLU net and ResNet-50 with MindSpore",
     )
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--show", action="store_true", help="time Trace.show() on ResNet-50")
+    parser.add_argument("--python-only", action="store_true", help="no browser measurements")
     args = parser.parse_args(argv)
     cases = [
         (
-            "course Conv2d+BN+ReLU" + (" (traced)" if args.real else " (synthetic)"),
+            "Conv2d+BN+ReLU" + (" (traced)" if args.real else " (synthetic)"),
             real_course_payload() if args.real else course_payload(),
             "",
         ),
@@ -149,6 +208,11 @@ def main(argv: List[str]) -> int:
             "Default/layer4-SequentialCell/2-Bottleneck",
         ),
     ]
+    python_side(cases, max(args.runs, 5))
+    if args.show:
+        show_side(max(args.runs, 5))
+    if args.python_only:
+        return 0
     for name in ("viewer.js", "standalone.js"):
         size = os.path.getsize(bundle_path(name))
         print(f"{name}: {size / 1024:.1f} KiB ({size} bytes; target < 1.5 MB)")

@@ -16,7 +16,7 @@ from ascend_lab.tracing.magic import parse_line
 from ascend_lab.tracing.progress import Progress, is_interactive
 from tests.support.python import run_python
 
-# Four passes of the course net's recorded dump (tests/fixtures/ir/conv, see its README).
+# Four passes of the recorded Conv2d+BN+ReLU dump (tests/fixtures/ir/conv, see its README).
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "ir", "conv")
 DUMP_FILES = (
     "00_bootstrap_0000.ir",

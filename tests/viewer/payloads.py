@@ -1,7 +1,7 @@
 """Synthetic ``ascend-lab.graph/1`` payloads for the viewer tests and benchmarks.
 
 Built from the real graph model (``Graph``/``Node``/``TensorType``), validated against the
-schema. ``course_payload`` mirrors the course's Conv2d + BN + ReLU net before/after fusion;
+schema. ``course_payload`` mirrors a small Conv2d + BN + ReLU net before/after fusion;
 ``big_payload`` makes a graph with nested scopes of any size (10,000 nodes for the
 benchmark), ``resnet_like_payload`` a ~500-kernel graph shaped like ResNet-50's.
 """

@@ -1,7 +1,7 @@
 """End to end: the viewer widget in a real JupyterLab and Debian Chromium.
 
 A notebook shows a synthetic payload (with a node named ``<img src=x onerror=...>``) and a
-real trace of the course's Conv2d+BN+ReLU net (MindSpore on CPU, fusion on); all cells run
+real trace of a small Conv2d(3->8, no bias)+BN+ReLU net (MindSpore on CPU, fusion on); all cells run
 through the UI ("Run" -> "Run All Cells"). Checks: nodes drawn, fused kernel -> originals
 highlighted, the pass slider changes the snapshot (incl. one loaded from the kernel over
 the widget's comm), memory map -> graph selection, payload text never runs as HTML, and

@@ -1,11 +1,13 @@
 """The anywidget classes: payload traitlet, view, pass requests, error messages."""
 
 import os
+import re
 
 import pytest
 
 from ascend_lab import widgets
 from ascend_lab.graph.model import Graph
+from ascend_lab.payload import PayloadError, validate_payload
 from ascend_lab.widgets import assets
 from tests.viewer.payloads import course_graphs, course_payload
 
@@ -174,3 +176,49 @@ def test_a_widget_made_straight_from_a_trace_is_lazy_too():
     assert trace.calls == [("none", True)]
     assert w.answer_pass_request(1)["graph"]["diff"]["added"] == ["1"]
     w.close()
+
+
+def _broken(change):
+    payload = course_payload()
+    change(payload)
+    return payload
+
+
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        (
+            _broken(lambda p: p["fusion"]["kernels"][0]["originals"].append("%404")),
+            "fusion original '%404' is not a node of views.before",
+        ),
+        (
+            _broken(lambda p: p["graphs"]["after"]["nodes"][1].update(kind="html")),
+            "graphs['after'].nodes[1].kind must be one of op, call",
+        ),
+        (
+            _broken(lambda p: p["passes"][0].update(graph="pass:7")),
+            "passes[0].graph refers to a missing graph 'pass:7'",
+        ),
+        (
+            _broken(lambda p: p["memory"]["tensors"][0].update(size="32 KB")),
+            "memory.tensors[0].size must be a number",
+        ),
+        (
+            _broken(
+                lambda p: p["graphs"]["after"]["nodes"].append({"id": "5", "op": "X", "kind": "op"})
+            ),
+            "graphs['after'].nodes[6].id '5' is not unique",
+        ),
+    ],
+)
+def test_every_view_checks_the_payload_it_is_handed(payload, message, tmp_path):
+    """What the old light check let through is stopped at the boundary, with the reason."""
+    with pytest.raises(PayloadError, match=re.escape(message)):
+        widgets.GraphView(payload)
+    with pytest.raises(PayloadError, match=re.escape(message)):
+        widgets.to_html(payload, str(tmp_path / "x.html"))
+    with pytest.raises(PayloadError, match=re.escape(message)):
+        widgets.show_trace(type("T", (FakeTrace,), {"to_payload": lambda self, **k: payload})())
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(PayloadError):  # the full schema check in the tests agrees
+        validate_payload(payload)
