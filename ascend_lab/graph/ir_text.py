@@ -63,6 +63,12 @@ Lines of a kind this parser does not know inside a graph body are kept, with the
 numbers, in ``graph.attrs["unparsed"]``. Anything malformed (no ``# IR entry``, a node line
 it cannot read, unbalanced brackets, a file that ends inside a graph) raises
 :class:`~ascend_lab.graph.errors.GraphParseError` with the file and line.
+
+Hostile input: every regular expression here runs in linear time (no nested or adjacent
+quantifiers over overlapping classes; the few shapes that would backtrack are scanned with
+``str`` methods instead), text is accumulated in lists and joined once, counts read from the
+file (``Float32*N``) are checked against what the line holds before anything is expanded,
+and the file size and line length are capped (:mod:`ascend_lab.graph.limits`).
 """
 
 import os
@@ -73,23 +79,26 @@ from sys import intern
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from .errors import GraphParseError
+from .limits import IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, limit, read_text_capped, too_large
 from .model import Graph, Node, TensorType
 
 __all__ = ["parse_ir_text", "parse_ir_file", "read_ir_header", "is_kernel_graph_file"]
 
-_ENTRY_RE = re.compile(r"# IR entry: @(.+?)\s*$")
+_ENTRY_PREFIX = "# IR entry: @"
 _COUNT_RE = re.compile(r"Total number of (nodes|cnodes): (\d+)")
 _TOTAL_RE = re.compile(r"# Total (subgraphs|params): (\d+)")
 _PARAM_TYPE_RE = re.compile(r"<(.*?)>(?=\s+:\s|\s*$)")
-_FIELD_SEP_RE = re.compile(r"^\s*:\s+|\s+:\s+")
+# `(?<!\s)`: a run of spaces is tried once, from its start (else each start rescans the run).
+_FIELD_SEP_RE = re.compile(r"^\s*:\s+|(?<!\s)\s+:\s+")
 _PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
-_SUBGRAPH_RE = re.compile(r"subgraph @(\S+?)(?: parent: \[subgraph @[^\]]*\])?\((.*)\) \{\s*$")
+_SUBGRAPH_PREFIX = "subgraph @"
+_PARENT_PREFIX = " parent: [subgraph @"
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
 _CALLEE_RE = re.compile(
     r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[(?P<sw>[^\]]+)\])?"
     r"|(?P<prim>[^\s(%@]+))\("
 )
-_GRAPH_REF_RE = re.compile(r"@+([^\s,()@\]]+)")
+_GRAPH_REF_RE = re.compile(r"(?<!@)@+([^\s,()@\]]+)")
 _FULLNAME_RE = re.compile(r"\s*# Fullname with scope: \((.*)\)\s*$")
 _SCOPE_RE = re.compile(r"\s*# Scope: \((.*)\)\s*$")
 _INFILE_RE = re.compile(r"\s*# In file ([^:]+):(\d+)")
@@ -101,22 +110,73 @@ _CLOSE = {")", "]", "}"}
 _TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]\]?, \(([^)]*)\)")
 _SCALAR_RE = re.compile(r"([^\s,\[\]]+), NoShape$")
 _ELEM_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]")
-_TUPLE_RE = re.compile(r"Tuple\[(.*)\], TupleShape\((.*)\)$")
-_DEVICE_RE = re.compile(r"([A-Za-z0-9_]+?)x([A-Z][A-Za-z0-9_]*)(?:\[[^\]]*\])?\{([^}]*)\}$")
-_DEVICE_LINE_RE = re.compile(r"<[A-Z][A-Za-z0-9]*x[A-Z][A-Za-z0-9_]*[\[{]")
+_TUPLE_SEP = "], TupleShape("
+# `Float32xDefaultFormat[...]{1, 84}`: the word is split at its first `x<Capital>` in Python.
+_DEVICE_RE = re.compile(r"([A-Za-z0-9_]+)(?:\[[^\]]*\])?\{([^}]*)\}$")
+_DEVICE_WORD_RE = re.compile(r"<([A-Z][A-Za-z0-9_]*)[\[{]")
+_DEVICE_SPLIT_RE = re.compile(r"x[A-Z]")
 _LABEL_RE = re.compile(r"\s*(?:\{instance name: ([^}]*)\}|([A-Za-z_]\w*): \{)")
 _HASH_SUFFIX_RE = re.compile(r"_\d{6,}$")
-_KERNEL_FILE_RE = re.compile(r"(?:^|/)(?:graph_build_|hwopt_.*kernel_graph)[^/]*\.ir$")
 _PARA_NUM_RE = re.compile(r"%para(\d+)_")
 
 CALL_OPS = frozenset({"Partial"})
+# Results of the cached helpers are kept for short texts only: a cache of 4096 one-megabyte
+# lines would hold gigabytes after the parse.
+_CACHE_MAX_CHARS = 1024
+# A decimal number longer than this is no count or dimension a dump can mean (and int() of a
+# million digits takes seconds on Python 3.8).
+_MAX_DIGITS = 19
 
 
 def is_kernel_graph_file(path: Optional[str], entry: str = "") -> bool:
     """True for kernel graphs, whose textual order is the execution order."""
-    if path and _KERNEL_FILE_RE.search(path.replace(os.sep, "/")):
-        return True
+    if path:
+        base = path.replace(os.sep, "/").rpartition("/")[2]
+        if base.endswith(".ir") and (
+            base.startswith("graph_build_")
+            or (base.startswith("hwopt_") and "kernel_graph" in base[6:])
+        ):
+            return True
     return entry.startswith("kernel_graph")
+
+
+def _small_int(text: str) -> Optional[int]:
+    """``int(text)`` for a plain decimal of at most ``_MAX_DIGITS`` digits, else None."""
+    text = text.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or len(digits) > _MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
+
+
+def _entry_name(line: str) -> Optional[str]:
+    """``# IR entry: @name`` -> ``name`` (trailing spaces dropped)."""
+    name = line[len(_ENTRY_PREFIX) :].rstrip()
+    return name or None
+
+
+def _subgraph_header(line: str) -> Optional[Tuple[str, str]]:
+    """``subgraph @name[ parent: [subgraph @p]](args) {`` -> ``(name, args)``; None if not one.
+
+    Scanned with str methods: as a regex (a lazy name before a greedy argument list) this
+    took quadratic time on a line of brackets.
+    """
+    head = line.rstrip()
+    if not head.startswith(_SUBGRAPH_PREFIX) or not head.endswith(") {"):
+        return None
+    body = head[len(_SUBGRAPH_PREFIX) : -3]
+    if not body or body[0].isspace():
+        return None
+    # The name is the shortest run of non-spaces followed by `(` or by the parent clause.
+    paren = body.find("(", 1)
+    space = next((i for i, c in enumerate(body) if c.isspace()), -1)
+    if paren >= 0 and (space < 0 or paren < space):
+        return body[:paren], body[paren + 1 :]
+    if space > 0 and body.startswith(_PARENT_PREFIX, space):
+        close = body.find("]", space + len(_PARENT_PREFIX))
+        if close >= 0 and body.startswith("(", close + 1):
+            return body[:space], body[close + 2 :]
+    return None
 
 
 # ---------------------------------------------------------------------------- splitting
@@ -172,8 +232,13 @@ def split_attrs(body: str) -> List[Tuple[str, str]]:
     return list(_split_attrs(body))
 
 
-@lru_cache(maxsize=4096)
 def _split_attrs(body: str) -> Tuple[Tuple[str, str], ...]:
+    if len(body) > _CACHE_MAX_CHARS:
+        return _split_attrs_uncached(body)
+    return _split_attrs_cached(body)
+
+
+def _split_attrs_uncached(body: str) -> Tuple[Tuple[str, str], ...]:
     out = []
     for part in split_top(body):
         if not part:
@@ -185,8 +250,16 @@ def _split_attrs(body: str) -> Tuple[Tuple[str, str], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+_split_attrs_cached = lru_cache(maxsize=4096)(_split_attrs_uncached)
+
+
 def _tail_attrs(tail: str) -> Optional[Tuple[Tuple[str, str], ...]]:
+    if len(tail) > _CACHE_MAX_CHARS:
+        return _tail_attrs_uncached(tail)
+    return _tail_attrs_cached(tail)
+
+
+def _tail_attrs_uncached(tail: str) -> Optional[Tuple[Tuple[str, str], ...]]:
     """The attributes after a node's arguments, as (key, text) pairs; None if unbalanced.
 
     ``{instance name: x}`` -> ``instance_name``; ``primitive_attrs: {...}`` entries keep
@@ -218,6 +291,9 @@ def _tail_attrs(tail: str) -> Optional[Tuple[Tuple[str, str], ...]]:
     return tuple(out)
 
 
+_tail_attrs_cached = lru_cache(maxsize=4096)(_tail_attrs_uncached)
+
+
 # ---------------------------------------------------------------------------- types
 
 
@@ -225,8 +301,11 @@ def _shape(text: str) -> Optional[Tuple[int, ...]]:
     text = text.strip()
     if not text:
         return ()
+    dims = text.split(",")
+    if any(len(d) > _MAX_DIGITS + 8 for d in dims):
+        return None
     try:
-        return tuple(int(d) for d in text.split(","))
+        return tuple(int(d) for d in dims)
     except ValueError:
         return None
 
@@ -236,10 +315,49 @@ def parse_type(text: str) -> List[TensorType]:
     return list(_parse_type(text))
 
 
-@lru_cache(maxsize=8192)
 def _parse_type(text: str) -> Tuple[TensorType, ...]:
+    if len(text) > _CACHE_MAX_CHARS:
+        return tuple(_parse_type_uncached(text))
+    return _parse_type_cached(text)
+
+
+@lru_cache(maxsize=8192)
+def _parse_type_cached(text: str) -> Tuple[TensorType, ...]:
     # Types repeat across nodes and files: parse each distinct text once (results are frozen).
     return tuple(_parse_type_uncached(text))
+
+
+def _tuple_parts(text: str) -> Optional[Tuple[str, str]]:
+    """``Tuple[<elems>], TupleShape(<shapes>)`` -> ``(elems, shapes)``, split at the last
+    separator (what a greedy regex would pick, without its quadratic backtracking)."""
+    if not (text.startswith("Tuple[") and text.endswith(")")):
+        return None
+    at = text.rfind(_TUPLE_SEP, 6)
+    if at < 0 or at + len(_TUPLE_SEP) > len(text) - 1:
+        return None
+    return text[6:at], text[at + len(_TUPLE_SEP) : -1]
+
+
+def _tuple_elems(elems_text: str, shape_count: int) -> Optional[List[str]]:
+    """Element dtypes of a tuple, ``Float32*3`` standing for three; None unless there are
+    exactly ``shape_count`` of them. Counts are added up before anything is expanded, so
+    ``Float32*30000000`` against a line holding three shapes allocates nothing."""
+    counted: List[Tuple[str, int]] = []
+    total = 0
+    for part in split_top(elems_text):
+        name, star, count = part.rpartition("*")
+        n = _small_int(count) if star and count.isdigit() else None
+        if n is None:
+            counted.append((part, 1))
+            total += 1
+        else:
+            counted.append((name, n))
+            total += n
+        if total > shape_count:
+            return None
+    if total != shape_count:
+        return None
+    return [name for name, n in counted for _ in range(n)]
 
 
 def _parse_type_uncached(text: str) -> List[TensorType]:
@@ -251,17 +369,11 @@ def _parse_type_uncached(text: str) -> List[TensorType]:
     m = _SCALAR_RE.match(text)
     if m:
         return [TensorType(dtype=m.group(1), shape=())]
-    m = _TUPLE_RE.match(text)
-    if m:
-        elems: List[str] = []
-        for part in split_top(m.group(1)):
-            name, star, count = part.rpartition("*")
-            if star and count.isdigit():
-                elems.extend([name] * int(count))
-            else:
-                elems.append(part)
-        shapes = split_top(m.group(2))
-        if len(shapes) == len(elems):
+    parts = _tuple_parts(text)
+    if parts:
+        shapes = split_top(parts[1])
+        elems = _tuple_elems(parts[0], len(shapes))
+        if elems is not None:
             types = []
             for elem, shp in zip(elems, shapes):
                 tm = _ELEM_RE.match(elem)
@@ -281,7 +393,7 @@ def _slot_type(text: str) -> TensorType:
     types = parse_type(text)
     if len(types) == 1:
         return types[0]
-    return TensorType(dtype=text.split(", TupleShape")[0])
+    return TensorType(dtype=text.partition(", TupleShape")[0])
 
 
 def _type_list(text: str) -> List[str]:
@@ -308,12 +420,35 @@ def _parse_types_line(body: str) -> Tuple[List[str], Optional[List[str]]]:
     return _type_list(body), None
 
 
-@lru_cache(maxsize=4096)
 def _device(text: str) -> Optional[Tuple[str, str, Optional[Tuple[int, ...]]]]:
+    """``Float32xDefaultFormat{1, 84}`` -> ``("Float32", "DefaultFormat", (1, 84))``."""
+    if len(text) > _CACHE_MAX_CHARS:
+        return _device_uncached(text)
+    return _device_cached(text)
+
+
+def _device_uncached(text: str) -> Optional[Tuple[str, str, Optional[Tuple[int, ...]]]]:
     m = _DEVICE_RE.match(text)
     if not m:
         return None
-    return m.group(1), m.group(2), _shape(m.group(3))
+    word = m.group(1)
+    x = _DEVICE_SPLIT_RE.search(word, 1)
+    if not x:
+        return None
+    return word[: x.start()], word[x.start() + 1 :], _shape(m.group(2))
+
+
+_device_cached = lru_cache(maxsize=4096)(_device_uncached)
+
+
+def _has_device_type(body: str) -> bool:
+    """True if a type line names device types (``<Float32xDefaultFormat{...}>``)."""
+    for m in _DEVICE_WORD_RE.finditer(body):
+        word = m.group(1)
+        x = _DEVICE_SPLIT_RE.search(word, 1)
+        if x and "_" not in word[: x.start()]:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------- parser
@@ -343,6 +478,7 @@ def _param_node(text: str, path: Optional[str], lineno: int) -> Node:
         fields = [rest] if rest else []
         type_text = ""
     attrs: Dict[str, str] = {}
+    extra: List[str] = []
     weight = "is_parameter" in type_text or "ref_key=" in type_text
     for f in fields:
         if f.startswith("IsWeight:"):
@@ -359,8 +495,9 @@ def _param_node(text: str, path: Optional[str], lineno: int) -> Node:
         elif f.startswith("[") and f.endswith("]"):
             attrs["runtime_shape"] = f
         else:
-            attrs.setdefault("extra", "")
-            attrs["extra"] = (attrs["extra"] + " : " + f).strip(" :")
+            extra.append(f)
+    if extra:
+        attrs["extra"] = " : ".join(extra).strip(" :")
     if type_text:
         attrs["type"] = type_text
     return Node(
@@ -378,6 +515,8 @@ class _IRParser:
         self.text = text
         self.path = path
         self.lineno = 0
+        # Text gathered line by line, joined once at the end (`+=` made it quadratic).
+        self._extras: Dict[int, Tuple[Node, List[str]]] = {}
 
     def error(self, message: str, line: Optional[int] = None) -> GraphParseError:
         return GraphParseError(message, self.path, line if line is not None else self.lineno)
@@ -389,13 +528,20 @@ class _IRParser:
             raise
         except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
             raise self.error(f"malformed IR ({type(exc).__name__}: {exc})") from exc
+        except (MemoryError, RecursionError) as exc:
+            raise self.error(
+                f"input too large or too deeply nested ({type(exc).__name__})"
+            ) from None
 
     def _parse(self) -> Graph:  # noqa: C901 - one state machine, kept in one place
         text = self.text
+        path = self.path
+        if len(text) > limit(IR_MAX_BYTES_ENV):
+            raise too_large("the text", len(text), "characters", IR_MAX_BYTES_ENV, path)
         if "\r" in text:  # a dump that went through Windows
             text = text.replace("\r\n", "\n")
         lines = text.split("\n")
-        path = self.path
+        max_line = limit(IR_MAX_LINE_ENV)
         entry: Optional[str] = None
         file_attrs: Dict[str, str] = {}
         params: List[Node] = []
@@ -405,6 +551,8 @@ class _IRParser:
         pending_attrs: Dict[str, str] = {}
         pending_param_types: List[str] = []
         pending_source: List[str] = []
+        header_extra: List[str] = []
+        unparsed: Dict[int, Tuple[Graph, List[str]]] = {}
         graph: Optional[Graph] = None
         node: Optional[Node] = None
         type_lines = 0
@@ -414,6 +562,10 @@ class _IRParser:
 
         for idx, line in enumerate(lines):
             self.lineno = idx + 1
+            if len(line) > max_line:
+                raise too_large(
+                    "the line", len(line), "characters", IR_MAX_LINE_ENV, path, line=self.lineno
+                )
             if graph is not None:
                 # Inside `subgraph @name(...) { ... }`.
                 if line.startswith("      "):
@@ -466,11 +618,12 @@ class _IRParser:
                     continue
                 # A line this parser does not know (another MindSpore version?): kept as
                 # text with its line number, not dropped and not fatal.
-                unparsed = graph.attrs.get("unparsed")
-                entry_text = f"{self.lineno}: {line.strip()}"
-                graph.attrs["unparsed"] = (
-                    entry_text if unparsed is None else unparsed + "\n" + entry_text
-                )
+                kept = unparsed.get(id(graph))
+                if kept is None:
+                    old = graph.attrs.get("unparsed")
+                    graph.attrs["unparsed"] = ""  # joined at the end
+                    kept = unparsed[id(graph)] = (graph, [] if old is None else [old])
+                kept[1].append(f"{self.lineno}: {line.strip()}")
                 node = None
                 continue
 
@@ -478,15 +631,15 @@ class _IRParser:
             if not line:
                 section = "" if section in ("attrs", "params") else section
                 continue
-            if line.startswith("subgraph @"):
-                m = _SUBGRAPH_RE.match(line)
-                if not m:
+            if line.startswith(_SUBGRAPH_PREFIX):
+                header = _subgraph_header(line)
+                if header is None:
                     raise self.error(f"cannot read subgraph header {line[:80]!r}")
-                name = m.group(1)
+                name = header[0]
                 graph = Graph(name=name, file=path, attrs=pending_attrs)
                 if pending_source:
                     graph.attrs["source"] = ", ".join(pending_source)
-                header_params = split_top(m.group(2))
+                header_params = split_top(header[1])
                 for i, pid in enumerate(header_params):
                     if not pid.startswith("%"):
                         raise self.error(f"cannot read subgraph parameter {pid[:40]!r}")
@@ -513,10 +666,8 @@ class _IRParser:
                 node = None
                 continue
             if line.startswith("#"):
-                if line.startswith("# IR entry: @"):
-                    m = _ENTRY_RE.match(line)
-                    if m:
-                        entry = m.group(1)
+                if line.startswith(_ENTRY_PREFIX):
+                    entry = _entry_name(line) or entry
                 elif line.startswith("# Total "):
                     m = _TOTAL_RE.match(line)
                     if m:
@@ -569,8 +720,18 @@ class _IRParser:
                 file_attrs[section[6:] + "." + key.strip()] = value.strip()
                 continue
             # Unknown header lines are kept as text, not dropped.
-            extra = file_attrs.get("header_extra")
-            file_attrs["header_extra"] = line if extra is None else extra + "\n" + line
+            if not header_extra:
+                old = file_attrs.get("header_extra")
+                file_attrs["header_extra"] = ""  # joined at the end
+                header_extra = [] if old is None else [old]
+            header_extra.append(line)
+
+        for g, kept_lines in unparsed.values():
+            g.attrs["unparsed"] = "\n".join(kept_lines)
+        for n, texts in self._extras.values():
+            n.attrs["extra"] = "\n".join(texts)
+        if header_extra:
+            file_attrs["header_extra"] = "\n".join(header_extra)
 
         last = max(1, len(lines) - 1 if lines and not lines[-1] else len(lines))
         if graph is not None:
@@ -682,8 +843,12 @@ class _IRParser:
         node.attrs.update(pairs)
 
     def _extra(self, node: Node, text: str) -> None:
-        old = node.attrs.get("extra")
-        node.attrs["extra"] = text if old is None else old + "\n" + text
+        kept = self._extras.get(id(node))
+        if kept is None:
+            old = node.attrs.get("extra")
+            node.attrs["extra"] = ""  # keeps the key's place; the text is joined at the end
+            kept = self._extras[id(node)] = (node, [] if old is None else [old])
+        kept[1].append(text)
 
     def _types(self, node: Node, body: str, index: int) -> None:
         if index == 0:
@@ -691,7 +856,7 @@ class _IRParser:
             node.input_types = [_slot_type(t) for t in ins]
             # `Return(%x)` prints one list: the value it returns.
             node.outputs = [t for text in (ins if outs is None else outs) for t in parse_type(text)]
-        elif _DEVICE_LINE_RE.search(body):
+        elif _has_device_type(body):
             ins, outs = _parse_types_line(body)
             self._apply_device(node, ins, outs)
         elif "object_types" not in node.attrs:
@@ -764,16 +929,18 @@ def parse_ir_text(text: str, path: Optional[str] = None) -> Graph:
 
 
 def parse_ir_file(path: Union[str, "os.PathLike[str]"]) -> Graph:
-    """Read and parse one ``.ir`` file (UTF-8; undecodable bytes become U+FFFD)."""
+    """Read and parse one ``.ir`` file (UTF-8; undecodable bytes become U+FFFD).
+
+    A file over ``ASCEND_LAB_IR_MAX_BYTES`` raises GraphParseError without being read.
+    """
     p = os.fspath(path)
-    with open(p, encoding="utf-8", errors="replace") as fh:
-        return parse_ir_text(fh.read(), p)
+    return parse_ir_text(read_text_capped(p, IR_MAX_BYTES_ENV), p)
 
 
 # ---------------------------------------------------------------------------- header
 
 _HEADER_SCAN_RE = re.compile(
-    r"^(?:# IR entry: @(?P<entry>.+?)\s*$|Total number of (?P<kind>nodes|cnodes): (?P<count>\d+)"
+    r"^(?:# IR entry: @(?P<entry>[^\n]+)|Total number of (?P<kind>nodes|cnodes): (?P<count>\d+)"
     r"|# Total (?P<tkind>subgraphs|params): (?P<tcount>\d+)|info_name: (?P<info>\S+)"
     r"|subgraph @(?P<sub>[^\s(]+))",
     re.M,
@@ -787,7 +954,7 @@ def read_ir_header(text_or_path: Union[str, "os.PathLike[str]"]) -> Dict[str, An
     Returns ``entry``, ``nodes``/``cnodes`` (from the ``Total number of`` lines),
     ``subgraphs_total``, ``params``, ``subgraphs`` (names in file order, entry included),
     ``info_names`` (subgraph -> graph-kernel ``info_name``), ``kernel_graph`` and ``file``.
-    Only regular-expression scans over the text: about 300 MB/s.
+    Only (linear) regular-expression scans over the text: about 300 MB/s.
     """
     path: Optional[str] = None
     if isinstance(text_or_path, str) and (
@@ -796,8 +963,9 @@ def read_ir_header(text_or_path: Union[str, "os.PathLike[str]"]) -> Dict[str, An
         text = text_or_path
     else:
         path = os.fspath(text_or_path)
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
+        text = read_text_capped(path, IR_MAX_BYTES_ENV)
+    if len(text) > limit(IR_MAX_BYTES_ENV):
+        raise too_large("the text", len(text), "characters", IR_MAX_BYTES_ENV, path)
     info: Dict[str, Any] = {
         "file": path,
         "entry": None,
@@ -812,12 +980,12 @@ def read_ir_header(text_or_path: Union[str, "os.PathLike[str]"]) -> Dict[str, An
     for m in _HEADER_SCAN_RE.finditer(text):
         if m.group("entry") is not None:
             if info["entry"] is None:
-                info["entry"] = m.group("entry")
+                info["entry"] = _entry_name(_ENTRY_PREFIX + m.group("entry"))
         elif m.group("kind") is not None:
-            info[m.group("kind")] = int(m.group("count"))
+            info[m.group("kind")] = _small_int(m.group("count"))
         elif m.group("tkind") is not None:
             key = "subgraphs_total" if m.group("tkind") == "subgraphs" else "params"
-            info[key] = int(m.group("tcount"))
+            info[key] = _small_int(m.group("tcount"))
         elif m.group("info") is not None:
             pending_info = m.group("info")
         else:

@@ -9,19 +9,24 @@ byte size of each output (and workspace) the runtime allocates::
             workspace_index:0	ptr:0	size:32	...
 
 :func:`parse_actor_set_sizes` returns the kernels in order with their output sizes, keyed by
-the full name with scope (``Node.name`` of the kernel graph). Pure text parsing.
+the full name with scope (``Node.name`` of the kernel graph). Pure text parsing, line by
+line with linear regular expressions. An index read from the file is checked against what
+the file can hold (each output needs a line of its own) before a list is grown to it;
+input that cannot be a dump raises :class:`~ascend_lab.graph.errors.GraphParseError`.
 """
 
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from ..graph.errors import GraphParseError
 from ..graph.model import Graph
 from .lifetimes import tensor_nbytes
 
 _KERNEL = re.compile(r"^\s*kernel_name:([^\t\n]+)")
 _OUTPUT = re.compile(r"^\s*output_index:(\d+)\t.*?\bsize:(\d+)")
 _WORKSPACE = re.compile(r"^\s*workspace_index:(\d+)\t.*?\bsize:(\d+)")
+_MAX_DIGITS = 19  # no index or byte size has more (and int() of a million digits is slow)
 _SKIPPED = re.compile(r"is_launch_skipped:(\d)")
 
 
@@ -35,16 +40,25 @@ class ActorKernel:
     launch_skipped: bool = False
 
 
-def parse_actor_set_sizes(text: str) -> List[ActorKernel]:
+def parse_actor_set_sizes(text: str, path: Optional[str] = None) -> List[ActorKernel]:
     """Kernel actors of an actor-set dump, in the order listed, with their output sizes.
 
     A kernel listed twice (``[Kernel actors]`` and ``[No input kernel actors]``) is kept
     once. The listing order is the runtime's dataflow order, not the kernel graph's.
+    ``path`` only names the file in errors.
     """
+    lines = text.splitlines()
+    try:
+        return _parse_lines(lines, path)
+    except MemoryError:
+        raise GraphParseError("actor-set dump too large to parse (MemoryError)", path) from None
+
+
+def _parse_lines(lines: List[str], path: Optional[str]) -> List[ActorKernel]:
     kernels: List[ActorKernel] = []
     seen = set()
     current: Optional[ActorKernel] = None
-    for line in text.splitlines():
+    for lineno, line in enumerate(lines, 1):
         match = _KERNEL.match(line)
         if match:
             name = match.group(1).strip()
@@ -59,13 +73,22 @@ def parse_actor_set_sizes(text: str) -> List[ActorKernel]:
             continue
         if current is None:
             continue
-        match = _OUTPUT.match(line)
+        match = _OUTPUT.match(line) or _WORKSPACE.match(line)
         if match:
-            _put(current.outputs, int(match.group(1)), int(match.group(2)))
-            continue
-        match = _WORKSPACE.match(line)
-        if match:
-            _put(current.workspaces, int(match.group(1)), int(match.group(2)))
+            if max(len(match.group(1)), len(match.group(2))) > _MAX_DIGITS:
+                raise GraphParseError(
+                    f"number too long in {line.strip()[:60]!r}", path, line=lineno
+                )
+            index = int(match.group(1))
+            if index >= len(lines):
+                raise GraphParseError(
+                    f"index {index} in {line.strip()[:60]!r} is more than the dump's "
+                    f"{len(lines)} lines can list (one line per output)",
+                    path,
+                    line=lineno,
+                )
+            values = current.outputs if match.re is _OUTPUT else current.workspaces
+            _put(values, index, int(match.group(2)))
             continue
         if line.strip().startswith("actor_name:"):
             current = None

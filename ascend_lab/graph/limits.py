@@ -1,0 +1,79 @@
+"""Size limits of the graph parsers, and reads that respect them.
+
+A dump or model file larger than any real one, or a line longer than any MindSpore prints,
+is refused with a :class:`~ascend_lab.graph.errors.GraphParseError` naming the limit and
+the environment variable that raises it, before the parser spends time or memory on it.
+Limits are read from the environment on each call, so they can be changed in a session.
+"""
+
+import os
+from typing import Optional
+
+from .errors import GraphParseError
+
+IR_MAX_BYTES_ENV = "ASCEND_LAB_IR_MAX_BYTES"
+IR_MAX_LINE_ENV = "ASCEND_LAB_IR_MAX_LINE"
+MINDIR_MAX_BYTES_ENV = "ASCEND_LAB_MINDIR_MAX_BYTES"
+
+# A ResNet-50 kernel graph dump is ~1 MB and its longest line ~2 KB; a MindIR holds the
+# weights, and protobuf itself refuses messages of 2 GiB or more.
+DEFAULTS = {
+    IR_MAX_BYTES_ENV: 256 << 20,
+    IR_MAX_LINE_ENV: 4 << 20,
+    MINDIR_MAX_BYTES_ENV: (2 << 30) - 1,
+}
+
+
+def limit(env: str) -> int:
+    """The limit named by ``env`` (one of this module's ``*_ENV`` names), in bytes/characters."""
+    text = os.environ.get(env, "").strip()
+    if not text:
+        return DEFAULTS[env]
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ValueError(f"{env}={text!r}: expected a positive whole number of bytes")
+    return value
+
+
+def too_large(
+    what: str,
+    size: int,
+    unit: str,
+    env: str,
+    path: Optional[str],
+    line: Optional[int] = None,
+) -> GraphParseError:
+    """The error for ``what`` (``size`` ``unit`` long) over the limit ``env``."""
+    return GraphParseError(
+        f"{what} is {size:,} {unit} long, over the limit of {limit(env):,} {unit} "
+        f"(set {env} to allow more)",
+        path,
+        line=line,
+    )
+
+
+def read_capped(path: str, env: str) -> bytes:
+    """The bytes of ``path``, refusing a file over the limit ``env`` without reading it all."""
+    cap = limit(env)
+    with open(path, "rb") as fh:
+        try:
+            size = os.fstat(fh.fileno()).st_size
+        except OSError:
+            size = 0
+        if size > cap:
+            raise too_large("the file", size, "bytes", env, path)
+        data = fh.read(cap + 1)  # a file still growing (or a pipe) is capped all the same
+    if len(data) > cap:
+        raise too_large("the file", len(data), "bytes", env, path)
+    return data
+
+
+def read_text_capped(path: str, env: str) -> str:
+    """:func:`read_capped` decoded as UTF-8 (bad bytes become U+FFFD), newlines as ``\\n``."""
+    text = read_capped(path, env).decode("utf-8", errors="replace")
+    if "\r" in text:  # what open()'s universal newlines did before
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
