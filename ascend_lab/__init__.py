@@ -71,15 +71,7 @@ def trace(
     """
     from .tracing.api import trace_net
 
-    return trace_net(
-        net,
-        *inputs,
-        fusion=fusion,
-        level=level,
-        keep_dumps=keep_dumps,
-        run=run,
-        progress=progress,
-    )
+    return trace_net(net, list(inputs), fusion, level, keep_dumps, run, progress)
 
 
 def _jupyter_labextension_paths() -> List[Dict[str, str]]:

@@ -202,17 +202,17 @@ def _read_actor_sets(dump_dir: str) -> Dict[str, str]:
 
 def trace_net(
     net: Any,
-    *inputs: Any,
-    fusion: bool = False,
-    level: int = 1,
-    keep_dumps: bool = False,
-    run: bool = True,
-    progress: Optional[bool] = None,
+    inputs: List[Any],
+    fusion: bool,
+    level: int,
+    keep_dumps: bool,
+    run: bool,
+    progress: Optional[bool],
 ) -> Trace:
-    """The implementation of :func:`ascend_lab.trace` (see there for the arguments)."""
+    """The implementation of :func:`ascend_lab.trace` (its defaults and docs are there)."""
     bar = Progress(f"Tracing {type(net).__name__}", enabled=progress)
     bar.step("compiling in graph mode" + (" with graph-kernel fusion" if fusion else ""))
-    result = capture(net, list(inputs), fusion=fusion, level=level, run=run)
+    result = capture(net, inputs, fusion=fusion, level=level, run=run)
     started = time.perf_counter()
     try:
         bar.step(f"compiled in {result.compile_seconds:.1f} s; reading dumps")
@@ -223,7 +223,7 @@ def trace_net(
             type(net).__name__,
             result,
             timeline,
-            inputs=list(inputs),
+            inputs=inputs,
             net=net,
             actor_sets=actor_sets,
         )

@@ -60,10 +60,10 @@ def trace_magic(shell: Any, line: str) -> Optional[Any]:
     except ValueError as exc:
         print(f"%ascend_trace: {exc}")
         return None
-    from .api import trace_net
+    from .. import trace
 
     try:
-        result = trace_net(
+        result = trace(
             net,
             *inputs,
             fusion=args.fusion,
