@@ -1,8 +1,11 @@
 """The committed notebooks: names, no outputs, structure (goals, exercises, summary, 中文)."""
 
+import ast
 import importlib.util
 import os
 import re
+import subprocess
+import sys
 
 import nbformat
 import pytest
@@ -100,20 +103,40 @@ def test_notebooks_match_the_generator():
             assert fh.read() == module.render(name), f"{name}: run scripts/make_notebooks.py"
 
 
-def test_course_nets_is_python38_clean_and_importable_without_running():
-    path = os.path.join(NOTEBOOKS, "course_nets.py")
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    compile(text, path, "exec")
-    assert "removeprefix" not in text and " | None" not in text
+COURSE_NETS = os.path.join(NOTEBOOKS, "course_nets.py")
 
 
-@pytest.mark.parametrize("name", EXPECTED)
-def test_code_cells_parse_as_python_3_8(name):
-    import ast
+def code_cells_as_python(name):
+    """A notebook's code cells as one Python text (IPython magics left out)."""
+    cells = [c.source for c in load(name).cells if c.cell_type == "code"]
+    lines = [ln for src in cells for ln in src.splitlines() if not ln.lstrip().startswith("%")]
+    return "\n".join(lines) + "\n"
 
-    for cell in load(name).cells:
-        if cell.cell_type != "code":
-            continue
-        lines = [ln for ln in cell.source.splitlines() if not ln.lstrip().startswith("%")]
-        ast.parse("\n".join(lines), feature_version=(3, 8))
+
+@pytest.mark.parametrize("name", [*EXPECTED, "course_nets.py"])
+def test_grammar_is_python_3_8(name):
+    if name == "course_nets.py":
+        with open(COURSE_NETS, encoding="utf-8") as fh:
+            text = fh.read()
+    else:
+        text = code_cells_as_python(name)
+    ast.parse(text, filename=name, feature_version=(3, 8))
+
+
+def test_no_library_or_typing_feature_newer_than_python_3_8(tmp_path):
+    """What the grammar check cannot see (str.removeprefix, ``X | None`` evaluated at run
+    time, newer modules and functions): vermin, as `make lint` runs it on ascend_lab."""
+    files = [COURSE_NETS]
+    for name in EXPECTED:
+        path = tmp_path / (name[: -len(".ipynb")] + ".py")
+        path.write_text(code_cells_as_python(name), encoding="utf-8")
+        files.append(str(path))
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys, vermin; sys.exit(vermin.main())"]
+        + ["--no-tips", "--eval-annotations"]
+        + ["--feature", "union-types", "--target=3.8-", "--violations", *files],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
