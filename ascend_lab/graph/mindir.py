@@ -2,11 +2,14 @@
 
 Two decoders give the same Graph (tests check it on every fixture):
 
-- ``protobuf``: MindSpore's generated ``mindspore/train/mind_ir_pb2.py``, loaded *by file
-  path* under a private module name, so MindSpore's package ``__init__`` (~2.5 s) never
-  runs; only ``protobuf`` is needed. Used by default when MindSpore is installed.
-- ``builtin``: a small decoder of the protobuf wire format for the fields read here (field
-  numbers from ``mind_ir.proto``), for machines without MindSpore or protobuf.
+- ``protobuf``: MindSpore's generated ``mind_ir_pb2`` module
+  (:mod:`~ascend_lab.graph.mind_ir_pb2_loader` loads it without importing MindSpore). Used
+  by default when MindSpore is installed.
+- ``builtin``: :mod:`~ascend_lab.graph.protobuf_wire`, a decoder of the protobuf wire format
+  driven by the field table generated from the vendored ``mind_ir.proto``
+  (:mod:`~ascend_lab.graph.mind_ir_fields`), for machines without MindSpore or protobuf.
+
+This module only maps the decoded messages to the Graph model.
 
 Mapping:
 
@@ -26,22 +29,27 @@ Mapping:
   gives the output dtypes and shapes; input types are the producers' output types.
 
 Corrupt or truncated bytes raise :class:`~ascend_lab.graph.errors.GraphParseError` naming
-the file and the byte offset where decoding failed.
+the file and the byte offset where decoding failed; so does a file over
+``ASCEND_LAB_MINDIR_MAX_BYTES`` (:mod:`~ascend_lab.graph.limits`), a tensor of more than
+``MAX_RANK`` dimensions, and a model too large for memory. Long attribute values are shown
+by their first ``MAX_SHOWN_VALUES`` values and their count.
 """
 
-import importlib.util
 import os
-import struct
-import sys
 from types import ModuleType
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Union
 
 from .errors import GraphParseError
+from .limits import MINDIR_MAX_BYTES_ENV, limit, read_capped, too_large
+from .mind_ir_fields import ENUMS, MESSAGES
+from .mind_ir_pb2_loader import MindIRUnavailable, load_mind_ir_pb2
 from .model import Graph, Node, TensorType
+from .protobuf_wire import Schema, WireError, check_wire, decode, first
 
 __all__ = ["parse_mindir", "parse_mindir_file", "load_mind_ir_pb2", "MindIRUnavailable"]
 
-_MODULE_NAME = "_ascend_lab_mind_ir_pb2"
+MAX_RANK = 1024  # MindSpore tensors have at most 8 dimensions; more is a corrupt file
+MAX_SHOWN_VALUES = 1000  # an attribute's text shows this many values, then the count
 
 # TensorProto.DataType names -> the dtype names MindSpore prints in .ir files.
 _DTYPES = {
@@ -66,121 +74,10 @@ _DTYPES = {
 
 
 # Enum values of mind_ir.proto (TensorProto.DataType, AttributeProto.AttributeType).
-_DATA_TYPES = dict(
-    enumerate(
-        "UNDEFINED FLOAT UINT8 INT8 UINT16 INT16 INT32 INT64 STRING BOOL FLOAT16 DOUBLE "
-        "UINT32 UINT64 COMPLEX64 COMPLEX128 BFLOAT16 FLOAT64 QINT4X2".split()
-    )
-)
-_ATTR_TYPES = dict(
-    enumerate(
-        "UNDEFINED FLOAT UINT8 INT8 UINT16 INT16 INT32 INT64 STRING BOOL FLOAT16 DOUBLE "
-        "UINT32 UINT64 COMPLEX64 COMPLEX128 BFLOAT16 TENSOR GRAPH TENSORS TUPLE LIST DICT "
-        "UMONAD IOMONAD NONE PRIMITIVECLOSURE FUNCGRAPHCLOSURE PARTIALCLOSURE UNIONFUNCCLOSURE "
-        "CSR_TENSOR COO_TENSOR ROW_TENSOR CLASS_TYPE NAME_SPACE SYMBOL TYPE_NULL MAP_TENSOR "
-        "FUNCTOR SCALAR SCALAR_GRAPH_HOLDER".split()
-    )
-)
-
-
-class MindIRUnavailable(ImportError):
-    """Neither MindSpore's ``mind_ir_pb2.py`` nor a usable ``protobuf`` could be loaded."""
-
-
-def load_mind_ir_pb2() -> ModuleType:
-    """MindSpore's generated ``mind_ir_pb2`` module, loaded without importing MindSpore."""
-    cached = sys.modules.get(_MODULE_NAME)
-    if cached is not None:
-        return cached
-    try:
-        spec = importlib.util.find_spec("mindspore")
-    except (ImportError, ValueError, AttributeError):
-        spec = None
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    candidates = [os.path.join(loc, "train", "mind_ir_pb2.py") for loc in locations]
-    found = [c for c in candidates if os.path.isfile(c)]
-    if not found:
-        raise MindIRUnavailable(
-            "the protobuf MindIR decoder needs MindSpore's mind_ir_pb2.py (pip install "
-            "mindspore), and MindSpore was not found; decoder='builtin' needs neither"
-        )
-    file_spec = importlib.util.spec_from_file_location(_MODULE_NAME, found[0])
-    if file_spec is None or file_spec.loader is None:
-        raise MindIRUnavailable(f"cannot load {found[0]}")
-    module = importlib.util.module_from_spec(file_spec)
-    try:
-        file_spec.loader.exec_module(module)
-    except Exception as exc:  # a protobuf runtime too old/new for the generated code
-        raise MindIRUnavailable(
-            f"cannot load {found[0]} ({type(exc).__name__}: {exc}); "
-            "check that the installed protobuf matches MindSpore's"
-        ) from exc
-    sys.modules[_MODULE_NAME] = module
-    return module
-
-
-# ---------------------------------------------------------------------------- wire check
-
-
-def _varint(data: bytes, pos: int, end: int) -> Tuple[int, int]:
-    result = 0
-    shift = 0
-    while True:
-        if pos >= end:
-            raise _WireError(pos, "varint runs past the end of its message")
-        b = data[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
-        if shift > 63:
-            raise _WireError(pos, "varint longer than 10 bytes")
-
-
-class _WireError(Exception):
-    def __init__(self, offset: int, message: str) -> None:
-        super().__init__(message)
-        self.offset = offset
-        self.message = message
-
-
-def _check_wire(data: bytes, descriptor: Any, pos: int, end: int, depth: int = 0) -> None:
-    """Walk the protobuf wire format guided by ``descriptor``; raise _WireError where bad."""
-    if depth > 64:
-        raise _WireError(pos, "messages nested too deeply")
-    fields = descriptor.fields_by_number
-    while pos < end:
-        start = pos
-        tag, pos = _varint(data, pos, end)
-        number, wire = tag >> 3, tag & 7
-        if number == 0:
-            raise _WireError(start, "field number 0")
-        if wire == 0:
-            _, pos = _varint(data, pos, end)
-        elif wire == 1:
-            pos += 8
-        elif wire == 5:
-            pos += 4
-        elif wire == 2:
-            length, pos = _varint(data, pos, end)
-            if pos + length > end:
-                raise _WireError(
-                    start, f"field {number} claims {length} bytes but its message ends first"
-                )
-            field = fields.get(number)
-            if field is not None and field.message_type is not None:
-                _check_wire(data, field.message_type, pos, pos + length, depth + 1)
-            elif field is not None and field.type == field.TYPE_STRING:
-                try:
-                    data[pos : pos + length].decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise _WireError(pos + exc.start, "invalid UTF-8 in a string field") from None
-            pos += length
-        else:
-            raise _WireError(start, f"unknown wire type {wire}")
-        if pos > end:
-            raise _WireError(start, "value runs past the end of its message")
+_DATA_TYPES = ENUMS["TensorProto.DataType"]
+_ATTR_TYPES = ENUMS["AttributeProto.AttributeType"]
+# A tensor's weights are kept as a view of the file's bytes, not copied.
+_SCHEMA = Schema(MESSAGES, ENUMS, raw_fields=frozenset({("TensorProto", "raw_data")}))
 
 
 # ---------------------------------------------------------------------------- values
@@ -196,7 +93,19 @@ def _dtype(code: int) -> Optional[str]:
 
 
 def _tensor_type(tensor: Any) -> TensorType:
-    return TensorType(dtype=_dtype(tensor.data_type), shape=tuple(int(d) for d in tensor.dims))
+    dims = tensor.dims
+    if len(dims) > MAX_RANK:
+        raise _BadModel(f"a tensor with {len(dims):,} dimensions (at most {MAX_RANK} expected)")
+    return TensorType(dtype=_dtype(tensor.data_type), shape=tuple(int(d) for d in dims))
+
+
+def _joined(values: Any, show: Any = str) -> str:
+    """``", "``-joined values; past ``MAX_SHOWN_VALUES`` only their count."""
+    shown = first(values, MAX_SHOWN_VALUES)
+    text = ", ".join(show(v) for v in shown)
+    if len(values) > len(shown):
+        text += f", ... ({len(values):,} values)"
+    return text
 
 
 def _shape_types(attr: Any) -> List[TensorType]:
@@ -223,27 +132,23 @@ def _attr_text(attr: Any, depth: int = 0) -> str:
         return "..."
     # Scalars sit in `i`/`f`/`d`/`s`, or in `ints`/`floats`/... inside sequences.
     if kind in ("INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64"):
-        return ", ".join(str(v) for v in attr.ints) if attr.ints else str(attr.i)
+        return _joined(attr.ints) if attr.ints else str(attr.i)
     if kind == "BOOL":
-        values = list(attr.ints) if attr.ints else [attr.i]
-        return ", ".join("true" if v else "false" for v in values)
+        values = attr.ints if attr.ints else [attr.i]
+        return _joined(values, lambda v: "true" if v else "false")
     if kind in ("FLOAT", "FLOAT16", "BFLOAT16"):
-        return ", ".join(repr(v) for v in attr.floats) if attr.floats else repr(attr.f)
+        return _joined(attr.floats, repr) if attr.floats else repr(attr.f)
     if kind == "DOUBLE":
-        return ", ".join(repr(v) for v in attr.doubles) if attr.doubles else repr(attr.d)
+        return _joined(attr.doubles, repr) if attr.doubles else repr(attr.d)
     if kind == "STRING":
-        values = list(attr.strings) if attr.strings else [attr.s]
-        return ", ".join(v.decode("utf-8", errors="replace") for v in values)
+        values = attr.strings if attr.strings else [attr.s]
+        return _joined(values, lambda v: bytes(v).decode("utf-8", errors="replace"))
     if kind in ("TUPLE", "LIST"):
-        inner = ", ".join(_attr_text(v, depth + 1) for v in attr.values)
+        inner = _joined(attr.values, lambda v: _attr_text(v, depth + 1))
         return f"({inner})" if kind == "TUPLE" else f"[{inner}]"
     if kind in ("TENSORS", "TENSOR"):
-        tensors = list(attr.tensors) if kind == "TENSORS" else [attr.t]
-        parts = []
-        for t in tensors:
-            dims = ", ".join(str(d) for d in t.dims)
-            parts.append(f"Tensor[{_dtype(t.data_type)}]({dims})")
-        return ", ".join(parts)
+        tensors = attr.tensors if kind == "TENSORS" else [attr.t]
+        return _joined(tensors, lambda t: f"Tensor[{_dtype(t.data_type)}]({_joined(t.dims)})")
     if kind == "UMONAD":
         return "UMonad"
     if kind == "IOMONAD":
@@ -257,16 +162,16 @@ def _attr_text(attr: Any, depth: int = 0) -> str:
     # Any other type: show whichever value fields are set (same text for both decoders).
     parts = []
     if attr.values:
-        parts.append("(" + ", ".join(_attr_text(v, depth + 1) for v in attr.values) + ")")
+        parts.append("(" + _joined(attr.values, lambda v: _attr_text(v, depth + 1)) + ")")
     if attr.tensors:
-        parts.append(", ".join(f"Tensor[{_dtype(t.data_type)}]" for t in attr.tensors))
+        parts.append(_joined(attr.tensors, lambda t: f"Tensor[{_dtype(t.data_type)}]"))
     for seq in (attr.ints, attr.floats, attr.doubles):
         if seq:
-            parts.append(", ".join(repr(v) for v in seq))
+            parts.append(_joined(seq, repr))
     if attr.strings:
-        parts.append(", ".join(bytes(v).decode("utf-8", errors="replace") for v in attr.strings))
+        parts.append(_joined(attr.strings, lambda v: bytes(v).decode("utf-8", errors="replace")))
     if attr.s:
-        parts.append(bytes(attr.s).decode("utf-8", errors="replace"))
+        parts.append(bytes(attr.s[:500]).decode("utf-8", errors="replace"))
     for scalar in (attr.i, attr.f, attr.d):
         if scalar:
             parts.append(repr(scalar))
@@ -351,7 +256,7 @@ def _graph(m: _Model, gp: Any) -> Graph:
             attrs = {"value": src, "graph": m.owner[src]}
             extra.append(Node(id=cid, op="FreeVariable", kind="input", attrs=attrs))
             return cid
-        raise _Unresolved(f"node {user.id} uses {src!r}, which is not defined in the file")
+        raise _BadModel(f"node {user.id} uses {src!r}, which is not defined in the file")
 
     for np_ in gp.node:
         nid = local[np_.name]
@@ -382,7 +287,7 @@ def _graph(m: _Model, gp: Any) -> Graph:
                 node.kind, node.op = "call", "call"
                 callee = ref
             else:
-                raise _Unresolved(f"node {nid} refers to {op_type}, which is not in the file")
+                raise _BadModel(f"node {nid} refers to {op_type}, which is not in the file")
         extra: List[Node] = []
         sources = ([callee] if callee else []) + list(np_.input)
         node.inputs = [resolve(src, node, slot, extra) for slot, src in enumerate(sources)]
@@ -419,323 +324,8 @@ def _graph(m: _Model, gp: Any) -> Graph:
     return graph
 
 
-class _Unresolved(Exception):
+class _BadModel(Exception):
     pass
-
-
-# ---------------------------------------------------------------------------- own decoder
-
-# The fields of mind_ir.proto this module reads: number -> (name, kind, repeated, message).
-# Kinds: str (UTF-8), bytes, raw (large bytes, kept as a memoryview), int (int64/int32),
-# uint, bool, enum, float (fixed32), double (fixed64), msg. Other fields are skipped.
-_S, _B, _I, _M = "str", "bytes", "int", "msg"
-_SCHEMA: Dict[str, Dict[int, Tuple[str, str, bool, Optional[str]]]] = {
-    "ModelProto": {
-        1: ("ir_version", _S, False, None),
-        2: ("producer_name", _S, False, None),
-        3: ("producer_version", _S, False, None),
-        4: ("domain", _S, False, None),
-        5: ("model_version", _S, False, None),
-        6: ("doc_string", _S, False, None),
-        7: ("graph", _M, False, "GraphProto"),
-        8: ("functions", _M, True, "GraphProto"),
-        9: ("preprocessor", _M, False, "PreprocessorProto"),
-        10: ("little_endian", "bool", False, None),
-        11: ("parallel", _M, False, "ParallelProto"),
-        12: ("primitives", _M, True, "PrimitiveProto"),
-        13: ("mind_ir_version", _I, False, None),
-        14: ("user_info", _M, True, "UserInfoEntry"),
-    },
-    "GraphProto": {
-        1: ("node", _M, True, "NodeProto"),
-        2: ("name", _S, False, None),
-        3: ("parameter", _M, True, "TensorProto"),
-        4: ("doc_string", _S, False, None),
-        5: ("input", _M, True, "ValueInfoProto"),
-        6: ("output", _M, True, "ValueInfoProto"),
-        7: ("bprop_hash", _S, False, None),
-        8: ("attribute", _M, True, "AttributeProto"),
-        9: ("bprop_filepath", _S, False, None),
-        10: ("map_parameter", _M, True, "MapTensorProto"),
-    },
-    "NodeProto": {
-        1: ("input", _S, True, None),
-        2: ("output", _S, True, None),
-        3: ("name", _S, False, None),
-        4: ("op_type", _S, False, None),
-        5: ("attribute", _M, True, "AttributeProto"),
-        6: ("doc_string", _S, False, None),
-        7: ("domain", _S, False, None),
-        8: ("node_attr", _M, True, "AttributeProto"),
-        9: ("primal_attr", _M, True, "AttributeProto"),
-    },
-    "AttributeProto": {
-        1: ("name", _S, False, None),
-        2: ("f", "float", False, None),
-        3: ("i", _I, False, None),
-        4: ("d", "double", False, None),
-        5: ("s", _B, False, None),
-        6: ("t", _M, False, "TensorProto"),
-        7: ("g", _M, False, "GraphProto"),
-        8: ("floats", "float", True, None),
-        9: ("doubles", "double", True, None),
-        10: ("ints", _I, True, None),
-        11: ("strings", _B, True, None),
-        12: ("tensors", _M, True, "TensorProto"),
-        13: ("graphs", _M, True, "GraphProto"),
-        14: ("doc_string", _S, False, None),
-        15: ("ref_attr_name", _S, False, None),
-        16: ("type", "enum", False, None),
-        17: ("values", _M, True, "AttributeProto"),
-        18: ("seq_info", _M, False, "SeqInfoProto"),
-        19: ("functor", _M, False, "FunctorProto"),
-        20: ("graph_holder", _M, False, "ScalarGraphHolderProto"),
-    },
-    "SeqInfoProto": {
-        1: ("is_dyn_len", "bool", False, None),
-        2: ("tuple_elem_item", _M, False, "AttributeProto"),
-    },
-    "TensorProto": {
-        1: ("dims", _I, True, None),
-        2: ("data_type", _I, False, None),
-        3: ("float_data", "float", True, None),
-        4: ("int32_data", _I, True, None),
-        5: ("string_data", _B, True, None),
-        6: ("int64_data", _I, True, None),
-        7: ("name", _S, False, None),
-        8: ("doc_string", _S, False, None),
-        9: ("raw_data", "raw", False, None),
-        10: ("double_data", "double", True, None),
-        11: ("uint64_data", "uint", True, None),
-        12: ("external_data", _M, False, "ExternalDataProto"),
-        13: ("ref_key", _S, False, None),
-        14: ("min_dims", _I, True, None),
-        15: ("max_dims", _I, True, None),
-        16: ("compression_type", "enum", False, None),
-        17: ("quant_params", _M, True, "QuantParamProto"),
-    },
-    "ValueInfoProto": {
-        1: ("name", _S, False, None),
-        2: ("tensor", _M, True, "TensorProto"),
-        3: ("doc_string", _S, False, None),
-        4: ("denotation", _S, False, None),
-        5: ("attr_info", _M, False, "AttributeProto"),
-    },
-    "PrimitiveProto": {
-        1: ("name", _S, False, None),
-        2: ("op_type", _S, False, None),
-        3: ("attribute", _M, True, "AttributeProto"),
-        4: ("instance_name", _S, False, None),
-        5: ("prim_type", "enum", False, None),
-    },
-    # Messages this module does not read, decoded so that corrupt ones are caught the same
-    # way protobuf catches them.
-    "ExternalDataProto": {
-        1: ("location", _S, False, None),
-        2: ("offset", _I, False, None),
-        3: ("length", _I, False, None),
-    },
-    "QuantParamProto": {
-        1: ("quant_algo_name", _S, False, None),
-        2: ("attribute", _M, True, "AttributeProto"),
-    },
-    "FunctorProto": {
-        1: ("type", "enum", False, None),
-        2: ("name", _S, False, None),
-        3: ("values", _M, True, "AttributeProto"),
-    },
-    "ScalarGraphHolderProto": {
-        1: ("scalar_node", _M, True, "ScalarNodeProto"),
-        2: ("input_shape_index", "uint", True, None),
-    },
-    "ScalarNodeProto": {
-        1: ("scalar_op_type", _I, False, None),
-        2: ("in_index", _I, True, None),
-        3: ("value", _I, True, None),
-    },
-    "MapTensorProto": {
-        1: ("name", _S, False, None),
-        2: ("default_value", _M, False, "AttributeProto"),
-        3: ("key_tensor", _M, False, "TensorProto"),
-        4: ("value_tensor", _M, False, "TensorProto"),
-        5: ("status_tensor", _M, False, "TensorProto"),
-    },
-    "PreprocessorProto": {1: ("op", _M, True, "PreprocessOpProto")},
-    "PreprocessOpProto": {
-        1: ("input_columns", _S, False, None),
-        2: ("output_columns", _S, False, None),
-        3: ("project_columns", _S, False, None),
-        4: ("op_type", _S, False, None),
-        5: ("operations", _S, False, None),
-        6: ("offload", "bool", False, None),
-    },
-    "ParallelProto": {1: ("layout", _M, True, "LayoutProto")},
-    "LayoutProto": {
-        1: ("name", _S, False, None),
-        2: ("device_arrangement_int", _I, True, None),
-        3: ("tensor_map_int", _I, True, None),
-        4: ("slice_shape_int", _I, True, None),
-        5: ("field_size", _I, False, None),
-        6: ("uniform_split", "bool", False, None),
-        7: ("opt_shard_group", _S, False, None),
-        8: ("pipeline_shared", "bool", False, None),
-        9: ("is_send", "bool", False, None),
-        10: ("peer_rank", _I, False, None),
-        11: ("sr_tag", _I, False, None),
-        12: ("opt_shard_slice_shape_int", _I, True, None),
-    },
-    "UserInfoEntry": {1: ("key", _S, False, None), 2: ("value", _S, False, None)},
-}
-_DEFAULTS = {_S: "", _B: b"", "raw": b"", _I: 0, "uint": 0, "bool": False, "enum": 0}
-_DEFAULTS.update({"float": 0.0, "double": 0.0})
-_BY_NAME = {msg: {spec[0]: spec for spec in fields.values()} for msg, fields in _SCHEMA.items()}
-_WIRE_OF = {_S: 2, _B: 2, "raw": 2, _M: 2, _I: 0, "uint": 0, "bool": 0, "enum": 0}
-_WIRE_OF.update({"float": 5, "double": 1})
-
-
-class _Message:
-    """A decoded message: fields as attributes, protobuf-style defaults when unset."""
-
-    __slots__ = ("_type", "_values")
-
-    def __init__(self, type_name: str) -> None:
-        self._type = type_name
-        self._values: Dict[str, Any] = {}
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        values = self._values
-        if name in values:
-            return values[name]
-        spec = _BY_NAME[self._type].get(name)
-        if spec is None:
-            raise AttributeError(f"{self._type} has no field {name!r}")
-        if spec[2]:
-            value: Any = []
-        elif spec[1] == _M:
-            value = _Message(spec[3] or "")
-        else:
-            return _DEFAULTS[spec[1]]
-        values[name] = value
-        return value
-
-    def HasField(self, name: str) -> bool:  # noqa: N802 - the protobuf method name
-        return name in self._values
-
-
-def _scalar(data: bytes, kind: str, wire: int, pos: int, end: int) -> Tuple[Any, int]:
-    if wire == 0:
-        value, pos = _varint(data, pos, end)
-        if kind == _I and value >= 1 << 63:
-            value -= 1 << 64
-        elif kind == "bool":
-            value = bool(value)
-        return value, pos
-    if wire == 5:
-        if pos + 4 > end:
-            raise _WireError(pos, "fixed32 value runs past the end of its message")
-        return struct.unpack_from("<f", data, pos)[0], pos + 4
-    if pos + 8 > end:
-        raise _WireError(pos, "fixed64 value runs past the end of its message")
-    return struct.unpack_from("<d", data, pos)[0], pos + 8
-
-
-def _decode(data: bytes, type_name: str, pos: int, end: int, depth: int = 0) -> _Message:
-    """Decode one message of ``_SCHEMA[type_name]`` from ``data[pos:end]``."""
-    if depth > 64:
-        raise _WireError(pos, "messages nested too deeply")
-    msg = _Message(type_name)
-    values = msg._values
-    fields = _SCHEMA[type_name]
-    view = memoryview(data)
-    while pos < end:
-        start = pos
-        tag, pos = _varint(data, pos, end)
-        number, wire = tag >> 3, tag & 7
-        if number == 0:
-            raise _WireError(start, "field number 0")
-        if wire not in (0, 1, 2, 5):
-            raise _WireError(start, f"unknown wire type {wire}")
-        length = 0
-        if wire == 2:
-            length, pos = _varint(data, pos, end)
-            if pos + length > end:
-                raise _WireError(
-                    start, f"field {number} claims {length} bytes but its message ends first"
-                )
-        spec = fields.get(number)
-        if spec is None:  # a field this module does not read: skip it
-            if wire == 2:
-                pos += length
-            elif wire == 0:
-                _, pos = _varint(data, pos, end)
-            else:
-                pos += 8 if wire == 1 else 4
-                if pos > end:
-                    raise _WireError(start, "value runs past the end of its message")
-            continue
-        name, kind, repeated, sub = spec
-        expected = _WIRE_OF[kind]
-        packed = wire == 2 and repeated and expected != 2
-        if wire != expected and not packed:
-            # protobuf treats a field with an unexpected wire type as an unknown field.
-            if wire == 2:
-                pos += length
-            elif wire == 0:
-                _, pos = _varint(data, pos, end)
-            else:
-                pos += 8 if wire == 1 else 4
-                if pos > end:
-                    raise _WireError(start, "value runs past the end of its message")
-            continue
-        if wire == 2 and kind == _M:
-            value: Any = _decode(data, sub or "", pos, pos + length, depth + 1)
-            pos += length
-        elif wire == 2 and kind in (_S, _B, "raw"):
-            chunk = data[pos : pos + length] if kind != "raw" else view[pos : pos + length]
-            if kind == _S:
-                try:
-                    value = chunk.decode("utf-8")  # type: ignore[union-attr]
-                except UnicodeDecodeError as exc:
-                    raise _WireError(pos + exc.start, "invalid UTF-8 in a string field") from None
-            else:
-                value = chunk
-            pos += length
-        elif packed:  # packed repeated scalars
-            items = values.setdefault(name, [])
-            stop = pos + length
-            while pos < stop:
-                item, pos = _scalar(data, kind, expected, pos, stop)
-                items.append(item)
-            continue
-        else:
-            value, pos = _scalar(data, kind, wire, pos, end)
-            if kind == "enum" and type_name == "AttributeProto" and value not in _ATTR_TYPES:
-                continue  # proto2 enums keep unknown values out of the field, as protobuf does
-        if repeated:
-            values.setdefault(name, []).append(value)
-        elif kind == _M and name in values:
-            _merge(values[name], value)  # a message field seen twice is merged, as protobuf does
-        else:
-            values[name] = value
-    return msg
-
-
-def _merge(into: _Message, other: _Message) -> None:
-    fields = _BY_NAME[into._type]
-    for name, value in other._values.items():
-        _, kind, repeated, _ = fields[name]
-        if repeated:
-            into._values.setdefault(name, []).extend(value)
-        elif kind == _M and name in into._values:
-            _merge(into._values[name], value)
-        else:
-            into._values[name] = value
-
-
-def _decode_model(data: bytes) -> _Message:
-    return _decode(data, "ModelProto", 0, len(data))
 
 
 # ---------------------------------------------------------------------------- entry points
@@ -752,6 +342,8 @@ def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto")
         raise TypeError("parse_mindir() takes the bytes of a .mindir file")
     if decoder not in ("auto", "protobuf", "builtin"):
         raise ValueError(f"decoder must be 'auto', 'protobuf' or 'builtin', not {decoder!r}")
+    if len(data) > limit(MINDIR_MAX_BYTES_ENV):
+        raise too_large("the model", len(data), "bytes", MINDIR_MAX_BYTES_ENV, path)
     data = bytes(data)
     pb2: Optional[ModuleType] = None
     if decoder != "builtin":
@@ -763,16 +355,27 @@ def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto")
     if not data:
         raise GraphParseError("empty file: not a MindIR model", path, offset=0)
     try:
+        return _parse(data, path, pb2)
+    except (MemoryError, RecursionError) as exc:
+        raise GraphParseError(
+            f"model too large or too deeply nested to parse ({type(exc).__name__})", path
+        ) from None
+
+
+def _parse(data: bytes, path: Optional[str], pb2: Optional[ModuleType]) -> Graph:
+    try:
         if pb2 is not None:
-            _check_wire(data, pb2.ModelProto.DESCRIPTOR, 0, len(data))
+            check_wire(data, pb2.ModelProto.DESCRIPTOR)
             model: Any = pb2.ModelProto()
             model.ParseFromString(data)
         else:
-            model = _decode_model(data)
-    except _WireError as exc:
+            model = decode(data, _SCHEMA, "ModelProto")
+    except WireError as exc:
         raise GraphParseError(
             f"corrupt or truncated MindIR: {exc.message}", path, offset=exc.offset
         ) from None
+    except (MemoryError, RecursionError):
+        raise
     except Exception as exc:  # google.protobuf.message.DecodeError and friends
         raise GraphParseError(f"corrupt MindIR ({exc})", path, offset=0) from None
     if not model.HasField("graph") or not model.graph.node:
@@ -784,7 +387,7 @@ def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto")
         main = _graph(tables, model.graph)
         for fp in model.functions:
             main.subgraphs[fp.name] = _graph(tables, fp)
-    except _Unresolved as exc:
+    except _BadModel as exc:
         raise GraphParseError(
             f"{exc} (the file looks truncated or corrupt)", path, offset=len(data)
         ) from None
@@ -801,5 +404,4 @@ def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto")
 def parse_mindir_file(path: Union[str, "os.PathLike[str]"], decoder: str = "auto") -> Graph:
     """Read and parse one ``.mindir`` file (see :func:`parse_mindir` for ``decoder``)."""
     p = os.fspath(path)
-    with open(p, "rb") as fh:
-        return parse_mindir(fh.read(), p, decoder=decoder)
+    return parse_mindir(read_capped(p, MINDIR_MAX_BYTES_ENV), p, decoder=decoder)

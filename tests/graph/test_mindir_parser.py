@@ -176,32 +176,90 @@ def test_unknown_decoder_name():
 
 @pytest.mark.mindspore
 def test_builtin_schema_matches_mind_ir_proto():
-    """Every message and field of MindSpore's mind_ir.proto is known to the builtin decoder."""
-    from ascend_lab.graph.mindir import _SCHEMA, load_mind_ir_pb2
+    """The field table generated from the vendored mind_ir.proto has every message, field
+    and enum value of the mind_ir_pb2 that the installed MindSpore ships."""
+    from google.protobuf.descriptor import FieldDescriptor
 
-    kinds = {"string": "str", "bytes": ("bytes", "raw"), "int64": "int", "int32": "int"}
+    from ascend_lab.graph.mind_ir_fields import ENUMS, MESSAGES
+    from ascend_lab.graph.mindir import load_mind_ir_pb2
+
+    kinds = {"string": "str", "bytes": "bytes", "int64": "int", "int32": "int"}
     kinds.update({"uint64": "uint", "float": "float", "double": "double", "bool": "bool"})
     kinds.update({"enum": "enum", "message": "msg"})
     type_names = {}
-    from google.protobuf.descriptor import FieldDescriptor
-
     for key, value in vars(FieldDescriptor).items():
         if key.startswith("TYPE_"):
             type_names[value] = key[5:].lower()
     seen = set()
+    enums_seen = set()
     todo = [load_mind_ir_pb2().ModelProto.DESCRIPTOR]
     while todo:
         d = todo.pop()
         if d.name in seen:
             continue
         seen.add(d.name)
-        mine = _SCHEMA[d.name]
+        mine = MESSAGES[d.name]
         assert set(mine) == {f.number for f in d.fields}, d.name
         for f in d.fields:
             name, kind, repeated, sub = mine[f.number]
             assert (name, repeated) == (f.name, f.is_repeated), (d.name, f.name)
-            assert kind in kinds[type_names[f.type]], (d.name, f.name, kind)
+            assert kind == kinds[type_names[f.type]], (d.name, f.name, kind)
             if f.message_type is not None:
                 assert sub == f.message_type.name
                 todo.append(f.message_type)
-    assert seen == set(_SCHEMA)
+            if f.enum_type is not None:
+                assert sub.rsplit(".", 1)[-1] == f.enum_type.name, (d.name, f.name)
+                assert ENUMS[sub] == {v.number: v.name for v in f.enum_type.values}, sub
+                enums_seen.add(sub)
+    assert seen == set(MESSAGES)
+    # Every enum, also those no field uses (TensorProto.DataType is an int32 field's values).
+    pb2 = load_mind_ir_pb2()
+    for qualified, values in ENUMS.items():
+        owner, _, name = qualified.rpartition(".")
+        scope = getattr(pb2, owner).DESCRIPTOR if owner else pb2.DESCRIPTOR
+        enum = scope.enum_types_by_name[name]
+        assert values == {v.number: v.name for v in enum.values}, qualified
+    assert enums_seen <= set(ENUMS)
+
+
+def test_field_table_is_generated_from_the_vendored_proto():
+    """mind_ir_fields.py is what scripts/generate_mind_ir_fields.py makes of mind_ir.proto."""
+    out = run_python(
+        "import runpy, sys; sys.argv = ['gen', '--check']; "
+        "runpy.run_path('scripts/generate_mind_ir_fields.py', run_name='__main__')",
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "up to date" in out.stdout
+
+
+def test_the_generator_reads_fields_maps_and_nested_types():
+    import runpy
+
+    from .helpers import FIXTURES
+
+    gen = runpy.run_path(str(FIXTURES.parents[2] / "scripts" / "generate_mind_ir_fields.py"))
+    messages, enums = gen["read_proto"](
+        'syntax = "proto2";\n'
+        "message A {  // a comment\n"
+        "  enum Kind { X = 1; Y = 2; }\n"
+        "  message B { optional int32 n = 3; }\n"
+        "  repeated B bs = 1;\n"
+        "  optional Kind kind = 2;\n"
+        "  map<string,string> user_info = 7;\n"
+        "  repeated uint64 u = 9;\n"
+        "}\n"
+    )
+    assert messages == {
+        "A": {
+            1: ("bs", "msg", True, "B"),
+            2: ("kind", "enum", False, "A.Kind"),
+            7: ("user_info", "msg", True, "UserInfoEntry"),
+            9: ("u", "uint", True, None),
+        },
+        "B": {3: ("n", "int", False, None)},
+        "UserInfoEntry": {1: ("key", "str", False, None), 2: ("value", "str", False, None)},
+    }
+    assert enums == {"A.Kind": {1: "X", 2: "Y"}}
+    with pytest.raises(gen["ProtoError"], match="unknown type"):
+        gen["read_proto"]("message A { optional Missing m = 1; }")
