@@ -10,6 +10,7 @@ import shutil
 import time
 from typing import Any, Dict, List, Optional
 
+from ..graph.limits import IR_MAX_BYTES_ENV, read_text_capped
 from ..graph.model import Graph
 from .capture import CaptureResult, capture
 from .fusion import FusionMap, build_fusion_map
@@ -195,8 +196,7 @@ def _read_actor_sets(dump_dir: str) -> Dict[str, str]:
         return out
     for name in sorted(os.listdir(folder)):
         if name.endswith(".ir"):
-            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
-                out[name] = fh.read()
+            out[name] = read_text_capped(os.path.join(folder, name), IR_MAX_BYTES_ENV)
     return out
 
 

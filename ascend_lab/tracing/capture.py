@@ -275,24 +275,71 @@ def _native_output_to(path: str) -> Iterator[None]:
             os.close(fd)
 
 
+# Of a native log, only the last NATIVE_LOG_TAIL bytes are read (the error is at the end;
+# a notebook-defined net can log one line per node).
+NATIVE_LOG_TAIL = 4 << 20
+# "[ERROR] CORE(123,7f..,python):2026-11-29-16:10:16.176.814 [file.cc:253] Func] text"
+_LOG_PREFIX = re.compile(r"\[(\w+)\] (\w+)\([^)]*\):\S+ ")
+# "path[/tmp/x]": the part between the brackets holds no bracket, so each attempt stops at
+# the next one (linear on any line).
+_LOG_PATH = re.compile(r"path\[[^\[\]]*\]")
+
+
 def native_log_summary(path: str, limit: int = 12) -> List[str]:
     """Distinct lines of MindSpore's native log (without the timestamp prefix), with counts."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = [line.rstrip("\n") for line in f if line.strip()]
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - NATIVE_LOG_TAIL))
+            data = f.read(NATIVE_LOG_TAIL)
     except OSError:
         return []
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if size > NATIVE_LOG_TAIL:
+        lines = lines[1:]  # the first one is cut
     counts: Dict[str, int] = {}
     for line in lines:
-        # "[ERROR] CORE(123,7f..,python):2026-11-29-16:10:16.176.814 [file.cc:253] Func] text"
-        key = re.sub(r"^\[(\w+)\] (\w+)\([^)]*\):\S+ ", r"[\1] \2 ", line)
-        key = re.sub(r"path\[[^\]]*\]", "path[...]", key)
+        if not line.strip():
+            continue
+        prefix = _LOG_PREFIX.match(line)  # anchored: one attempt per line
+        key = f"[{prefix.group(1)}] {prefix.group(2)} {line[prefix.end() :]}" if prefix else line
+        key = _LOG_PATH.sub("path[...]", key)
         counts[key] = counts.get(key, 0) + 1
     out = [f"{n} x {key}" if n > 1 else key for key, n in counts.items()]
     return out[:limit]
 
 
-_IN_FILE = re.compile(r"In file (.+?):(\d+)")
+_LINE_NUMBER = re.compile(r":(\d{1,9})")
+
+
+def in_file_references(text: str) -> List[Tuple[str, int]]:
+    """``(path, line)`` of each ``In file <path>:<line>`` in MindSpore's text, in order.
+
+    The path runs to the first ``:<digits>`` after it (so ``C:\\x.py:3`` works). Found by
+    walking two sorted lists per line, not by a regex with a lazy ``.+?``, which is
+    quadratic on a line full of "In file " without a line number.
+    """
+    refs: List[Tuple[str, int]] = []
+    for line in text.splitlines():
+        if "In file " not in line:
+            continue
+        numbers = [(m.start(), m.end(), m.group(1)) for m in _LINE_NUMBER.finditer(line)]
+        i = 0
+        pos = 0
+        while True:
+            found = line.find("In file ", pos)
+            if found == -1:
+                break
+            start = found + len("In file ")
+            while i < len(numbers) and numbers[i][0] <= start:
+                i += 1
+            if i == len(numbers):
+                break
+            colon, end, digits = numbers[i]
+            refs.append((line[start:colon], int(digits)))
+            pos = end
+    return refs
 
 
 def _is_library_file(path: str) -> bool:
@@ -302,10 +349,10 @@ def _is_library_file(path: str) -> bool:
 
 def locate_user_line(message: str, tb: Optional[Any] = None) -> Tuple[Optional[str], Optional[int]]:
     """The user's ``file:line`` from MindSpore's error text, else from the traceback."""
-    for match in _IN_FILE.finditer(message or ""):
-        path = match.group(1).strip()
+    for path, line in in_file_references(message or ""):
+        path = path.strip()
         if not _is_library_file(path):
-            return path, int(match.group(2))
+            return path, line
     if tb is not None:
         frames = traceback.extract_tb(tb)
         here = os.path.dirname(os.path.abspath(__file__))

@@ -146,21 +146,19 @@ def export_and_compare(net: Any, *inputs: Any, path: str) -> MindIRComparison:
             shutil.rmtree(tmp, ignore_errors=True)
     finally:
         _LOCK.release()
-    with open(target, "rb") as fh:
-        data = fh.read()
     graph: Optional[Graph] = None
     parse_error: Optional[str] = None
     try:
-        from ..graph.mindir import parse_mindir
+        from ..graph.mindir import parse_mindir_file
 
-        graph = parse_mindir(data, target)
+        graph = parse_mindir_file(target)  # refuses a file over ASCEND_LAB_MINDIR_MAX_BYTES
     except ImportError as exc:
         parse_error = f"MindIR parser not available: {exc}"
     except Exception as exc:
         parse_error = str(exc)
     return MindIRComparison(
         path=target,
-        size=len(data),
+        size=os.path.getsize(target),
         graph=graph,
         max_abs_diff=max_abs_diff(out_net, out_loaded),
         outputs_net=_flatten(out_net),

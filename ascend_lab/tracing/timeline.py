@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
+from ..graph.limits import IR_MAX_BYTES_ENV, read_text_capped
 from ..graph.model import Graph, Node
 
 STAGES = ("frontend", "optimize", "backend", "graph_kernel", "build", "other")
@@ -408,8 +409,7 @@ class PassTimeline:
                 stage=stage,
                 explain=explain(name, stage),
             )
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
+            text = read_text_capped(path, IR_MAX_BYTES_ENV)
             if self.keep_text:
                 self._texts[index] = text
             snap.digest = body_digest(text)
@@ -464,8 +464,7 @@ class PassTimeline:
         """The dump text of snapshot ``index`` (from memory if kept, else from the file)."""
         if index in self._texts:
             return self._texts[index]
-        with open(self.snapshots[index].path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
+        return read_text_capped(self.snapshots[index].path, IR_MAX_BYTES_ENV)
 
     def is_parsed(self, index: int) -> bool:
         return index in self._graphs

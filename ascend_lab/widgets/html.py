@@ -14,7 +14,7 @@ import os
 import secrets
 from typing import Any, Optional, Tuple
 
-from ..payload import payload_for_view
+from ..payload import PayloadError, payload_for_view
 from ..payload.redact import redact_paths
 from .assets import read_bundle
 
@@ -82,15 +82,19 @@ def render_html(
     page_title = (
         title if title is not None else str(data["meta"].get("title") or "ascend-lab graph")
     )
-    if redact:
-        data = redact_paths(data, project=project)
-        page_title = redact_paths(page_title, project=project)
+    try:
+        if redact:
+            data = redact_paths(data, project=project)
+            page_title = redact_paths(page_title, project=project)
+        payload_text = embed_json(data)
+    except RecursionError:
+        raise PayloadError(["the payload nests deeper than Python can walk"]) from None
     module = "\n" + embed_script(read_bundle("standalone.js")) + "\n"
     return PAGE.format(
         csp=CSP_TEMPLATE.format(script_hash=script_hash(module)),
         title=html.escape(page_title, quote=True),
         view=view,
-        payload=embed_json(data),
+        payload=payload_text,
         module=module,
     )
 
