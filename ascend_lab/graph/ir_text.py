@@ -522,6 +522,9 @@ class _IRParser:
         return GraphParseError(message, self.path, line if line is not None else self.lineno)
 
     def parse(self) -> Graph:
+        # Read first: a bad setting is the caller's ValueError, not a malformed file.
+        self.max_bytes = limit(IR_MAX_BYTES_ENV)
+        self.max_line = limit(IR_MAX_LINE_ENV)
         try:
             return self._parse()
         except GraphParseError:
@@ -536,12 +539,12 @@ class _IRParser:
     def _parse(self) -> Graph:  # noqa: C901 - one state machine, kept in one place
         text = self.text
         path = self.path
-        if len(text) > limit(IR_MAX_BYTES_ENV):
+        if len(text) > self.max_bytes:
             raise too_large("the text", len(text), "characters", IR_MAX_BYTES_ENV, path)
         if "\r" in text:  # a dump that went through Windows
             text = text.replace("\r\n", "\n")
         lines = text.split("\n")
-        max_line = limit(IR_MAX_LINE_ENV)
+        max_line = self.max_line
         entry: Optional[str] = None
         file_attrs: Dict[str, str] = {}
         params: List[Node] = []
