@@ -7,6 +7,7 @@ Nothing here imports MindSpore.
 """
 
 import os
+import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
@@ -236,7 +237,7 @@ def check_env(facts: Environment, entry_id: str = "") -> Confirmation:
     if problems:
         lines.extend(problems)
         if set_env:
-            lines.append("Run: source " + set_env)
+            lines.append("Run: source " + shlex.quote(set_env))  # copy-pastes with spaces
         return Confirmation("env", CONFIRMED, lines)
     lines.append("ASCEND_HOME_PATH, ASCEND_OPP_PATH and LD_LIBRARY_PATH point to CANN")
     return Confirmation("env", CONTRADICTED, lines)

@@ -12,6 +12,7 @@ from .checks import (
     environment_summary,
     gather,
 )
+from .intake import cut_long_lines, limits_from_env, line_note
 from .knowledge import Entry
 from .match import Match, match_text
 
@@ -151,11 +152,14 @@ def diagnose(
     env: Optional[Mapping[str, str]] = None,
     status: Optional[Dict[str, Any]] = None,
     notes: Optional[List[str]] = None,
+    max_line_chars: Optional[int] = None,
 ) -> Diagnosis:
     """Diagnose ``text`` (None: the environment only).
 
     ``check_environment=False`` skips every machine check (pure text matching).
     ``facts``/``env``/``status`` let tests and callers supply the machine state.
+    Lines longer than ``max_line_chars`` (default: ``$ASCEND_LAB_DOCTOR_MAX_LINE_CHARS``)
+    are examined only at their start and end, and a note says so.
     """
     if text is not None and not isinstance(text, str):
         raise TypeError(f"diagnose() needs text as str, got {type(text).__name__}")
@@ -163,7 +167,14 @@ def diagnose(
     if text is not None:
         diag.text_chars = len(text)
         diag.text_lines = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-        diag.findings = findings_from(match_text(text))
+        if max_line_chars is None:
+            limits, bad = limits_from_env()
+            max_line_chars = limits.max_line_chars
+            diag.notes.extend(n for n in bad if n not in diag.notes)
+        examined, cut = cut_long_lines(text, max_line_chars)
+        if cut:
+            diag.notes.append(line_note(cut, max_line_chars))
+        diag.findings = findings_from(match_text(examined))
         diag.checked.append(
             "{} ({} line{}) against {} known problems".format(
                 source, diag.text_lines, "" if diag.text_lines == 1 else "s", _kb_size()

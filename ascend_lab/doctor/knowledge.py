@@ -16,15 +16,22 @@ Each entry of ``knowledge.json`` is one troubleshooting rule::
       "sources": ["where the example texts come from", ...]
     }
 
-Patterns are searched over the whole text (use ``[^\\n]`` to stay on one line); a named
-group ``(?P<op>...)`` is shown next to the title (e.g. the operator name).
+Patterns are searched over the whole text (use ``[^\\n]{0,N}`` to stay on one line); a named
+group ``(?P<op>...)`` is shown next to the title (e.g. the operator name). A pattern
+``{"in_loop_body": regex}`` matches a line inside the body of a ``for``/``while`` loop
+(:mod:`.loops`). Every regex must run in linear time: the loader refuses back-references,
+repeats inside repeats and unbounded repeats of ``.``/``[^...]``/``\S``
+(:func:`.pattern_text.backtracking_risks`).
 """
 
 import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Pattern, Tuple
+from typing import Any, Dict, List, Optional, Pattern, Tuple, Union
+
+from .loops import LoopBodyPattern
+from .pattern_text import backtracking_risks, required_literal
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "knowledge.json")
 KB_FORMAT = "ascend-lab.doctor-kb/1"
@@ -32,42 +39,6 @@ KINDS = ("error", "pitfall")
 CONFIRM_CHECKS = ("versions", "env", "devices", "group")
 _REQUIRED: Tuple[str, ...] = ("id", "title", "term", "category", "kind", "priority")
 _REQUIRED += ("patterns", "cause", "fix", "explanation", "examples")
-
-
-try:  # the regex parser: re._parser on Python >= 3.11, sre_parse before
-    import re._parser as _sre_parse  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
-
-MIN_NEEDLE = 3
-
-
-def required_literal(pattern: "Pattern[str]") -> Optional[Tuple[str, bool]]:
-    """The longest literal text every match of ``pattern`` must contain, or None.
-
-    Returns ``(text, ignorecase)``; with ``ignorecase`` the text is lower-case and must be
-    looked for in the lower-cased input. Used only as a fast pre-check: a pattern whose
-    needle is absent from the text cannot match, so the regex is not run at all.
-    """
-    try:
-        parsed = _sre_parse.parse(pattern.pattern, pattern.flags)
-    except Exception:  # an unknown construct: no pre-check, the regex decides
-        return None
-    ignorecase = bool(pattern.flags & re.IGNORECASE)  # includes inline (?i)
-    best = ""
-    run: List[str] = []
-    for op, arg in list(parsed):
-        if op == _sre_parse.LITERAL:
-            run.append(chr(arg))
-            continue
-        if len("".join(run)) > len(best):
-            best = "".join(run)
-        run = []
-    if len("".join(run)) > len(best):
-        best = "".join(run)
-    if len(best) < MIN_NEEDLE:
-        return None
-    return (best.lower(), True) if ignorecase else (best, False)
 
 
 class KnowledgeBaseError(ValueError):
@@ -84,7 +55,7 @@ class Entry:
     category: str
     kind: str  # "error" | "pitfall"
     priority: int  # higher = more specific; ranks findings when several entries match
-    patterns: Tuple[Pattern[str], ...]
+    patterns: Tuple[Union[Pattern[str], LoopBodyPattern], ...]
     cause: str
     fix: Tuple[str, ...]
     explanation: str
@@ -92,6 +63,34 @@ class Entry:
     confirm: Optional[str] = None
     raw_patterns: Tuple[str, ...] = field(default=(), repr=False)
     needles: Tuple[Optional[Tuple[str, bool]], ...] = field(default=(), repr=False)
+
+
+def compile_pattern(spec: Any, where: str) -> "Union[Pattern[str], LoopBodyPattern]":
+    """A knowledge-base pattern: a regex string, or ``{"in_loop_body": regex}``.
+
+    Refuses a regex that could make ``re.search`` super-linear (see
+    :func:`~.pattern_text.backtracking_risks`): the doctor runs on pasted logs and scripts.
+    """
+    in_loop = isinstance(spec, dict) and set(spec) == {"in_loop_body"}
+    source = spec["in_loop_body"] if in_loop else spec
+    if not isinstance(source, str):
+        raise KnowledgeBaseError(
+            f'{where}: a pattern is a regex string or {{"in_loop_body": regex}}, got {spec!r}'
+        )
+    try:
+        regex = re.compile(source)
+    except re.error as exc:
+        raise KnowledgeBaseError(f"{where}: bad pattern {source!r}: {exc}") from exc
+    risks = backtracking_risks(source)
+    if risks:
+        raise KnowledgeBaseError(
+            f"{where}: pattern {source!r} can backtrack on long input: " + "; ".join(risks)
+        )
+    return LoopBodyPattern(regex) if in_loop else regex
+
+
+def _needle(pattern: Any) -> Optional[Tuple[str, bool]]:
+    return required_literal(getattr(pattern, "line_regex", pattern))
 
 
 def parse_entries(doc: Any) -> List[Entry]:
@@ -124,7 +123,7 @@ def parse_entries(doc: Any) -> List[Entry]:
             raise KnowledgeBaseError(where + f": unknown confirm check {confirm!r}")
         if not isinstance(item["priority"], int):
             raise KnowledgeBaseError(where + ": priority must be an integer")
-        for key in ("patterns", "fix", "examples"):
+        for key in ("fix", "examples"):
             value = item[key]
             if (
                 not isinstance(value, list)
@@ -132,12 +131,9 @@ def parse_entries(doc: Any) -> List[Entry]:
                 or not all(isinstance(v, str) for v in value)
             ):
                 raise KnowledgeBaseError(where + f": {key} must be a non-empty list of strings")
-        compiled = []
-        for pattern in item["patterns"]:
-            try:
-                compiled.append(re.compile(pattern))
-            except re.error as exc:
-                raise KnowledgeBaseError(f"{where}: bad pattern {pattern!r}: {exc}") from exc
+        if not isinstance(item["patterns"], list) or not item["patterns"]:
+            raise KnowledgeBaseError(where + ": patterns must be a non-empty list")
+        compiled = [compile_pattern(pattern, where) for pattern in item["patterns"]]
         entries.append(
             Entry(
                 id=entry_id,
@@ -152,8 +148,8 @@ def parse_entries(doc: Any) -> List[Entry]:
                 explanation=item["explanation"],
                 examples=tuple(item["examples"]),
                 confirm=confirm,
-                raw_patterns=tuple(item["patterns"]),
-                needles=tuple(required_literal(p) for p in compiled),
+                raw_patterns=tuple(p.pattern for p in compiled),
+                needles=tuple(_needle(p) for p in compiled),
             )
         )
     return entries

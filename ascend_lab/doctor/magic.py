@@ -10,6 +10,7 @@ import traceback
 from typing import Any, Optional, Tuple
 
 from .diagnosis import Diagnosis, diagnose
+from .intake import ENV_MAX_MB, limits_from_env, tail_note, tail_of_text
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -56,7 +57,7 @@ def parse(line: str, cell: Optional[str]) -> Tuple[str, Optional[str]]:
 
 def doctor_magic(shell: Any, line: str, cell: Optional[str] = None) -> Diagnosis:
     source, text = parse(line, cell)
-    notes = []
+    limits, notes = limits_from_env()
     if text is None:
         text = last_exception_text(shell)
         if text is None:
@@ -66,4 +67,8 @@ def doctor_magic(shell: Any, line: str, cell: Optional[str] = None) -> Diagnosis
                 "or paste a log into a `%%ascend_doctor` cell."
             )
             source = "environment"
-    return diagnose(text, source=source, notes=notes)
+    if text is not None:  # the same tail cap as `ascend-lab doctor`
+        text, total, truncated = tail_of_text(text, limits.max_bytes)
+        if truncated:
+            notes.append(tail_note(source, total, limits.max_bytes, ENV_MAX_MB))
+    return diagnose(text, source=source, notes=notes, max_line_chars=limits.max_line_chars)

@@ -86,6 +86,20 @@ def test_set_env_confirmed_when_cann_installed_but_not_sourced():
     assert "source " + os.path.join(ASCEND_TREE, "ascend-toolkit", "set_env.sh") in joined
 
 
+def test_suggested_source_command_survives_a_path_with_spaces(tmp_path):
+    import shlex
+    import shutil
+
+    root = tmp_path / "Ascend root; rm -rf ~"
+    shutil.copytree(ASCEND_TREE, str(root))
+    text = "ImportError: libascendcl.so: cannot open shared object file: No such file or directory"
+    facts = _facts(env={"PATH": "/usr/bin"}, root=str(root))
+    c = diagnose(text, facts=facts).findings[0].confirmation
+    command = next(line for line in c.lines if line.startswith("Run: "))[len("Run: ") :]
+    set_env = os.path.join(str(root), "ascend-toolkit", "set_env.sh")
+    assert shlex.split(command) == ["source", set_env]
+
+
 def test_set_env_not_confirmed_when_environment_is_set(tmp_path):
     home = tmp_path / "latest"
     opp = home / "opp"

@@ -56,7 +56,7 @@ def test_nothing_recognised_exit_zero(tmp_path):
 
 
 def test_large_log_keeps_only_the_tail(tmp_path):
-    from ascend_lab.doctor.cli import read_tail_file
+    from ascend_lab.doctor.intake import read_tail_file
 
     log = tmp_path / "big.log"
     filler = (b"[INFO] step ok " + b"." * 80 + b"\n") * 30000  # ~2.9 MB
@@ -73,7 +73,7 @@ def test_large_log_keeps_only_the_tail(tmp_path):
 def test_stream_tail_matches_file_tail(tmp_path):
     import io
 
-    from ascend_lab.doctor.cli import read_tail_stream
+    from ascend_lab.doctor.intake import read_tail_stream
 
     data = b"".join(b"line %d\n" % i for i in range(200000))
     text, total, truncated = read_tail_stream(io.BytesIO(data), 50_000)

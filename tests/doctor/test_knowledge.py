@@ -107,7 +107,7 @@ def test_pre_check_literals_never_hide_a_match():
 
 
 def test_required_literal_extraction():
-    from ascend_lab.doctor.knowledge import required_literal
+    from ascend_lab.doctor.pattern_text import required_literal
 
     assert required_literal(re.compile(r"\bEI0006\b")) == ("EI0006", False)
     assert required_literal(re.compile(r"(?i)gradient overflow")) == ("gradient overflow", True)

@@ -1,0 +1,125 @@
+"""Reading regex sources: the pre-check literal and the linear-time rules the loader enforces."""
+
+import json
+import re
+
+import pytest
+
+from ascend_lab.doctor.knowledge import KB_PATH, KnowledgeBaseError, parse_entries
+from ascend_lab.doctor.pattern_text import backtracking_risks, required_literal
+
+# The rule the knowledge base shipped before: exponential on an ordinary training loop.
+OLD_ASNUMPY = (
+    r"(?m)^(?P<indent>[ \t]*)(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?\n"
+    r"(?:(?P=indent)[ \t]+[^\n]*\n|[ \t]*\n){0,40}?(?P=indent)[ \t]+[^\n]*\.asnumpy\(\)"
+)
+
+
+def _doc():
+    with open(KB_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [
+        (r"because the device is used\. ret is -8020", "because the device is used. ret is -8020"),
+        (r"For '(?P<op>\w+)', \w+\.shape and \w+\.shape need", ".shape and "),  # first of equals
+        (r"Total stream number[^\n]{0,200}?exceeds the limit of", "exceeds the limit of"),
+        (r"abcd?efgh", "efgh"),  # an optional character is not required
+        (r"abc+defg", "defg"),  # a repeated one ends the run after its first copy
+        (r"xyz{2}w", "xyz"),
+        (r"ab\n\tcd", "ab\n\tcd"),
+        (r"[abc]xyz[^q]", "xyz"),
+        (r"[]x]abc", "abc"),  # ']' first in a class is a member
+        (r"\d{3}-\d{4}", None),
+        (r"x|yyyyy", None),  # top-level alternation: nothing is required
+        (r"(?x)a b c d", None),  # verbose: spaces do not count
+        (r"(?:foo|bar)baz?", None),
+    ],
+)
+def test_required_literal(source, expected):
+    found = required_literal(re.compile(source))
+    assert found == (None if expected is None else (expected, False))
+
+
+def test_required_literal_ignorecase_is_lowered():
+    assert required_literal(re.compile(r"(?i)Gradient Overflow")) == ("gradient overflow", True)
+    assert required_literal(re.compile(r"Loss NaN", re.IGNORECASE)) == ("loss nan", True)
+
+
+def test_required_literal_never_claims_text_a_match_lacks():
+    """Each literal must occur in every match: checked on generated matches."""
+    cases = {
+        r"ab?c{0,2}de+f(?:gh)*ij": ["adefij", "abccdeeefghghij"],
+        r"x[yz]{1,3}\.w\\v": ["xy.w\\v", "xzzz.w\\v"],
+        r"(?i)MiXeD\s+case!": ["mixed   CASE!"],
+    }
+    for source, texts in cases.items():
+        pattern = re.compile(source)
+        literal, ignorecase = required_literal(pattern) or ("", False)
+        for text in texts:
+            assert pattern.fullmatch(text), (source, text)
+            assert literal in (text.lower() if ignorecase else text), (source, literal)
+
+
+@pytest.mark.parametrize(
+    "source,risk",
+    [
+        (OLD_ASNUMPY, "back-reference"),
+        (OLD_ASNUMPY, "repeat inside a repeat"),
+        (r"(a+)+b", "repeat inside a repeat"),
+        (r"(?:\w+\s?)*$", "repeat inside a repeat"),
+        (r"errNo[^\n]*is invalid", r"unbounded repeat of [^\n]"),
+        (r"version \S+ and", r"unbounded repeat of \S"),
+        (r"a.*b", "unbounded repeat of ."),
+        (r"x.{0,5000}", "up to 5000"),
+        (r"(a)\1", "back-reference"),
+        (r"(?(1)a|b)", "not a construct"),
+    ],
+)
+def test_backtracking_risks_are_named(source, risk):
+    assert any(risk in r for r in backtracking_risks(source)), backtracking_risks(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"\bEI0006\b",
+        r"[^\n]{0,80}Permission denied",
+        r"(?:ab){2,}",
+        r"For '(?P<op>\w+)'",
+        r"a\s*=\s*1",
+    ],
+)
+def test_linear_patterns_pass(source):
+    assert backtracking_risks(source) == []
+
+
+def test_every_shipped_pattern_is_linear_by_the_rules():
+    sources = []
+    for item in _doc()["entries"]:
+        for spec in item["patterns"]:
+            sources.append(spec["in_loop_body"] if isinstance(spec, dict) else spec)
+    assert len(sources) >= 60
+    assert {s: backtracking_risks(s) for s in sources if backtracking_risks(s)} == {}
+
+
+def test_loader_refuses_a_backtracking_pattern():
+    doc = _doc()
+    doc["entries"][0]["patterns"] = [OLD_ASNUMPY]
+    with pytest.raises(KnowledgeBaseError, match="can backtrack on long input: .*back-reference"):
+        parse_entries(doc)
+    doc["entries"][0]["patterns"] = [{"in_loop_body": r"(x+)+\.asnumpy"}]
+    with pytest.raises(KnowledgeBaseError, match="repeat inside a repeat"):
+        parse_entries(doc)
+
+
+def test_loader_refuses_a_malformed_pattern_object():
+    doc = _doc()
+    doc["entries"][0]["patterns"] = [{"in_a_loop": "x"}]
+    with pytest.raises(KnowledgeBaseError, match="in_loop_body"):
+        parse_entries(doc)
+    doc["entries"][0]["patterns"] = []
+    with pytest.raises(KnowledgeBaseError, match="patterns must be a non-empty list"):
+        parse_entries(doc)
