@@ -1,7 +1,6 @@
 """The committed notebooks: names, no outputs, structure (goals, exercises, summary, 中文)."""
 
 import ast
-import importlib.util
 import os
 import re
 import subprocess
@@ -10,7 +9,7 @@ import sys
 import nbformat
 import pytest
 
-from tests.course.nbrun import EXPECTED, NOTEBOOKS, ROOT, tagged
+from tests.course.nbrun import EXPECTED, NOTEBOOKS, tagged
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -76,7 +75,9 @@ def test_structure_goals_exercises_summary_and_terms(name):
     for ex in exercises:
         following = nb.cells[nb.cells.index(ex) + 1]
         assert "self-check" in following.metadata.get("tags", [])
-        assert "check(" in following.source
+        assert re.search(r"\bq\d+\.check\(", following.source)
+        # the learner's cell ships a blank, never an answer
+        assert "____" in ex.source, f"{name}: an exercise cell ships without a placeholder"
     # Chinese terms beside English ones
     text = "\n".join(markdown)
     assert len(CJK.findall(text)) >= 40
@@ -91,16 +92,35 @@ def test_no_downloads_no_shell_no_writes_next_to_the_notebook(name):
         assert bad not in source, f"{name} uses {bad!r}"
 
 
-def test_notebooks_match_the_generator():
-    spec = importlib.util.spec_from_file_location(
-        "make_notebooks", os.path.join(ROOT, "scripts", "make_notebooks.py")
+SOURCES = os.path.join(NOTEBOOKS, "src")
+
+
+def cell_signature(nb):
+    """What a notebook says: cell types, sources and tags (ids and outputs aside)."""
+    return [
+        (c.cell_type, c.source.strip("\n"), tuple(c.get("metadata", {}).get("tags", [])))
+        for c in nb.cells
+    ]
+
+
+def test_every_notebook_has_a_myst_source_and_nothing_else_is_there():
+    sources = sorted(n for n in os.listdir(SOURCES) if n.endswith(".md"))
+    assert sources == [n[: -len(".ipynb")] + ".md" for n in EXPECTED]
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_notebook_matches_its_myst_source(name):
+    import jupytext
+
+    source = jupytext.read(os.path.join(SOURCES, name[: -len(".ipynb")] + ".md"))
+    committed = load(name)
+    assert cell_signature(committed) == cell_signature(source), (
+        f"{name} differs from src/{name[:-6]}.md: run jupytext --sync notebooks/src/*.md"
     )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert sorted(module.NB) == [n[: -len(".ipynb")] for n in EXPECTED]
-    for name in module.NB:
-        with open(os.path.join(NOTEBOOKS, name + ".ipynb"), encoding="utf-8") as fh:
-            assert fh.read() == module.render(name), f"{name}: run scripts/make_notebooks.py"
+    # paired both ways, so JupyterLab (with jupytext) keeps them in step
+    assert committed.metadata["jupytext"]["formats"] == "ipynb,src//md:myst"
+    assert source.metadata["jupytext"]["formats"] == "ipynb,src//md:myst"
+    assert source.metadata["kernelspec"]["name"] == "mindspore"
 
 
 COURSE_NETS = os.path.join(NOTEBOOKS, "course_nets.py")

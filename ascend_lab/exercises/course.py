@@ -1,0 +1,544 @@
+"""The course's exercises: two or three per notebook, keyed by the notebook's number.
+
+Every verifier computes the right answer itself, from what the notebook built (a trace, a
+plan, a parsed ``npu-smi`` table, a net) or from an invariant (a formula, a simulation),
+never from a value the learner's cell produced. MindSpore and NumPy are imported inside the
+verifiers that need them: importing this module stays cheap.
+"""
+
+import configparser
+import math
+from typing import Any, Dict, List, Sequence, Tuple
+
+from .core import Exercise, returned
+
+Result = Tuple[bool, str]
+
+
+# -- 00 · the stack and your machine ----------------------------------------------------
+def _busy_npu(npu_and_mb: Any, info: Any) -> Result:
+    npu, mb = npu_and_mb
+    busy = [(p.npu, p.memory_mb) for p in info.processes if p.memory_mb]
+    if not busy:
+        return False, "this npu-smi table lists no process: nothing to find"
+    want_npu, want_mb = max(busy, key=lambda pair: pair[1])
+    if int(npu) != want_npu:
+        return False, "look at the process table at the bottom: which NPU runs a process?"
+    if int(mb) != want_mb:
+        return False, f"NPU {want_npu} is right; the MB come from 'Process memory(MB)'"
+    return True, f"NPU {want_npu} runs a process holding {want_mb} MB of HBM"
+
+
+def _visible_devices(visible_and_id: Any, info: Any) -> Result:
+    visible, device_id = visible_and_id
+    ids = [int(v) for v in str(visible).replace(" ", "").split(",") if v != ""]
+    known = {c.npu for c in info.chips}
+    busy = {p.npu for p in info.processes}
+    if len(ids) != 2 or len(set(ids)) != 2:
+        return False, "ASCEND_RT_VISIBLE_DEVICES lists two different NPU ids, e.g. '4,5'"
+    if not set(ids) <= known:
+        return False, f"this server has NPUs {sorted(known)}"
+    if set(ids) & busy:
+        return False, f"NPU {sorted(set(ids) & busy)} is busy (see the process table)"
+    if int(device_id) != 1:
+        return False, "MindSpore numbers the visible NPUs from 0 in the order listed"
+    return True, (
+        f"ASCEND_RT_VISIBLE_DEVICES={ids[0]},{ids[1]}: device_id 0 is NPU {ids[0]}, "
+        f"device_id 1 is NPU {ids[1]}"
+    )
+
+
+# -- 01 · one Conv2d ---------------------------------------------------------------------
+def _conv_shape(shape: Any) -> Result:
+    side = math.floor((32 - 5) / 2) + 1
+    want = (1, 16, side, side)
+    got = tuple(int(v) for v in shape)
+    if got[:2] != want[:2]:
+        return False, "the first two numbers are the batch (1) and out_channels (16)"
+    if got != want:
+        return False, "valid padding: floor((32 - 5) / 2) + 1 per side"
+    return True, f"{want}: with valid padding the 5x5 window fits {side} times per side"
+
+
+def _trainable_count(count: Any, net: Any) -> Result:
+    want = 0
+    for p in net.trainable_params():
+        size = 1
+        for dim in p.shape:
+            size *= int(dim)
+        want += size
+    if int(count) != want:
+        return (
+            False,
+            "count the conv weight, then BatchNorm's gamma and beta (not its moving statistics)",
+        )
+    return True, f"{want} trainable numbers; moving_mean and moving_variance are state, not trained"
+
+
+# -- 02 · Python -> MindIR ---------------------------------------------------------------
+def _busiest_pass(name: Any, passes: Any) -> Result:
+    counts = [(s.name, s.node_count or 0) for s in passes]
+    top = max(c for _, c in counts)
+    winners = [n for n, c in counts if c == top]
+    if str(name) not in [n for n, _ in counts]:
+        return False, "give a pass name exactly as t.passes prints it (s.name)"
+    if str(name) not in winners:
+        return False, "loop over t.passes and keep the snapshot with the largest node_count"
+    return True, f"{name} holds the most nodes ({top}): the graph grows before it is simplified"
+
+
+def _mindir_weight_bytes(nbytes: Any, net: Any) -> Result:
+    want = sum(int(p.asnumpy().nbytes) for p in net.get_parameters())
+    trainable = sum(int(p.asnumpy().nbytes) for p in net.trainable_params())
+    if int(nbytes) == trainable != want:
+        return False, "the file also stores BatchNorm's moving statistics (every parameter)"
+    if int(nbytes) != want:
+        return False, "sum over the parameters: product of dims x 4 bytes (float32)"
+    return True, f"{want} bytes of parameters: the MindIR file carries the weights with the graph"
+
+
+# -- 03 · graph compilation --------------------------------------------------------------
+def _compiles(pair: Any, batches: Sequence[int]) -> Result:
+    static, dynamic = (int(v) for v in pair)
+    want = len(set(batches))
+    if static != want:
+        return (
+            False,
+            "a static-shape graph compiles once per new shape; a shape seen before is cached",
+        )
+    if dynamic != 1:
+        return False, "set_inputs with None declares the batch dynamic: one compile for all"
+    return True, f"{want} compiles with static shapes, 1 with a dynamic batch"
+
+
+def _fold(fold: Any, cbr: Any, x: Any) -> Result:
+    import mindspore as ms
+    import numpy as np
+    from mindspore import nn, ops
+
+    bn = cbr.bn
+    w, b = returned(
+        fold(
+            cbr.conv.weight.asnumpy(),
+            bn.gamma.asnumpy(),
+            bn.beta.asnumpy(),
+            bn.moving_mean.asnumpy(),
+            bn.moving_variance.asnumpy(),
+            bn.eps,
+        )
+    )
+    w, b = np.asarray(w, np.float32), np.asarray(b, np.float32).reshape(-1)
+    if w.shape != tuple(cbr.conv.weight.shape) or b.shape != (w.shape[0],):
+        return False, "return a weight shaped like the conv's and one bias per output channel"
+    conv = nn.Conv2d(w.shape[1], w.shape[0], w.shape[2], pad_mode="same", has_bias=True)
+    conv.weight.set_data(ms.Tensor(w))
+    conv.bias.set_data(ms.Tensor(b))
+    err = float(np.abs(ops.relu(conv(x)).asnumpy() - cbr(x).asnumpy()).max())
+    if err > 1e-4:
+        return (
+            False,
+            f"the folded conv differs by up to {err:.3g}: scale by gamma / sqrt(var + eps)",
+        )
+    return True, f"Conv+BN+ReLU == folded Conv+ReLU (max |diff| {err:.1e})"
+
+
+# -- 04 · memory reuse -------------------------------------------------------------------
+def _conv_bytes_at(nbytes: Any, plan: Any, batch: int, new_batch: int) -> Result:
+    conv = [t for t in plan.tensors if t.op == "Conv2D"][0]
+    want = conv.nbytes * new_batch // batch
+    if int(nbytes) == conv.nbytes:
+        return False, f"that is batch {batch}; activations scale with the batch"
+    if int(nbytes) != want:
+        return False, "batch x channels x height x width x 4 bytes (float32)"
+    return True, f"{want} bytes: {new_batch}/{batch} of the traced {conv.nbytes}"
+
+
+def _lower_bound_at(nbytes: Any, plan_at: Any, new_batch: int) -> Result:
+    want = int(plan_at(new_batch).lower_bound)
+    if abs(int(nbytes) - want) > 0.02 * want:
+        return False, "every tensor here is an activation: the lower bound scales with the batch"
+    return True, f"lower bound at batch {new_batch}: {want} bytes (traced to check)"
+
+
+# -- 05 · execution on the device --------------------------------------------------------
+def _one_sync(total_loss: Any, steps: Any, forward: Any) -> Result:
+    import mindspore as ms
+
+    calls = []
+    original = ms.Tensor.asnumpy
+
+    def counted(self: Any) -> Any:
+        calls.append(1)
+        return original(self)
+
+    ms.Tensor.asnumpy = counted
+    try:
+        got = float(returned(total_loss(steps)))
+    finally:
+        ms.Tensor.asnumpy = original
+    want = sum(float(forward(a, b).asnumpy()) for a, b in steps)
+    if abs(got - want) > 1e-4 * max(1.0, abs(want)):
+        return False, f"the total is {got:.4f}, the per-step sum is {want:.4f}"
+    if len(calls) > 1:
+        return False, f"asnumpy() ran {len(calls)} times: add tensors, read once after the loop"
+    return True, f"total {got:.4f} with {len(calls)} device->host read"
+
+
+def _conv_share(share: Any, rows: List[Dict[str, str]]) -> Result:
+    if not rows:
+        return False, "no CPU per-op table was found in the profile (see the cell above)"
+    total = sum(float(r["total_compute_time"]) for r in rows)
+    conv = sum(float(r["total_compute_time"]) for r in rows if r["op_type"] == "Conv2D")
+    want = conv / total
+    got = float(share)
+    if got > 1.0:
+        return False, "a share is a fraction between 0 and 1 (0.25 for 25%)"
+    if abs(got - want) > 0.02:
+        return False, "Conv2D's total_compute_time divided by the sum over all op types"
+    return True, f"Conv2D took {want:.0%} of the kernel time"
+
+
+# -- 06 · training with mixed precision -------------------------------------------------
+def _steps(pair: Any, n: int, batch: int) -> Result:
+    drop, keep = (int(v) for v in pair)
+    if drop != n // batch:
+        return False, "drop_remainder=True drops the last partial batch: integer division"
+    if keep != -(-n // batch):
+        return False, "drop_remainder=False keeps the last, smaller batch: round up"
+    return True, f"{drop} steps (drop the remainder) and {keep} (keep it)"
+
+
+def _underflow(values: Any, candidates: Sequence[float]) -> Result:
+    import numpy as np
+
+    got = sorted(float(v) for v in values)
+    want = sorted(v for v in candidates if np.float16(v) == 0)
+    saved = sorted(v for v in want if np.float16(v * 1024) != 0)
+    if got != want:
+        return False, "try np.float16(v) for each value: which ones become 0.0?"
+    return True, f"{want} vanish in float16; with a loss scale of 1024, {saved} survive"
+
+
+# -- 07 · deployment ---------------------------------------------------------------------
+def _quant_config(path: Any) -> Result:
+    cfg = configparser.ConfigParser()
+    with open(str(path), encoding="utf-8") as fh:
+        cfg.read_string(fh.read(64 * 1024))
+    need = {
+        "common_quant_param": ["quant_type", "bit_num"],
+        "data_preprocess_param": ["calibrate_path", "calibrate_size", "input_type"],
+        "full_quant_param": ["activation_quant_method", "target_device"],
+    }
+    for section, keys in need.items():
+        if not cfg.has_section(section):
+            return False, f"the file has no [{section}] section"
+        missing = [k for k in keys if not cfg.has_option(section, k)]
+        if missing:
+            return False, f"[{section}] lacks {missing}"
+    if cfg.get("common_quant_param", "quant_type").strip() != "FULL_QUANT":
+        return False, "int8 weights and activations need quant_type=FULL_QUANT"
+    if cfg.get("full_quant_param", "target_device").strip() != "ASCEND":
+        return False, "the converter quantizes for Ascend only with target_device=ASCEND"
+    return True, "a full-quantization config with calibration data, for Ascend"
+
+
+def _int8(q_and_s: Any, w: Any) -> Result:
+    import numpy as np
+
+    q, s = q_and_s
+    q = np.asarray(q)
+    s = float(s)
+    w = np.asarray(w, np.float64)
+    want_s = float(np.abs(w).max()) / 127.0
+    if abs(s - want_s) > 1e-6 * want_s:
+        return False, "s = max|w| / 127"
+    if q.shape != w.shape or np.abs(q).max() > 127 or not np.all(q == np.round(q)):
+        return False, "q holds one integer in -127..127 per weight"
+    if np.abs(q * s - w).max() > s / 2 + 1e-7:
+        return False, "q = round(w / s): each weight is off by at most s/2 after dequantizing"
+    return True, f"q = {q.astype(int).tolist()}, s = {s:.4f}; error at most s/2"
+
+
+# -- 08 · parallel training --------------------------------------------------------------
+def _shards(sizes: Any, n: int, workers: int) -> Result:
+    want = [len(range(r, n, workers)) for r in range(workers)]
+    got = [int(v) for v in sizes]
+    if len(got) != workers:
+        return False, f"one number per rank: {workers} ranks"
+    if got != want:
+        return False, "rank r takes X[r::size]: samples r, r+size, r+2*size, ..."
+    return True, f"{want}: the shards differ by one sample when the batch does not divide"
+
+
+def _single_process(weight: Any, rank_weight: Any) -> Result:
+    import numpy as np
+
+    gap = float(np.abs(np.asarray(weight) - np.asarray(rank_weight)).max())
+    if gap > 1e-4:
+        return False, f"your weight differs from the ranks' by up to {gap:.3g}"
+    return True, f"one process on the full batch = data parallel (max |diff| {gap:.1e})"
+
+
+# -- 09 · troubleshooting and migration --------------------------------------------------
+def _all_loaded(not_loaded: Any, ext: Any, state: Dict[str, Any]) -> Result:
+    import numpy as np
+
+    if list(not_loaded):
+        return False, f"these MindSpore parameters were not loaded: {list(not_loaded)}"
+    if not np.allclose(ext.fc.weight.asnumpy(), state["fc.weight"]):
+        return False, "fc.weight was loaded but differs from the checkpoint (no transpose)"
+    bn = ext.body.bn
+    if not np.allclose(bn.moving_variance.asnumpy(), state["body.bn.running_var"]):
+        return False, "running_var must land in moving_variance"
+    return True, "every parameter loaded, BatchNorm renamed, fc copied as it is"
+
+
+def _rope_row(cos_and_sin: Any, position: int, head_dim: int, base: float) -> Result:
+    import numpy as np
+
+    cos, sin = (np.asarray(v, np.float64).reshape(-1) for v in cos_and_sin)
+    half = base ** (-np.arange(0, head_dim, 2) / head_dim) * position
+    angles = np.concatenate([half, half])
+    if cos.shape != (head_dim,) or sin.shape != (head_dim,):
+        return False, f"one value per channel: {head_dim} cos and {head_dim} sin"
+    if not (
+        np.allclose(cos, np.cos(angles), atol=1e-6) and np.allclose(sin, np.sin(angles), atol=1e-6)
+    ):
+        return False, f"angle_i = {position} * base^(-2i/d) for i < d/2, repeated for both halves"
+    return True, f"row {position}: what decode at position {position} reads from the cache"
+
+
+def _momentum(m_ms: Any, m_torch: float) -> Result:
+    m = float(m_ms)
+    torch_stat = ms_stat = 0.0
+    for batch_mean in (1.0, 2.0, 4.0):
+        torch_stat = (1 - m_torch) * torch_stat + m_torch * batch_mean
+        ms_stat = m * ms_stat + (1 - m) * batch_mean
+    if abs(torch_stat - ms_stat) > 1e-9:
+        return (
+            False,
+            "after 3 updates the running means differ: MindSpore weighs the OLD value by momentum",
+        )
+    return True, f"momentum={m:g} in MindSpore = momentum={m_torch:g} in PyTorch"
+
+
+def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
+    e = Exercise
+    return {
+        "00": (
+            e(
+                "00",
+                1,
+                _busy_npu,
+                "The process table under the chips names the NPU and its memory.",
+                "my_busy = (2, 37709)  # NPU 2 runs process 1333928 holding 37709 MB",
+            ),
+            e(
+                "00",
+                2,
+                _visible_devices,
+                "Pick two NPUs with no process; the first listed becomes device_id 0.",
+                'my_visible = "4,5"\nmy_device_id = 1  # NPU 5 is the second visible device',
+            ),
+        ),
+        "01": (
+            e(
+                "01",
+                1,
+                _conv_shape,
+                "Output side = floor((in - kernel) / stride) + 1 for valid padding.",
+                "my_shape = (1, 16, 14, 14)",
+            ),
+            e(
+                "01",
+                2,
+                _trainable_count,
+                "Conv weight 16x3x3x3 (no bias), then gamma and beta: 16 each.",
+                "my_trainable_count = 16 * 3 * 3 * 3 + 16 + 16",
+            ),
+        ),
+        "02": (
+            e(
+                "02",
+                1,
+                _busiest_pass,
+                "max(t.passes, key=lambda s: s.node_count or 0).name",
+                "my_busiest_pass = max(t.passes, key=lambda s: s.node_count or 0).name",
+            ),
+            e(
+                "02",
+                2,
+                _mindir_weight_bytes,
+                "Sum the products of the parameters' dims, times 4 bytes.",
+                "my_weight_bytes = sum(int(np.prod(p.dims)) * 4 for p in model.graph.parameter)",
+            ),
+        ),
+        "03": (
+            e(
+                "03",
+                1,
+                _compiles,
+                "Count the distinct batch sizes; a cached shape does not recompile.",
+                "my_compiles = (len(set(batches)), 1)",
+            ),
+            e(
+                "03",
+                2,
+                _fold,
+                "s = gamma / sqrt(var + eps); w' = w * s per output channel; b' = beta - mean * s.",
+                "def fold(conv_w, gamma, beta, mean, var, eps):\n"
+                "    s = gamma / np.sqrt(var + eps)\n"
+                "    return conv_w * s[:, None, None, None], beta - mean * s",
+            ),
+        ),
+        "04": (
+            e(
+                "04",
+                1,
+                _conv_bytes_at,
+                "48 x 16 x 32 x 32 x 4 bytes, or the traced size x 48/32.",
+                "my_conv_bytes_48 = 48 * 16 * 32 * 32 * 4",
+            ),
+            e(
+                "04",
+                2,
+                _lower_bound_at,
+                "All of ConvBNReLU's tensors scale with the batch.",
+                "my_lower_bound_16 = plan32.lower_bound // 2",
+            ),
+        ),
+        "05": (
+            e(
+                "05",
+                1,
+                _conv_share,
+                "Divide Conv2D's total_compute_time by the column's sum.",
+                'total = sum(float(r["total_compute_time"]) for r in by_type)\n'
+                'my_conv_share = sum(float(r["total_compute_time"]) for r in by_type\n'
+                '                    if r["op_type"] == "Conv2D") / total',
+            ),
+            e(
+                "05",
+                2,
+                _one_sync,
+                "Start from ms.Tensor(0.0), add each step's loss, call asnumpy() once.",
+                "def total_loss(steps):\n"
+                "    acc = ms.Tensor(0.0, ms.float32)\n"
+                "    for a, b in steps:\n"
+                "        acc = acc + forward(a, b)\n"
+                "    return float(acc.asnumpy())",
+            ),
+        ),
+        "06": (
+            e(
+                "06",
+                1,
+                _steps,
+                "512 // 48 and the same rounded up.",
+                "my_steps = (512 // 48, -(-512 // 48))",
+            ),
+            e(
+                "06",
+                2,
+                _underflow,
+                "float16's smallest positive number is about 6e-8.",
+                "my_vanishing = [v for v in CANDIDATES if np.float16(v) == 0]",
+            ),
+        ),
+        "07": (
+            e(
+                "07",
+                1,
+                _quant_config,
+                "Add [data_preprocess_param] (calibrate_path, calibrate_size, input_type) and "
+                "[full_quant_param] (activation_quant_method, target_device=ASCEND).",
+                'with open(config, "a") as fh:\n'
+                '    fh.write("\\n[data_preprocess_param]\\n"\n'
+                '             f"calibrate_path=x:{calib_dir}\\n"\n'
+                '             f"calibrate_size={len(calib_files)}\\n"\n'
+                '             "input_type=BIN\\n")\n'
+                '    fh.write("\\n[full_quant_param]\\nactivation_quant_method=MAX_MIN\\n"\n'
+                '             "bias_correction=true\\ntarget_device=ASCEND\\n")\n'
+                "my_config = config",
+            ),
+            e(
+                "07",
+                2,
+                _int8,
+                "s = 1.27 / 127; q = round(w / s).",
+                "my_s = float(np.abs(w).max() / 127)\nmy_q = np.round(w / my_s).astype(np.int8)",
+            ),
+        ),
+        "08": (
+            e(
+                "08",
+                1,
+                _shards,
+                "len(range(r, 64, 3)) for each rank r.",
+                "my_shard_sizes = [len(range(r, 64, 3)) for r in range(3)]",
+            ),
+            e(
+                "08",
+                2,
+                _single_process,
+                "Same seed, same data, same SGD, 20 steps on all 64 samples.",
+                "ms.set_seed(0)\n"
+                "rng = np.random.default_rng(0)\n"
+                "X = rng.standard_normal((64, 8)).astype(np.float32)\n"
+                "Y = X @ rng.standard_normal((8, 1)).astype(np.float32)\n"
+                "single = nn.Dense(8, 1)\n"
+                "step = nn.TrainOneStepCell(nn.WithLossCell(single, nn.MSELoss()),\n"
+                "                           nn.SGD(single.trainable_params(), 0.1))\n"
+                "for _ in range(20):\n"
+                "    step(ms.Tensor(X), ms.Tensor(Y))\n"
+                "my_single_weight = single.weight.asnumpy()",
+            ),
+        ),
+        "09": (
+            e(
+                "09",
+                1,
+                _all_loaded,
+                "Rename only the BatchNorm tensors under body.; keep fc.*; "
+                "skip num_batches_tracked.",
+                "my_params = {}\n"
+                "for k, v in state2.items():\n"
+                '    short = k[len("body."):] if k.startswith("body.") else k\n'
+                "    if short in SKIP:\n"
+                "        continue\n"
+                '    name = ("body." + RENAME.get(short, short)) if k.startswith("body.") else k\n'
+                "    my_params[name] = ms.Parameter(ms.Tensor(v), name=name)\n"
+                "my_not_loaded, _ = ms.load_param_into_net(ext, my_params)",
+            ),
+            e(
+                "09",
+                2,
+                _rope_row,
+                "angle_i = 7 * 10000^(-2i/8) for i = 0..3, repeated twice.",
+                "inv = 10000.0 ** (-np.arange(0, 8, 2) / 8)\n"
+                "ang = np.concatenate([7 * inv, 7 * inv])\n"
+                "my_cos7, my_sin7 = np.cos(ang), np.sin(ang)",
+            ),
+            e(
+                "09",
+                3,
+                _momentum,
+                "MindSpore: new = m * old + (1 - m) * batch; "
+                "PyTorch: new = (1 - m) * old + m * batch.",
+                "my_ms_momentum = 1 - 0.1",
+            ),
+        ),
+    }
+
+
+EXERCISES = _exercises()
+
+
+def exercises(notebook: str) -> Tuple[Exercise, ...]:
+    """The exercises of notebook ``"NN"`` in order: ``q1, q2 = exercises("03")``."""
+    try:
+        return EXERCISES[str(notebook)[:2]]
+    except KeyError:
+        raise KeyError(
+            f"no exercises for notebook {notebook!r}; known: {sorted(EXERCISES)}"
+        ) from None
