@@ -1,10 +1,14 @@
-"""Offset planning for tensor lifetimes, the way MindSpore's SOMAS does it on Ascend.
+"""Offset planning for tensor lifetimes: ascend-lab's own best-of sort x fit heuristics.
 
 Every tensor of a :class:`~ascend_lab.memory.lifetimes.MemoryProblem` gets an offset in
-one arena so that two tensors alive at the same step never overlap in address. Like SOMAS,
-several heuristics (an order to place tensors in x a rule to pick the gap) are run and the
-smallest arena wins. The plan also states the lower bound (the most bytes alive at any one
-step; no plan can beat it) and the no-reuse total (every tensor its own block).
+one arena so that two tensors alive at the same step never overlap in address. Several
+greedy heuristics (an order to place tensors in x a rule to pick the gap) are run and the
+smallest arena wins. This is the same kind of search MindSpore's SOMAS runs on Ascend, but
+not its code or its exact strategies: SOMAS's offsets are not printed on CPU, so a plan here
+is not MindSpore's plan. What is checked against MindSpore is the input: the tensor sizes
+match the byte sizes in its actor-set dump (:mod:`~ascend_lab.memory.actor_set`). The plan
+also states the lower bound (the most bytes alive at any one step; no plan can beat it) and
+the no-reuse total (every tensor its own block).
 
 Placement only looks at tensors whose lifetime overlaps the one being placed: already
 placed tensors are indexed by step (alive at a step / starting at a step), so a 10,000
@@ -262,7 +266,7 @@ def plan(
 
 
 def plan_best(problem: MemoryProblem) -> MemoryPlan:
-    """Run every strategy and keep the smallest arena (SOMAS' sort x fit search)."""
+    """Run every strategy and keep the smallest arena (a sort x fit search like SOMAS')."""
     started = time.perf_counter()
     live = problem.live_bytes()
     results = [plan(problem, name, live) for name in [NO_REUSE] + list(STRATEGIES)]

@@ -19,25 +19,25 @@ def test_memory_map_draws_one_box_per_tensor_and_the_two_lines():
     matplotlib.use("Agg")
     from matplotlib.patches import Rectangle
 
+    # Three planned tensors (the input and the returned output are not): %0 8 KiB alive at
+    # steps 0-1, %1 16 KiB at 1-2, %2 8 KiB at 2-3. The largest goes first, at 0; %0 and %2
+    # never live together and share the 8 KiB above it: peak = lower bound = 24 KiB.
     g = chain([(1, 8, 16, 16), (1, 16, 16, 16), (1, 8, 16, 16), (1, 4, 16, 16)])
     p = plan_graph(g)
     fig = plot_memory_map(p, title="conv <b>net</b>")
     ax, ax_live = fig.axes[:2]
     boxes = [a for a in ax.patches if isinstance(a, Rectangle)]
     assert len(boxes) == len(p.tensors) == 3
-    mb = 1024.0  # small plan: drawn in KiB
+    # (x = first step - 0.45, y = offset in KiB, width = steps alive + 0.9, height = KiB)
     got = sorted((b.get_x(), b.get_y(), b.get_width(), b.get_height()) for b in boxes)
-    want = sorted(
-        (x.start - 0.45, p.offsets[x.id] / mb, x.end - x.start + 0.9, x.size / mb)
-        for x in p.tensors
-    )
+    want = [(-0.45, 16.0, 1.9, 8.0), (0.55, 0.0, 1.9, 16.0), (1.55, 16.0, 1.9, 8.0)]
     assert len(got) == len(want)
     for g_box, w_box in zip(got, want):
         assert g_box == pytest.approx(w_box)
     hlines = sorted(line.get_ydata()[0] for line in ax.get_lines())
-    assert hlines == pytest.approx(sorted([p.peak / mb, p.lower_bound / mb]))
+    assert hlines == pytest.approx([24.0, 24.0])  # peak and lower bound, KiB
     curve = ax_live.get_lines()[0]
-    assert list(curve.get_ydata()) == pytest.approx([b / mb for b in p.live_bytes])
+    assert list(curve.get_ydata()) == pytest.approx([8.0, 24.0, 24.0, 8.0])  # KiB live per step
     assert ax.get_title() == "conv <b>net</b>"
     assert ax.get_ylabel() == "address (KiB)"
     import matplotlib.pyplot as plt
