@@ -93,6 +93,7 @@ _FIELD_SEP_RE = re.compile(r"^\s*:\s+|(?<!\s)\s+:\s+")
 _PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
 _SUBGRAPH_PREFIX = "subgraph @"
 _PARENT_PREFIX = " parent: [subgraph @"
+_SPACE_RE = re.compile(r"\s")
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
 _CALLEE_RE = re.compile(
     r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[(?P<sw>[^\]]+)\])?"
@@ -169,7 +170,8 @@ def _subgraph_header(line: str) -> Optional[Tuple[str, str]]:
         return None
     # The name is the shortest run of non-spaces followed by `(` or by the parent clause.
     paren = body.find("(", 1)
-    space = next((i for i, c in enumerate(body) if c.isspace()), -1)
+    ws = _SPACE_RE.search(body)
+    space = ws.start() if ws else -1
     if paren >= 0 and (space < 0 or paren < space):
         return body[:paren], body[paren + 1 :]
     if space > 0 and body.startswith(_PARENT_PREFIX, space):
