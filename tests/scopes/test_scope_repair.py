@@ -1,0 +1,153 @@
+"""Scope repair (ascend_lab.scopes) on synthetic graphs shaped like MindSpore's dumps and on
+the recorded IR fixtures (no MindSpore)."""
+
+from typing import List, Optional, Sequence
+
+from ascend_lab.graph.ir_text import parse_ir_file
+from ascend_lab.graph.model import Graph, Node
+from ascend_lab.scopes import data_neighbours, repair_scopes
+from tests.graph.helpers import FIXTURES as IR_DIR
+
+SEQ = "Default/layers-SequentialCell"
+
+
+def op(nid: str, name: str, inputs: Sequence[str] = (), kind: str = "op") -> Node:
+    scope = name.rsplit("/", 1)[0]
+    return Node(
+        id=nid,
+        op=name.rsplit("/", 1)[1].split("-op")[0],
+        kind=kind,
+        name=name,
+        scope=scope,
+        inputs=list(inputs),
+    )
+
+
+def residual_stack(blocks: int) -> Graph:
+    """``blocks`` residual blocks as MindSpore names them: each block's conv and ReLU under
+    its own instance, every block's Add under the first instance (``0-Block/Add-opN``)."""
+    nodes: List[Node] = [Node(id="x", op="Parameter", kind="input", name="x")]
+    prev = "x"
+    for b in range(blocks):
+        conv, relu, add = f"c{b}", f"r{b}", f"a{b}"
+        nodes.append(op(conv, f"{SEQ}/{b}-Block/conv-Conv2d/Conv2D-op0", [prev]))
+        nodes.append(op(add, f"{SEQ}/0-Block/Add-op{b}", [conv, prev]))
+        nodes.append(op(relu, f"{SEQ}/{b}-Block/relu-ReLU/ReLU-op0", [add]))
+        prev = relu
+    return Graph(name="stack", nodes=nodes)
+
+
+def drawn(graph: Graph, nid: str) -> Optional[str]:
+    return repair_scopes(graph).get(nid, graph.node(nid).scope)
+
+
+def test_every_residual_add_is_drawn_in_its_own_block():
+    graph = residual_stack(5)
+    repaired = repair_scopes(graph)
+    for b in range(5):
+        assert drawn(graph, f"a{b}") == f"{SEQ}/{b}-Block"
+    # MindSpore's name is untouched: the node panel still shows it
+    assert graph.node("a3").name == f"{SEQ}/0-Block/Add-op3"
+    assert "a0" not in repaired  # block 0's own Add was right
+
+
+def test_correct_scopes_are_left_alone():
+    nodes = [Node(id="x", op="Parameter", kind="input")]
+    for b in range(3):
+        nodes.append(op(f"c{b}", f"{SEQ}/{b}-Block/conv-Conv2d/Conv2D-op0", [nodes[-1].id]))
+        nodes.append(op(f"a{b}", f"{SEQ}/{b}-Block/Add-op0", [f"c{b}", nodes[-2].id]))
+    assert repair_scopes(Graph(name="ok", nodes=nodes)) == {}
+
+
+def test_optional_part_of_some_instances_is_not_moved():
+    # a downsample only in blocks 0 and 2 is structure, not a naming accident
+    graph = residual_stack(3)
+    graph.nodes.append(op("d2", f"{SEQ}/2-Block/down-Conv2d/Conv2D-op0", ["r1"]))
+    graph.nodes.append(op("d0", f"{SEQ}/0-Block/down-Conv2d/Conv2D-op0", ["x"]))
+    repaired = repair_scopes(graph)
+    assert "d2" not in repaired and "d0" not in repaired
+
+
+def test_reused_cell_calls_are_drawn_beside_their_neighbours():
+    # one ReLU cell called after each conv: its scope holds three unconnected calls
+    nodes = [Node(id="x", op="Parameter", kind="input")]
+    prev = "x"
+    for i in range(3):
+        nodes.append(op(f"c{i}", f"Default/conv{i}-Conv2d/Conv2D-op0", [prev]))
+        nodes.append(op(f"r{i}", f"Default/relu-ReLU/ReLU-op{i}", [f"c{i}"]))
+        prev = f"r{i}"
+    repaired = repair_scopes(Graph(name="reuse", nodes=nodes))
+    assert repaired == {"r0": "Default", "r1": "Default", "r2": "Default"}
+
+
+def test_a_multi_op_cell_stays_a_group():
+    nodes = [
+        Node(id="x", op="Parameter", kind="input"),
+        op("m", "Default/fc-Dense/MatMul-op0", ["x"]),
+        op("b", "Default/fc-Dense/BiasAdd-op0", ["m"]),
+        op("m2", "Default/fc-Dense/MatMul-op1", ["b"]),
+        op("b2", "Default/fc-Dense/BiasAdd-op1", ["m2"]),
+    ]
+    assert repair_scopes(Graph(name="dense", nodes=nodes)) == {}
+
+
+def test_fused_kernel_call_is_drawn_where_its_neighbours_are():
+    block = f"{SEQ}/3-Block"
+    nodes = [
+        Node(id="x", op="Parameter", kind="input"),
+        op("c1", f"{block}/conv1-Conv2d/Conv2D-op0", ["x"]),
+        Node(
+            id="f",
+            op="Fused_ReLU",
+            kind="call",
+            name="Default/Fused_ReLU-op7",
+            scope="Default",
+            inputs=["c1"],
+        ),
+        op("c2", f"{block}/conv2-Conv2d/Conv2D-op0", ["f"]),
+    ]
+    assert repair_scopes(Graph(name="fused", nodes=nodes)) == {"f": block}
+
+
+def test_expander_ops_are_placed_and_do_not_cut_the_data_flow():
+    # Softmax's only neighbours are ops MindSpore's expander named "Expand/..."
+    nodes = [Node(id="x", op="Parameter", kind="input")]
+    for b in range(3):
+        blk = f"{SEQ}/{b}-Block/attn-Attention"
+        nodes += [
+            op(f"q{b}", f"{blk}/q-Dense/MatMul-op0", [nodes[-1].id]),
+            op(f"mm{b}", f"Expand/_MatMulExt/BatchMatMul-op{b}", [f"q{b}"]),
+            op(f"s{b}", f"{SEQ}/0-Block/attn-Attention/Softmax-op{b}", [f"mm{b}"]),
+            op(f"o{b}", f"{blk}/o-Dense/MatMul-op0", [f"s{b}"]),
+        ]
+    graph = Graph(name="attn", nodes=nodes)
+    for b in range(3):
+        assert drawn(graph, f"s{b}") == f"{SEQ}/{b}-Block/attn-Attention"
+        assert drawn(graph, f"mm{b}") == f"{SEQ}/{b}-Block/attn-Attention"
+
+
+def test_neighbours_are_bridged_through_bookkeeping():
+    nodes = [
+        Node(id="x", op="Parameter", kind="input"),
+        op("bn", "Default/bn-BatchNorm2d/BatchNorm-op0", ["x"]),
+        op("t", "Default/TupleGetItem-op0", ["bn", "x"]),
+        op("r", "Default/relu-ReLU/ReLU-op0", ["t"]),
+    ]
+    preds, succs = data_neighbours(Graph(name="bn", nodes=nodes))
+    assert preds["r"] == ["bn"] and succs["bn"] == ["r"] and "t" not in preds
+
+
+def test_recorded_lenet_reused_relu_and_pool_calls_join_the_net():
+    graph = parse_ir_file(IR_DIR / "lenet" / "graph_build_0_0094.ir")
+    repaired = repair_scopes(graph)
+    relus = [n for n in graph.kernels if n.op == "ReLU"]
+    assert len(relus) == 4 and all(repaired[n.id] == "Default" for n in relus)
+    convs = [n for n in graph.kernels if n.op == "Conv2D"]
+    assert convs and not any(n.id in repaired for n in convs)
+
+
+def test_recorded_control_flow_expander_op_joins_the_net():
+    graph = parse_ir_file(IR_DIR / "control_flow" / "graph_build_0_0098.ir")
+    repaired = repair_scopes(graph)
+    expanded = [n for n in graph.kernels if (n.scope or "").startswith("Expand")]
+    assert expanded and all(repaired[n.id].startswith("Default") for n in expanded)
