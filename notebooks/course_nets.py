@@ -15,7 +15,7 @@ from typing import Any, Callable, List, Optional, Tuple
 
 import mindspore as ms
 import numpy as np
-from mindspore import nn
+from mindspore import nn, ops
 
 from ascend_lab.nets import LeNet5
 
@@ -116,7 +116,9 @@ class ConvClassifier(nn.Cell):
         self.fc = nn.Dense(16, classes)
 
     def construct(self, x: Any) -> Any:
-        return self.fc(self.block(x).mean(axis=(2, 3)))
+        # ops.mean, not Tensor.mean(axis=tuple): the latter fails in PyNative on MindSpore
+        # 2.10 with NumPy 2 (a module built against NumPy 1.x)
+        return self.fc(ops.mean(self.block(x), (2, 3)))
 
 
 # LeNet-5 for 1x32x32 inputs: two conv+ReLU+pool blocks and three dense layers; the same

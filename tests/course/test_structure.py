@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from tests.course.nbrun import EXPECTED, NOTEBOOKS, tagged
+from tests.course.solutions import with_solutions
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -160,3 +161,23 @@ def test_no_library_or_typing_feature_newer_than_python_3_8(tmp_path):
         timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_solutions_use_only_names_the_notebook_defines(tmp_path):
+    """Each notebook with its solutions put in, as one script: ruff finds no undefined name
+    (a solution must not rely on an import the shipped notebook does not need)."""
+    files = []
+    for name in EXPECTED:
+        solved = with_solutions(load(name), name[:2])
+        cells = [c.source for c in solved.cells if c.cell_type == "code"]
+        lines = [ln for src in cells for ln in src.splitlines() if not ln.lstrip().startswith("%")]
+        path = tmp_path / (name[: -len(".ipynb")] + "_solved.py")
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        files.append(str(path))
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "F821", *files],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
