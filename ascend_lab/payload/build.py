@@ -10,6 +10,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from ..graph.model import Graph
+from ..scopes import repair_scopes
 from .schema import SCHEMA_ID
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,9 +33,12 @@ def add_graph(graphs: Dict[str, Any], key: str, graph: Graph) -> str:
     parts = [(key, graph)] + [(names[n], g) for n, g in graph.subgraphs.items()]
     for part_key, part in parts:
         data = part.to_dict()
+        repaired = repair_scopes(part)  # where to draw a node MindSpore named elsewhere
         for node in data["nodes"]:
             if node.get("subgraph"):
                 node["subgraph"] = names.get(node["subgraph"])
+            if node["id"] in repaired:
+                node["repaired_scope"] = repaired[node["id"]]
         graphs[part_key] = data
     return key
 

@@ -201,11 +201,16 @@ export class GraphModel {
   }
 
   /**
-   * The scope a node is drawn in. Fused-kernel calls come out of graph-kernel fusion with
+   * The scope a node is drawn in: the payload's repaired scope when it has one. For older
+   * payloads: fused-kernel calls come out of graph-kernel fusion with
    * a shallow scope (`Default`); they are drawn in the deepest scope shared by their
    * neighbours (e.g. the Bottleneck they sit in) so that blocks stay blocks.
    */
   displayScope(node: GraphNode): string {
+    if (node.repaired_scope !== undefined) {
+      // the graph model repaired it from the data flow (ascend_lab.scopes): one rule
+      return node.repaired_scope.replace(/^\/+|\/+$/g, '');
+    }
     const own = scopeOf(node);
     if (node.kind !== 'call') {
       return own;

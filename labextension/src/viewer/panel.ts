@@ -46,7 +46,7 @@ export class NodePanel {
       ['id', node.id],
       ['kind', node.kind],
       ['name', node.name ?? '\u2014'],
-      ['scope', node.scope ?? '\u2014'],
+      ['scope', node.repaired_scope ?? node.scope ?? '\u2014'],
       ['outputs', types(node.outputs)],
       ['inputs', types(node.input_types)],
       ['device', device(node.outputs)],
@@ -64,6 +64,10 @@ export class NodePanel {
       ['input ids', (node.inputs ?? []).join(', ') || '\u2014'],
       ['source', (node.source ?? []).join('\n') || '\u2014']
     ];
+    if (node.repaired_scope !== undefined) {
+      // drawn where its data flows; say what MindSpore called it
+      rows.splice(4, 0, ['MindSpore called it', node.name ?? node.scope ?? '\u2014']);
+    }
     if (node.subgraph) {
       rows.push(['calls', node.subgraph]);
     }

@@ -21,6 +21,8 @@ export interface GraphNode {
   kind: NodeKind;
   name?: string | null;
   scope?: string | null;
+  /** where to draw the node when MindSpore's scope contradicts its data flow */
+  repaired_scope?: string;
   bookkeeping?: boolean;
   inputs?: string[];
   outputs?: TensorType[];
