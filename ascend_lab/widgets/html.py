@@ -142,9 +142,10 @@ def _new_file_beside(target: str) -> Tuple[str, int]:
     (``tempfile.mkstemp`` would make it 0600 whatever the umask, and the shared page with it.)
     """
     folder, name = os.path.split(target)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL  # novermin (bit flags, not a union type)
     while True:
         tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.part")
         try:
-            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            return tmp, os.open(tmp, flags, 0o666)
         except FileExistsError:
             continue

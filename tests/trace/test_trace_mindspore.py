@@ -189,7 +189,7 @@ def conv_trace(conv_net, tmp_path_factory):
         first = conv_net(x)  # the learner already ran it in graph mode: compile cache is warm
     finally:
         ms.set_context(mode=old_mode)
-    phase = conv_net.compile_phase  # MindSpore's key of the learner's compiled graph
+    phase = conv_net.current_phase  # MindSpore's key of the learner's compiled graph
     tr, before, after, left = _traced(conv_net, x, tmp_path_factory)
     return {
         "trace": tr,
