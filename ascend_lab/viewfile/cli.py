@@ -1,0 +1,66 @@
+"""``ascend-lab view PATH``: a .mindir, a .ir file or a dump folder -> the viewer.
+
+Exit codes: 0 shown, 2 the path cannot be shown (the reason is printed, and with ``-o`` the
+HTML file says it too, so a shared link never opens a blank page).
+"""
+
+import argparse
+import os
+import sys
+
+from .error_page import error_html
+from .sources import ViewFileError, payload_for_path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="a .mindir file, a .ir file or a folder of IR dumps")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "-o", "--output", help="write a standalone HTML file here (default: <name>.html)"
+    )
+    where.add_argument(
+        "--serve", action="store_true", help="serve the page on 127.0.0.1 and print its URL"
+    )
+    parser.add_argument("--port", type=int, default=0, help="port for --serve (default: any)")
+    parser.add_argument(
+        "--passes",
+        choices=("changed", "all", "none"),
+        default="changed",
+        help="for a dump folder: which passes' graphs to embed (default: changed)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..widgets.html import render_html
+
+    name = os.path.basename(os.path.normpath(args.path)) or args.path
+    try:
+        page = render_html(payload_for_path(args.path, passes=args.passes))
+        failed = False
+    except ViewFileError as exc:
+        print(f"ascend-lab view: {exc}", file=sys.stderr)
+        page = error_html(name, str(exc))
+        failed = True
+    if args.serve:
+        if failed:
+            return 2
+        from .serve import serve_page
+
+        def announce(url: str) -> None:
+            print(f"Serving {name} at {url}  (Ctrl-C to stop)", flush=True)
+
+        serve_page(page, port=args.port, announce=announce)
+        return 0
+    if failed and not args.output:
+        return 2  # nothing asked for a file: do not leave an error page behind
+    target = os.path.abspath(args.output or (name.rsplit(".", 1)[0] or name) + ".html")
+    _write(target, page)
+    print(("Wrote an error page to " if failed else "Wrote ") + target)
+    return 2 if failed else 0
+
+
+def _write(target: str, page: str) -> None:
+    tmp = target + ".part"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(page)
+    os.replace(tmp, target)

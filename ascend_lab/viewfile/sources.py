@@ -1,0 +1,140 @@
+"""A path -> the ``ascend-lab.graph/1`` payload the viewer draws.
+
+- a ``.mindir`` file (``ms.export``): its graph; weights show as parameters with shape and
+  dtype;
+- a ``.ir`` file (one pass of ``save_graphs``): that pass's graph, with a memory plan when
+  it is a kernel graph;
+- a dump folder (``save_graphs_path``, possibly with a ``rank_N`` folder inside): the whole
+  compile pipeline, as ``ascend_lab.trace`` shows it.
+
+Every failure is a :class:`ViewFileError` whose message says what is wrong with which file.
+Nothing here imports MindSpore.
+"""
+
+import datetime
+import os
+from typing import Any, Dict, List, Optional
+
+from .._version import __version__
+from ..graph.errors import GraphParseError
+from ..graph.model import Graph
+from ..payload import SCHEMA_ID, add_graph
+from ..payload.build import memory_section
+
+MINDIR_SUFFIX = ".mindir"
+IR_SUFFIX = ".ir"
+
+
+class ViewFileError(Exception):
+    """A path that cannot be shown: missing, unreadable, corrupt or of an unknown kind."""
+
+
+def payload_for_path(path: str, passes: str = "changed") -> Dict[str, Any]:
+    """The payload for ``path`` (see the module doc); ``passes`` as in ``Trace.to_payload``."""
+    path = os.fspath(path)
+    try:
+        if os.path.isdir(path):
+            return _dump_folder_payload(path, passes)
+        if not os.path.exists(path):
+            raise ViewFileError(f"{path}: no such file or folder")
+        lower = path.lower()
+        if lower.endswith(MINDIR_SUFFIX):
+            return _mindir_payload(path)
+        if lower.endswith(IR_SUFFIX):
+            return _ir_payload(path)
+    except GraphParseError as exc:
+        raise ViewFileError(str(exc)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ViewFileError(f"{path}: cannot read it ({exc})") from None
+    raise ViewFileError(f"{path}: not a .mindir file, a .ir file or a folder of MindSpore IR dumps")
+
+
+def single_graph_payload(graph: Graph, title: str, source: str, memory: bool) -> Dict[str, Any]:
+    """A payload with one graph and no pass timeline."""
+    graphs: Dict[str, Any] = {}
+    key = add_graph(graphs, "main", graph)
+    return {
+        "schema": SCHEMA_ID,
+        "meta": _meta(title, source, producer=graph.attrs.get("producer")),
+        "graphs": graphs,
+        "views": {"main": key, "before": None, "after": key},
+        "passes": [],
+        "fusion": None,
+        "memory": memory_section(graph, key) if memory else None,
+    }
+
+
+def _meta(title: str, source: str, producer: Optional[str] = None) -> Dict[str, Any]:
+    return {
+        "title": title,
+        "mindspore_version": producer,
+        "device": None,
+        "fusion": False,
+        "source": source,
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "generator": f"ascend-lab {__version__}",
+    }
+
+
+def _mindir_payload(path: str) -> Dict[str, Any]:
+    from ..graph.mindir import parse_mindir_file
+
+    graph = parse_mindir_file(path)
+    return single_graph_payload(graph, os.path.basename(path), "mindir", memory=False)
+
+
+def _ir_payload(path: str) -> Dict[str, Any]:
+    from ..graph.ir_text import is_kernel_graph_file, parse_ir_file
+
+    graph = parse_ir_file(path)
+    kernel = is_kernel_graph_file(path)
+    return single_graph_payload(graph, os.path.basename(path), "ir-file", memory=kernel)
+
+
+def dump_folder(path: str) -> str:
+    """The folder holding the ``.ir`` files: ``path`` itself or its one ``rank_N`` folder."""
+    if _ir_names(path):
+        return path
+    ranks = sorted(
+        name
+        for name in os.listdir(path)
+        if name.startswith("rank_") and os.path.isdir(os.path.join(path, name))
+    )
+    for rank in ranks:
+        inner = os.path.join(path, rank)
+        if _ir_names(inner):
+            return inner
+    raise ViewFileError(f"{path}: no MindSpore IR dumps (.ir files) in this folder")
+
+
+def _ir_names(folder: str) -> List[str]:
+    return [n for n in os.listdir(folder) if n.endswith(IR_SUFFIX)]
+
+
+def _dump_folder_payload(path: str, passes: str) -> Dict[str, Any]:
+    from ..tracing.api import Trace, _read_actor_sets
+    from ..tracing.capture import CaptureResult
+    from ..tracing.timeline import PassTimeline
+
+    folder = dump_folder(path)
+    timeline = PassTimeline(folder)
+    fused = os.path.isdir(os.path.join(folder, "verbose_ir_files", "graph_kernel")) or any(
+        s.fused_kernels for s in timeline
+    )
+    result = CaptureResult(
+        workdir=folder,
+        dump_dir=folder,
+        output=None,
+        compile_seconds=0.0,
+        fusion=bool(fused),
+        level=1,
+        ran=os.path.isdir(os.path.join(folder, "actor_set")),
+    )
+    name = os.path.basename(os.path.normpath(path)) or path
+    try:
+        trace = Trace(name, result, timeline, actor_sets=_read_actor_sets(folder))
+    except ValueError as exc:  # no kernel graph among the dumps
+        raise ViewFileError(f"{path}: {exc}") from None
+    payload = trace.to_payload(passes=passes)
+    payload["meta"]["source"] = "ir-dump-folder"
+    return payload
