@@ -1,0 +1,101 @@
+"""``GET {base_url}ascend-lab/api/graph?path=<path>``: a .mindir, .ir or dump folder under
+the server's root -> the ``ascend-lab.graph/1`` payload, for the JupyterLab document viewer.
+
+The path is relative to the contents manager's root and must stay inside it (symlinks are
+resolved first). Files (or a folder's ``.ir`` files together) larger than
+``ASCEND_LAB_VIEW_MAX_BYTES`` (default 1 GiB) are refused with 413 and a message saying how
+to allow more. Parsing runs in a worker thread, so the server keeps answering meanwhile.
+Errors answer ``{"message": ...}`` with 400 (cannot be read), 403 (outside the root), 404.
+"""
+
+import json
+import os
+from typing import Any, Tuple
+
+import tornado.web
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.utils import url_path_join
+from tornado.ioloop import IOLoop
+
+VIEW_MAX_BYTES_ENV = "ASCEND_LAB_VIEW_MAX_BYTES"
+DEFAULT_MAX_BYTES = 1 << 30
+
+
+def max_bytes() -> int:
+    text = os.environ.get(VIEW_MAX_BYTES_ENV, "").strip().replace("_", "")
+    return int(text) if text.isdigit() and int(text) > 0 else DEFAULT_MAX_BYTES
+
+
+def resolve_under_root(root: str, relative: str) -> str:
+    """The real path of ``relative`` under ``root``; ValueError if it leaves the root."""
+    real_root = os.path.realpath(root)
+    target = os.path.realpath(os.path.join(real_root, relative.lstrip("/")))
+    if os.path.commonpath([real_root, target]) != real_root:
+        raise ValueError(f"{relative}: outside the server's root folder")
+    return target
+
+
+def input_size(path: str) -> int:
+    """Bytes the parser would read: the file, or a dump folder's .ir files (one level, and
+    one ``rank_N`` level below)."""
+    if not os.path.isdir(path):
+        return os.path.getsize(path)
+    total = 0
+    for folder in [path] + [
+        os.path.join(path, n) for n in os.listdir(path) if n.startswith("rank_")
+    ]:
+        if os.path.isdir(folder):
+            for entry in os.scandir(folder):
+                if entry.name.endswith(".ir") and entry.is_file():
+                    total += entry.stat().st_size
+    return total
+
+
+def load_payload(path: str) -> Tuple[int, Any]:
+    """``(HTTP status, body)`` for the real path ``path`` (runs in a worker thread)."""
+    from ..viewfile import ViewFileError, payload_for_path
+
+    if not os.path.exists(path):
+        return 404, {"message": f"{os.path.basename(path)}: no such file or folder"}
+    size = input_size(path)
+    limit = max_bytes()
+    if size > limit:
+        return 413, {
+            "message": f"{os.path.basename(path)} is {size:,} bytes, over the viewer's limit "
+            f"of {limit:,} bytes (set {VIEW_MAX_BYTES_ENV} for the server to allow more)"
+        }
+    try:
+        return 200, payload_for_path(path)
+    except ViewFileError as exc:
+        return 400, {"message": str(exc)}
+
+
+class GraphFileHandler(APIHandler):
+    """The payload of one graph file or dump folder under the server's root."""
+
+    @tornado.web.authenticated
+    async def get(self) -> None:
+        relative = self.get_argument("path", "")
+        root = self.settings.get("server_root_dir") or self.contents_manager.root_dir
+        try:
+            path = resolve_under_root(root, relative)
+        except ValueError as exc:
+            self._answer(403, {"message": str(exc)})
+            return
+        status, body = await IOLoop.current().run_in_executor(None, load_payload, path)
+        if status != 200:
+            # paths in messages are the user's own, relative to the root they browse
+            body["message"] = body["message"].replace(os.path.dirname(path) + os.sep, "")
+        self._answer(status, body)
+
+    def _answer(self, status: int, body: Any) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json; charset=UTF-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(json.dumps(body))
+
+
+def setup_file_handlers(serverapp: Any) -> None:
+    base_url = serverapp.web_app.settings["base_url"]
+    route = url_path_join(base_url, "ascend-lab", "api", "graph")
+    serverapp.web_app.add_handlers(".*$", [(route, GraphFileHandler)])
