@@ -15,7 +15,7 @@ from typing import Any, Callable, List, Optional, Tuple
 
 import mindspore as ms
 import numpy as np
-from mindspore import nn, ops
+from mindspore import nn
 
 from ascend_lab.nets import LeNet5
 
@@ -113,12 +113,14 @@ class ConvClassifier(nn.Cell):
     def __init__(self, in_channels: int = 1, classes: int = 10) -> None:
         super().__init__()
         self.block = ConvBNReLU(in_channels, 16)
+        # a pooling layer, not mean(axis=(2, 3)): ReduceMean/ReduceSum over a tuple of axes
+        # fails in PyNative on MindSpore 2.10 with NumPy 2 (a helper built for NumPy 1.x)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.flatten = nn.Flatten()
         self.fc = nn.Dense(16, classes)
 
     def construct(self, x: Any) -> Any:
-        # ops.mean, not Tensor.mean(axis=tuple): the latter fails in PyNative on MindSpore
-        # 2.10 with NumPy 2 (a module built against NumPy 1.x)
-        return self.fc(ops.mean(self.block(x), (2, 3)))
+        return self.fc(self.flatten(self.pool(self.block(x))))
 
 
 # LeNet-5 for 1x32x32 inputs: two conv+ReLU+pool blocks and three dense layers; the same
