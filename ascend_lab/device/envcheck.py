@@ -7,7 +7,7 @@ an Ascend install or an NPU is present: on a plain CPU machine none of this matt
 import os
 from typing import Dict, List, Mapping, Optional
 
-from .install import InstallInfo
+from .ascend_install import InstallInfo
 from .status import Chip, StatusWarning
 
 ENV_VARS = (

@@ -12,7 +12,7 @@ column headers it finds, instead of by character position:
 
 ``-`` and ``NA`` become ``None``. Usage pairs are read with or without spaces around the
 slash (``41052/ 65536``, ``0    / 0``). Nothing here raises on odd input: lines that do
-not fit are skipped and reported in ``NpuSmiInfo.problems``.
+not fit are skipped and reported in ``NpuSmiInfo.problems`` (the first 20, then a count).
 """
 
 import re
@@ -22,9 +22,11 @@ from typing import Dict, List, Optional, Tuple
 from .status import Chip, Process
 
 _MISSING = {"", "-", "--", "NA", "N/A", "na", "n/a"}
-_PAIR = re.compile(r"(\S+?)\s*/\s*(\S+)")
 _HEADER_LINE = re.compile(r"npu-smi\s+(\S+)(?:\s+Version:\s*(\S+))?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^\s*\+[-=+]*\+?\s*$")
+# Hostile or broken output must not turn into an unbounded status: keep the first few.
+MAX_PROBLEMS = 20
+MAX_PROCESSES = 100
 
 
 @dataclass
@@ -36,7 +38,15 @@ class NpuSmiInfo:
     chips: List[Chip] = field(default_factory=list)
     processes: List[Process] = field(default_factory=list)
     has_table: bool = False  # a chip table header was found
-    problems: List[str] = field(default_factory=list)
+    problems: List[str] = field(default_factory=list)  # the first MAX_PROBLEMS
+    more_problems: int = 0  # problems not kept
+    more_processes: int = 0  # process rows after the first MAX_PROCESSES, not kept
+
+    def add_problem(self, text: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(text[:200])
+        else:
+            self.more_problems += 1
 
 
 def _cells(line: str) -> List[str]:
@@ -49,8 +59,37 @@ def _cells(line: str) -> List[str]:
 
 
 def _tokens(cell: str) -> List[str]:
-    """Split a cell into values, keeping ``a / b`` pairs as one ``a/b`` token."""
-    return _PAIR.sub(r"\1/\2", cell).split()
+    """Split a cell into values, keeping ``a / b`` pairs as one ``a/b`` token.
+
+    The same tokens as ``re.sub(r"(\\S+?)\\s*/\\s*(\\S+)", r"\\1/\\2", cell).split()``, but
+    by a linear scan over words (that regex is quadratic on one long word): a word whose
+    first slash after its first character ends it joins the next word (``41052/ 65536``);
+    a word with no such slash joins a next word that starts with ``/`` (``0 /0``,
+    ``0 / 0``).
+    """
+    words = cell.split()
+    out: List[str] = []
+    i, n = 0, len(words)
+    while i < n:
+        word = words[i]
+        slash = word.find("/", 1)
+        if slash == len(word) - 1 and i + 1 < n:  # "a/ b"
+            out.append(word + words[i + 1])
+            i += 2
+        elif slash == -1 and i + 1 < n and words[i + 1].startswith("/"):
+            if words[i + 1] != "/":  # "a /b"
+                out.append(word + words[i + 1])
+                i += 2
+            elif i + 2 < n:  # "a / b"
+                out.append(word + "/" + words[i + 2])
+                i += 3
+            else:
+                out.append(word)
+                i += 1
+        else:
+            out.append(word)
+            i += 1
+    return out
 
 
 def _int(text: Optional[str]) -> Optional[int]:
@@ -131,7 +170,7 @@ def parse_info(text: str) -> NpuSmiInfo:
     """Parse the output of ``npu-smi info``."""
     info = NpuSmiInfo()
     if not isinstance(text, str):
-        info.problems.append("npu-smi output is not text")
+        info.add_problem("npu-smi output is not text")
         return info
     cols1: List[str] = ["power", "temp", "hugepages"]
     cols2: List[str] = ["aicore", "memory", "hbm"]
@@ -143,7 +182,7 @@ def parse_info(text: str) -> NpuSmiInfo:
             continue
         if _SEPARATOR.match(line):
             if pending is not None and section == "chips":
-                info.problems.append("chip line without its second line: " + " ".join(pending))
+                info.add_problem("chip line without its second line: " + " ".join(pending))
             pending = None
             continue
         cells = _cells(line)
@@ -171,7 +210,7 @@ def parse_info(text: str) -> NpuSmiInfo:
             else:
                 chip = _chip_from_lines(pending, cells, cols1, cols2)
                 if chip is None:
-                    info.problems.append("unreadable chip lines: " + line.strip())
+                    info.add_problem("unreadable chip lines: " + line.strip())
                 else:
                     info.chips.append(chip)
                 pending = None
@@ -180,11 +219,13 @@ def parse_info(text: str) -> NpuSmiInfo:
                 continue
             proc = _process_from_cells(cells)
             if proc is None:
-                info.problems.append("unreadable process line: " + line.strip())
-            else:
+                info.add_problem("unreadable process line: " + line.strip())
+            elif len(info.processes) < MAX_PROCESSES:
                 info.processes.append(proc)
+            else:
+                info.more_processes += 1
     if pending is not None and section == "chips":
-        info.problems.append("chip line without its second line: " + " ".join(pending))
+        info.add_problem("chip line without its second line: " + " ".join(pending))
     return info
 
 

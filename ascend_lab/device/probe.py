@@ -11,8 +11,8 @@ import threading
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import compat, envcheck, install, npu_smi, runner
-from .status import DeviceStatus, StatusWarning, Versions, order_warnings
+from . import ascend_install, compat, envcheck, npu_smi, npu_smi_runner
+from .status import DeviceStatus, StatusWarning, Versions, cap_warnings, order_warnings
 
 CACHE_SECONDS = 3.0
 _lock = threading.Lock()
@@ -95,7 +95,7 @@ def collect_status(
     - ``details``: also run ``npu-smi info -t board|usages|health`` for each chip.
     - ``run_check``: also run ``mindspore.run_check()`` in a subprocess (slow).
     """
-    root = root or install.default_root()
+    root = root or ascend_install.default_root()
     env = envcheck.snapshot()
     key = (
         root,
@@ -152,7 +152,7 @@ def _collect(
     warnings: List[StatusWarning] = []
 
     # 1. npu-smi
-    exe = npu_smi_path or runner.find_npu_smi()
+    exe = npu_smi_path or npu_smi_runner.find_npu_smi()
     status.npu_smi_path = exe
     smi_reason = ""
     smi_failed = False  # npu-smi exists but did not give a table
@@ -160,7 +160,7 @@ def _collect(
     if exe is None:
         smi_reason = "npu-smi not found on PATH"
     else:
-        result = runner.run_npu_smi(exe, ["info"], timeout)
+        result = npu_smi_runner.run_npu_smi(exe, ["info"], timeout)
         if not result.ok:
             smi_reason, smi_failed = result.reason, True
         else:
@@ -180,6 +180,25 @@ def _collect(
                         "npu",
                     )
                 )
+            if parsed.more_problems:
+                warnings.append(
+                    StatusWarning(
+                        f"{parsed.more_problems} more unreadable parts of npu-smi's output",
+                        "Please report your `npu-smi info` output to ascend-lab",
+                        "info",
+                        "npu",
+                    )
+                )
+            if parsed.more_processes:
+                warnings.append(
+                    StatusWarning(
+                        f"{parsed.more_processes} more processes on the NPUs are not shown "
+                        f"(the first {len(parsed.processes)} are)",
+                        "Run `npu-smi info` in a terminal to see them all",
+                        "info",
+                        "npu",
+                    )
+                )
     if parsed is not None:
         status.chips = parsed.chips
         status.processes = parsed.processes
@@ -189,7 +208,9 @@ def _collect(
         _add_details(status, exe, timeout, start)
 
     # 2. install root, MindSpore metadata
-    inst = install.read_install(root, env.get("ASCEND_HOME_PATH") or env.get("ASCEND_TOOLKIT_HOME"))
+    inst = ascend_install.read_install(
+        root, env.get("ASCEND_HOME_PATH") or env.get("ASCEND_TOOLKIT_HOME")
+    )
     ms_version, ms_dist = mindspore_version()
     status.versions = Versions(
         driver=inst.driver or (parsed.driver_version if parsed else None),
@@ -281,7 +302,7 @@ def _collect(
     )
     status.compatibility = comp
     warnings.extend(comp_warnings)
-    status.warnings = order_warnings(warnings)
+    status.warnings = cap_warnings(order_warnings(warnings))
 
     if do_run_check:
         from .runcheck import run_check
@@ -313,7 +334,7 @@ def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float) -
         for name, argv in queries:
             if time.monotonic() - start > 2 * timeout:
                 return
-            res = runner.run_npu_smi(exe, argv, timeout)
+            res = npu_smi_runner.run_npu_smi(exe, argv, timeout)
             if res.ok:
                 values = npu_smi.parse_key_values(res.stdout)
                 if values:

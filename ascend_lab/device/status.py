@@ -146,6 +146,26 @@ def order_warnings(warnings: List[StatusWarning]) -> List[StatusWarning]:
     return sorted(warnings, key=rank)
 
 
+MAX_WARNINGS = 20
+
+
+def cap_warnings(warnings: List[StatusWarning], limit: int = MAX_WARNINGS) -> List[StatusWarning]:
+    """The first ``limit`` warnings, then one that counts the rest (every tab polls the
+    status, so it must stay small whatever the machine prints)."""
+    if len(warnings) <= limit:
+        return warnings
+    rest = warnings[limit:]
+    worst = min(rest, key=lambda w: SEVERITIES.index(w.severity) if w.severity in SEVERITIES else 3)
+    return warnings[:limit] + [
+        StatusWarning(
+            f"{len(rest)} more warnings not shown",
+            "Fix the ones above first, then look at the status again",
+            worst.severity if worst.severity in SEVERITIES else "warning",
+            rest[0].component,
+        )
+    ]
+
+
 @dataclass
 class RunCheck:
     """The result of ``mindspore.run_check()`` run in a subprocess."""

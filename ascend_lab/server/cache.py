@@ -55,7 +55,7 @@ class StatusCache:
         self.cache_seconds = cache_seconds
         self.timeout = timeout
         self._probe = probe or probe_status
-        self._clock = clock
+        self.clock = clock  # replaceable, so tests can move time
         self._value: Optional[Dict[str, Any]] = None
         self._value_time = 0.0
         self._inflight: Optional[asyncio.Future[Dict[str, Any]]] = None
@@ -64,7 +64,7 @@ class StatusCache:
         self._text_of: Optional[Tuple[Dict[str, Any], str]] = None
 
     def _fresh(self) -> bool:
-        return self._value is not None and self._clock() - self._value_time < self.cache_seconds
+        return self._value is not None and self.clock() - self._value_time < self.cache_seconds
 
     def _run_probe(self) -> Dict[str, Any]:
         self.probe_runs += 1
@@ -85,7 +85,7 @@ class StatusCache:
                 self._inflight = None
             if not done.cancelled() and done.exception() is None:
                 self._value = done.result()
-                self._value_time = self._clock()
+                self._value_time = self.clock()
 
         future.add_done_callback(store)
         return future

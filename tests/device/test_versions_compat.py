@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_lab.device import compat, install, versions
+from ascend_lab.device import ascend_install as install
+from ascend_lab.device import compat, versions
 from tests.fakes.ascend_machine import ASCEND_TREE, make_fake_machine
 
 

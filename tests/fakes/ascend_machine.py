@@ -8,13 +8,21 @@ Usage (any test, e.g. the server extension's)::
     env = machine.environ()                               # os.environ + PATH + root, no ASCEND_*
     subprocess.run([sys.executable, "-m", "ascend_lab", "status", "--json"], env=env)
 
-    with machine.activated(monkeypatch):                  # same, in-process
+    with machine.activated():                             # same, in-process, undone on exit
         collect_status(refresh=True)
+    machine.activated(monkeypatch)                        # or undone by monkeypatch's teardown
+
+The machine pins the MindSpore version it reports (``mindspore=``, default
+``PINNED_MINDSPORE``): a ``mindspore-<version>.dist-info`` folder in a site folder put first
+on ``sys.path`` / ``PYTHONPATH``, so verdicts never depend on the MindSpore installed in the
+test environment.
 
 Behaviours of the fake ``npu-smi``: ``"print"`` (the chosen fixture; ``-t board|usages|
 health`` print the matching fixtures), ``"hang"`` (sleeps in a child process, so a
 timeout must kill the whole process group), ``"fail"`` (exit 255 with a driver error),
-``"garbage"`` (exit 0, nonsense), ``"empty"`` (exit 0, nothing), ``"not_executable"``.
+``"garbage"`` (exit 0, nonsense), ``"empty"`` (exit 0, nothing), ``"not_executable"``,
+``"flood"`` (prints lines forever from a child process, as ``yes`` does), ``"flood_stderr"``
+(the same on stderr).
 """
 
 import os
@@ -22,7 +30,7 @@ import shlex
 import shutil
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -32,7 +40,20 @@ ASCEND_TREE = os.path.join(FIXTURES, "ascend_tree")
 SYNTHETIC = os.path.join(HERE, "npu_smi")  # variants written for tests (see its README)
 
 DEFAULT_INFO = "info_910b3_x8_npu-smi-25.2.0.txt"
-BEHAVIOURS = ("print", "hang", "fail", "garbage", "empty", "not_executable")
+BEHAVIOURS = (
+    "print",
+    "hang",
+    "fail",
+    "garbage",
+    "empty",
+    "not_executable",
+    "flood",
+    "flood_stderr",
+)
+# compat.json has no row for MindSpore 2.8.0 (its "not_in_table" note says why), so with the
+# fixture tree (CANN 8.3.RC2, driver 24.1.rc1) the verdict is "unknown" and the status has no
+# compatibility warning. Tests that need "match" or "mismatch" pin another version.
+PINNED_MINDSPORE = "2.8.0"
 
 ASCEND_ENV_VARS = (
     "ASCEND_HOME_PATH",
@@ -61,6 +82,9 @@ class FakeMachine:
     npu_smi: str
     log: str  # each npu-smi call appends its arguments here, one line per call
     env: Dict[str, str] = field(default_factory=dict)  # the variables to set
+    site: Optional[str] = None  # holds mindspore-<version>.dist-info; first on sys.path
+    mindspore: Optional[str] = None  # the version pinned there
+    _saved: List[Tuple[Dict[str, Optional[str]], List[str]]] = field(default_factory=list)
 
     def environ(
         self, base: Optional[Dict[str, str]] = None, sourced: bool = False
@@ -75,7 +99,8 @@ class FakeMachine:
         out.update(self.env)
         out["PATH"] = self.bin_dir + os.pathsep + out.get("PATH", "/usr/bin:/bin")
         pythonpath = out.get("PYTHONPATH")
-        out["PYTHONPATH"] = REPO + (os.pathsep + pythonpath if pythonpath else "")
+        first = [REPO] + ([self.site] if self.site else [])
+        out["PYTHONPATH"] = os.pathsep.join(first + ([pythonpath] if pythonpath else []))
         if sourced:
             out.update(self.sourced_env())
         return out
@@ -91,23 +116,77 @@ class FakeMachine:
             "LD_LIBRARY_PATH": os.path.join(home, "lib64"),
         }
 
-    def activated(self, monkeypatch: Any, sourced: bool = False) -> "FakeMachine":
-        """Apply the environment to this process with pytest's ``monkeypatch``."""
-        for k in ASCEND_ENV_VARS:
-            monkeypatch.delenv(k, raising=False)
-        monkeypatch.setenv("PATH", self.bin_dir + os.pathsep + os.environ.get("PATH", ""))
-        for k, v in self.env.items():
-            monkeypatch.setenv(k, v)
+    def activated(self, monkeypatch: Any = None, sourced: bool = False) -> "FakeMachine":
+        """Apply the environment and the pinned MindSpore to this process.
+
+        Undone when a ``with`` block over the result exits, or by ``monkeypatch``'s teardown
+        when one is given (for fixtures that return the machine).
+        """
+        touched = set(ASCEND_ENV_VARS) | {"PATH"} | set(self.env) | set(self.sourced_env())
+        self._saved.append(({k: os.environ.get(k) for k in touched}, list(sys.path)))
+        changes: Dict[str, Optional[str]] = {k: None for k in ASCEND_ENV_VARS}
+        changes["PATH"] = self.bin_dir + os.pathsep + os.environ.get("PATH", "")
+        changes.update(self.env)
         if sourced:
-            for k, v in self.sourced_env().items():
-                monkeypatch.setenv(k, v)
+            changes.update(self.sourced_env())
+        for k, v in changes.items():
+            if monkeypatch is not None:
+                if v is None:
+                    monkeypatch.delenv(k, raising=False)
+                else:
+                    monkeypatch.setenv(k, v)
+            elif v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        if self.site:
+            if monkeypatch is not None:
+                monkeypatch.syspath_prepend(self.site)
+            else:
+                sys.path.insert(0, self.site)
         return self
 
     def __enter__(self) -> "FakeMachine":
+        if not self._saved:
+            raise RuntimeError("use `with machine.activated(...):`, not `with machine:`")
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        return None
+        """Restore the variables and ``sys.path`` as they were before ``activated()``."""
+        variables, path = self._saved.pop()
+        for k, v in variables.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        sys.path[:] = path
+
+    @property
+    def pid_log(self) -> str:
+        """Each npu-smi call appends its process id (its process group's id) here."""
+        return self.log + ".pids"
+
+    def live_processes(self) -> List[int]:
+        """Processes still running (not zombies) in the groups of every npu-smi call."""
+        try:
+            with open(self.pid_log) as f:
+                groups = {int(line) for line in f if line.strip()}
+        except FileNotFoundError:
+            return []
+        live = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            # "pid (comm) state ppid pgrp ...": comm may hold spaces, so split after ")"
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if fields[0] != "Z" and int(fields[2]) in groups:
+                live.append(int(entry))
+        return live
 
     def calls(self) -> List[str]:
         try:
@@ -119,7 +198,7 @@ class FakeMachine:
 
 def _script(behaviour: str, info: str, data_dir: str, log: str, hang_seconds: float) -> str:
     q = shlex.quote
-    lines = ["#!/bin/sh", f'echo "$*" >> {q(log)}']
+    lines = ["#!/bin/sh", f'echo "$*" >> {q(log)}', f"echo $$ >> {q(log + '.pids')}"]
     if behaviour == "hang":
         # not exec: the sleep is a child, so killing only the shell would leave it running
         lines.append(f"sleep {hang_seconds}")
@@ -133,6 +212,11 @@ def _script(behaviour: str, info: str, data_dir: str, log: str, hang_seconds: fl
         lines.append("printf 'Segmentation\\tfault?? |||| +--+ 0 0 | x / y\\n\\001\\002 NPU\\n'")
     elif behaviour == "empty":
         lines.append("exit 0")
+    elif behaviour == "flood":
+        # not exec: the writer is a child, so the whole process group must be killed
+        lines.append("yes 'npu-smi flood line'")
+    elif behaviour == "flood_stderr":
+        lines.append("yes 'npu-smi flood line' >&2")
     else:
         lines.append('case "$*" in')
         lines.append(f'  "info") cat {q(info)} ;;')
@@ -153,6 +237,7 @@ def make_fake_machine(
     latest_symlink: bool = False,
     with_root: bool = True,
     hang_seconds: float = 30,
+    mindspore: Optional[str] = PINNED_MINDSPORE,
 ) -> FakeMachine:
     """Create ``<tmp_path>/bin/npu-smi`` and ``<tmp_path>/Ascend`` (a copy of the fixture tree).
 
@@ -161,6 +246,8 @@ def make_fake_machine(
     - ``latest_symlink``: make ``ascend-toolkit/latest`` a real symlink (as on a real
       machine) instead of the text file a symlink-less checkout has.
     - ``with_root=False``: no install root (the env var points at a missing folder).
+    - ``mindspore``: the MindSpore version the machine reports (``None``: whatever the test
+      environment has installed; only for tests of that lookup itself).
     """
     if behaviour not in BEHAVIOURS:
         raise ValueError(f"behaviour must be one of {BEHAVIOURS}")
@@ -207,9 +294,16 @@ def make_fake_machine(
         os.makedirs(os.path.join(home, "opp"), exist_ok=True)
         os.makedirs(os.path.join(home, "lib64"), exist_ok=True)
     env = {"ASCEND_LAB_ASCEND_ROOT": root}
-    return FakeMachine(bin_dir=bin_dir, root=root, npu_smi=exe, log=log, env=env)
+    site = pin_mindspore(os.path.join(base, "site"), mindspore) if mindspore else None
+    return FakeMachine(
+        bin_dir=bin_dir, root=root, npu_smi=exe, log=log, env=env, site=site, mindspore=mindspore
+    )
 
 
-def venv_python() -> str:
-    """The interpreter running the tests (the project venv)."""
-    return sys.executable
+def pin_mindspore(site: str, version: str, dist: str = "mindspore") -> str:
+    """Make ``site`` hold only the metadata of MindSpore ``version`` (no code); return it."""
+    info = os.path.join(site, f"{dist.replace('-', '_')}-{version}.dist-info")
+    os.makedirs(info, exist_ok=True)
+    with open(os.path.join(info, "METADATA"), "w", encoding="utf-8") as f:
+        f.write(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
+    return site

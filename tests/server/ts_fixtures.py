@@ -31,14 +31,16 @@ def probe_on(env: Dict[str, str]) -> Dict[str, Any]:
     machine-specific parts (paths, environment, time) replaced by fixed values."""
     from ascend_lab.device.probe import collect_status
 
-    saved = dict(os.environ)
+    saved, saved_path = dict(os.environ), list(sys.path)
     os.environ["PATH"] = env["PATH"]
     os.environ["ASCEND_LAB_ASCEND_ROOT"] = env["ASCEND_LAB_ASCEND_ROOT"]
+    sys.path.insert(0, env["SITE"])  # the machine's pinned MindSpore version
     try:
         data = collect_status(refresh=True, timeout=5).to_dict()
     finally:
         os.environ.clear()
         os.environ.update(saved)
+        sys.path[:] = saved_path
     # the machine's temporary folder appears in paths and fixes: make it the usual root
     text = json.dumps(data).replace(env["ASCEND_LAB_ASCEND_ROOT"], "/usr/local/Ascend")
     data = json.loads(text)

@@ -44,7 +44,7 @@ describe('panelModel', () => {
       { label: 'Driver', value: '24.1.rc1' },
       { label: 'Firmware', value: '7.1.0.11.220' },
       { label: 'CANN', value: '8.3.RC2' },
-      { label: 'MindSpore', value: '2.10.0' },
+      { label: 'MindSpore', value: '2.8.0' },
       { label: 'npu-smi', value: '25.2.0' }
     ]);
     expect(m.verdict.level).toBe('unknown');
