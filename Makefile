@@ -47,10 +47,11 @@ browser-deps:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else echo "Browser tests need Debian's chromium: sudo apt-get install -y chromium"; exit 1; fi; }
 
-lint: $(STAMP)
+# mypy runs in the Python 3.8 venv: it checks for 3.8 against the dependencies 3.8 gets.
+lint: $(STAMP) $(PY38_VENV)/.installed
 	$(BIN)/ruff check ascend_lab tests benchmarks scripts
 	$(BIN)/ruff format --check ascend_lab tests benchmarks scripts
-	$(BIN)/mypy
+	$(PY38_VENV)/bin/mypy
 	$(BIN)/vermin --no-tips --eval-annotations --feature union-types --target=3.8- --violations ascend_lab
 	cd labextension && ../$(BIN)/jlpm lint
 

@@ -13,9 +13,10 @@ Nothing here imports MindSpore: loading the extension must stay cheap.
 
 from typing import Any, Dict, List
 
+from .._version import __version__  # shown by `jupyter server extension list`
 from .config import AscendLabServerConfig
 
-__all__ = ["AscendLabServerConfig", "_jupyter_server_extension_points"]
+__all__ = ["AscendLabServerConfig", "__version__", "_jupyter_server_extension_points"]
 
 
 def _jupyter_server_extension_points() -> List[Dict[str, str]]:
