@@ -11,6 +11,7 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { Signal } from '@lumino/signaling';
 
 import { fetchCourse, fetchStatus } from './api';
+import { documentPlugin } from './document';
 import { npuIcon } from './icons';
 import { registerCourse } from './launcher';
 import { DevicePanel } from './panel';
@@ -171,4 +172,4 @@ const coursePlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [devicePlugin, coursePlugin];
+export default [devicePlugin, coursePlugin, documentPlugin];

@@ -1,0 +1,83 @@
+/**
+ * The viewer for a file or dump folder on the server: asks the server extension to parse
+ * it (`GET ascend-lab/api/graph?path=`) and draws the payload, or says why it cannot.
+ */
+import { URLExt } from '@jupyterlab/coreutils';
+import { ServerConnection } from '@jupyterlab/services';
+import { Widget } from '@lumino/widgets';
+
+import { API_NAMESPACE } from '../api';
+import { renderPayload } from '../viewer';
+
+type ViewerHandle = ReturnType<typeof renderPayload>;
+
+/** The payload of `path` (relative to the server root); throws with the server's message. */
+export async function fetchGraph(path: string): Promise<unknown> {
+  const settings = ServerConnection.makeSettings();
+  const url =
+    URLExt.join(settings.baseUrl, API_NAMESPACE, 'graph') +
+    URLExt.objectToQueryString({ path });
+  const response = await ServerConnection.makeRequest(url, {}, settings);
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const message =
+      body !== null && typeof (body as { message?: unknown }).message === 'string'
+        ? (body as { message: string }).message
+        : `the server answered ${response.status} ${response.statusText}`;
+    throw new Error(message);
+  }
+  return body;
+}
+
+export class GraphView extends Widget {
+  constructor(path: string) {
+    super();
+    this.addClass('jp-AscendLab-graphDocument');
+    this.node.style.overflow = 'auto';
+    this.node.style.height = '100%';
+    this.ready = this._load(path);
+  }
+
+  /** Settles once the graph is drawn or the error is shown. */
+  readonly ready: Promise<void>;
+
+  dispose(): void {
+    this._view?.dispose();
+    this._view = null;
+    super.dispose();
+  }
+
+  private async _load(path: string): Promise<void> {
+    const status = document.createElement('p');
+    status.className = 'jp-AscendLab-loading';
+    status.textContent = `ascend-lab: reading ${path} …`;
+    this.node.replaceChildren(status);
+    try {
+      const payload = await fetchGraph(path);
+      if (this.isDisposed) {
+        return;
+      }
+      this.node.replaceChildren();
+      this._view = renderPayload(this.node, payload);
+    } catch (err) {
+      if (this.isDisposed) {
+        return;
+      }
+      const title = document.createElement('h3');
+      title.textContent = `ascend-lab cannot show ${path}`;
+      const message = document.createElement('pre');
+      message.className = 'jp-AscendLab-error';
+      message.setAttribute('role', 'alert');
+      message.textContent = err instanceof Error ? err.message : String(err);
+      this.node.replaceChildren(title, message);
+    }
+  }
+
+  private _view: ViewerHandle | null = null;
+}
