@@ -18,7 +18,7 @@ SUBCOMMANDS = {
     "install-kernel": ("ascend_lab.kernel.cli_install", "register the MindSpore Jupyter kernel"),
     "uninstall-kernel": ("ascend_lab.kernel.cli_uninstall", "remove a kernel ascend-lab installed"),
     "kernels": ("ascend_lab.kernel.cli_list", "list Jupyter kernels and which are ascend-lab's"),
-    "course": ("ascend_lab.course", "open the course in JupyterLab (registers the kernel)"),
+    "course": ("ascend_lab.course_cmd", "open the course in JupyterLab (registers the kernel)"),
     "doctor": ("ascend_lab.doctor.cli", "diagnose an Ascend/MindSpore error log or the setup"),
     "view": ("ascend_lab.viewfile.cli", "open a .mindir, .ir file or dump folder in the viewer"),
 }

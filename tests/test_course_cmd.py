@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_lab import course
+from ascend_lab import course_cmd as course
 from ascend_lab.cli import main
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -123,48 +123,13 @@ def read_install(root: Optional[str] = None, toolkit_hint: Optional[str] = None)
         return info
     info.root_exists = True
 
-    drv_path = os.path.join(root, "driver", "version.info")
-    text, why = read_small_text(drv_path)
+    text = _read_version_file(info, root, "driver", "NPU driver", "npu-driver")
     if text is not None:
         info.driver = versions.parse_version_info(text)
         info.firmware_ranges = versions.firmware_range(text)
-        if info.driver is None:
-            info.problems.append(
-                (
-                    "driver",
-                    f"{drv_path} has no readable Version= line",
-                    "Reinstall the NPU driver (Ascend-hdk-*-npu-driver_*.run --full)",
-                )
-            )
-    elif os.path.isdir(os.path.join(root, "driver")) or why != "missing":
-        info.problems.append(
-            (
-                "driver",
-                f"Driver version file {drv_path} is {why}",
-                "Reinstall the NPU driver (Ascend-hdk-*-npu-driver_*.run --full)",
-            )
-        )
-
-    fw_path = os.path.join(root, "firmware", "version.info")
-    text, why = read_small_text(fw_path)
+    text = _read_version_file(info, root, "firmware", "NPU firmware", "npu-firmware")
     if text is not None:
         info.firmware = versions.parse_version_info(text)
-        if info.firmware is None:
-            info.problems.append(
-                (
-                    "firmware",
-                    f"{fw_path} has no readable Version= line",
-                    "Reinstall the NPU firmware (Ascend-hdk-*-npu-firmware_*.run --full)",
-                )
-            )
-    elif os.path.isdir(os.path.join(root, "firmware")) or why != "missing":
-        info.problems.append(
-            (
-                "firmware",
-                f"Firmware version file {fw_path} is {why}",
-                "Reinstall the NPU firmware (Ascend-hdk-*-npu-firmware_*.run --full)",
-            )
-        )
 
     toolkit = find_toolkit(root)
     if toolkit is None and toolkit_hint and os.path.isdir(toolkit_hint):
@@ -174,6 +139,25 @@ def read_install(root: Optional[str] = None, toolkit_hint: Optional[str] = None)
     if os.path.isfile(set_env):
         info.set_env = set_env
     return info
+
+
+def _read_version_file(
+    info: InstallInfo, root: str, component: str, title: str, package: str
+) -> Optional[str]:
+    """The text of ``<root>/<component>/version.info`` if it has a ``Version=`` line; else
+    ``None``, with a problem when the component looks installed but its file is bad."""
+    path = os.path.join(root, component, "version.info")
+    fix = f"Reinstall the {title} (Ascend-hdk-*-{package}_*.run --full)"
+    text, why = read_small_text(path)
+    if text is None:
+        if os.path.isdir(os.path.join(root, component)) or why != "missing":
+            info.problems.append(
+                (component, f"{title.split()[-1].capitalize()} version file {path} is {why}", fix)
+            )
+        return None
+    if versions.parse_version_info(text) is None:
+        info.problems.append((component, f"{path} has no readable Version= line", fix))
+    return text
 
 
 def _read_toolkit(info: InstallInfo, toolkit: Optional[str]) -> None:

@@ -5,6 +5,7 @@ an Ascend install or an NPU is present: on a plain CPU machine none of this matt
 """
 
 import os
+import shlex
 from typing import Dict, List, Mapping, Optional
 
 from .ascend_install import InstallInfo
@@ -27,7 +28,8 @@ def snapshot(environ: Optional[Mapping[str, str]] = None) -> Dict[str, Optional[
 
 def _source_fix(install: InstallInfo) -> str:
     script = install.set_env or os.path.join(install.root, "ascend-toolkit", "set_env.sh")
-    return f"source {script}   (or use the ascend-lab MindSpore kernel, which does it)"
+    # quoted: the command must copy-paste into a shell even when the path has spaces
+    return f"source {shlex.quote(script)}   (or use the ascend-lab MindSpore kernel, which does it)"
 
 
 def check_environment(
@@ -88,7 +90,8 @@ def check_environment(
                 out.append(
                     StatusWarning(
                         f"LD_LIBRARY_PATH does not contain {lib64}",
-                        f"export LD_LIBRARY_PATH={lib64}:$LD_LIBRARY_PATH   (or {fix})",
+                        f"export LD_LIBRARY_PATH={shlex.quote(lib64)}:$LD_LIBRARY_PATH"
+                        f"   (or {fix})",
                         "warning",
                         "environment",
                     )

@@ -2,6 +2,7 @@
 
 import argparse
 import os
+import shlex
 import sys
 from typing import Any, Dict, Optional
 
@@ -80,8 +81,10 @@ def install_from_args(
     used = spec.find_installed(args.name)
     if location["prefix"] and not used:
         print(
-            "  Note: Jupyter does not search {}; add {} to JUPYTER_PATH to use it.".format(
-                location["prefix"], os.path.join(location["prefix"], "share", "jupyter")
+            "  Note: Jupyter does not search {}; add it to Jupyter's path to use it: "
+            "export JUPYTER_PATH={}".format(
+                location["prefix"],
+                shlex.quote(os.path.join(location["prefix"], "share", "jupyter")),
             )
         )
     elif used and os.path.realpath(used) != os.path.realpath(destination):

@@ -22,12 +22,14 @@ def run(args: argparse.Namespace) -> int:
                 name, user=where["user"], prefix=where["prefix"], anywhere=False
             )
             place = spec.kernels_dir(user=where["user"], prefix=where["prefix"])
+            allowed = [place]
         else:
             resource_dir = spec.find_installed(name)
             place = "any Jupyter kernel folder"
+            allowed = spec.search_dirs()
         if resource_dir is None:
             return fail("uninstall-kernel", f"no kernel named {name!r} in {place}")
-        spec.uninstall(resource_dir)
+        spec.uninstall(resource_dir, name, allowed)
     except spec.KernelSpecError as exc:
         return fail("uninstall-kernel", str(exc))
     print(f"Removed kernel {name!r} from {resource_dir}")

@@ -24,7 +24,9 @@ LAUNCHER_MODULE = "ascend_lab.kernel.launcher"
 LOGO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "logos")
 LOGO_FILES = ("logo-32x32.png", "logo-64x64.png")
 
-_NAME_RE = re.compile(r"^[a-z0-9._-]+$", re.IGNORECASE)
+# \A...\Z, not ^...$: "$" also matches before a trailing newline. The first character is a
+# letter or digit, so "." and ".." (which would name the kernels folder or its parent) fail.
+_NAME_RE = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")
 
 
 class KernelSpecError(Exception):
@@ -32,12 +34,15 @@ class KernelSpecError(Exception):
 
 
 def check_name(name: str) -> str:
-    """Return ``name`` lower-cased, or raise if Jupyter would not accept it."""
-    if not name or not _NAME_RE.match(name):
+    """Return ``name`` lower-cased (Jupyter's kernel names are), or raise if it is not a
+    plain folder name: a letter or digit, then letters, digits, '.', '_' or '-'."""
+    lowered = name.lower() if isinstance(name, str) else ""
+    if not _NAME_RE.match(lowered):
         raise KernelSpecError(
-            f"invalid kernel name {name!r}: use letters, digits, '.', '_' or '-' only"
+            f"invalid kernel name {name!r}: start with a letter or digit, then use letters, "
+            "digits, '.', '_' or '-' only"
         )
-    return name.lower()
+    return lowered
 
 
 def build_kernel_json(
@@ -221,8 +226,25 @@ def find_installed(
     return str(found) if found else None
 
 
-def uninstall(resource_dir: str) -> None:
-    """Remove the kernelspec folder ``resource_dir`` if, and only if, ascend-lab wrote it."""
+def search_dirs() -> List[str]:
+    """The ``kernels`` folders Jupyter searches, in its order."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    return [str(d) for d in KernelSpecManager().kernel_dirs]
+
+
+def uninstall(resource_dir: str, name: str, kernel_dirs: List[str]) -> None:
+    """Remove the kernelspec folder ``resource_dir`` if, and only if, ascend-lab wrote it and
+    its real path is ``<one of kernel_dirs>/<name>`` (not a symlink out of it, not the
+    ``kernels`` folder itself or its parent)."""
+    name = check_name(name)
+    real = os.path.realpath(resource_dir)
+    allowed = {os.path.join(os.path.realpath(d), name) for d in kernel_dirs}
+    if os.path.islink(resource_dir) or real not in allowed:
+        raise KernelSpecError(
+            f"{resource_dir} is not a kernel folder named {name!r} directly inside a Jupyter "
+            "kernels folder; not removing it"
+        )
     spec = read_kernel_json(resource_dir)
     if ours(spec) is None:
         raise KernelSpecError(
@@ -230,6 +252,6 @@ def uninstall(resource_dir: str) -> None:
             "(use `jupyter kernelspec remove` if you really mean to)"
         )
     try:
-        shutil.rmtree(resource_dir)
+        shutil.rmtree(real)
     except OSError as exc:
         raise KernelSpecError(f"cannot remove {resource_dir}: {exc}") from exc

@@ -51,7 +51,3 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
         config.cache_seconds,
         config.timeout,
     )
-
-
-# jupyter_server < 2 looked for this name.
-load_jupyter_server_extension = _load_jupyter_server_extension

@@ -9,7 +9,7 @@ from jupyter_server.utils import url_path_join
 
 from .cache import StatusCache
 from .config import AscendLabServerConfig
-from .course import locate_course
+from .course_locator import locate_course
 
 NAMESPACE = "ascend-lab"
 

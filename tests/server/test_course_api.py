@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ascend_lab.server.config import AscendLabServerConfig
-from ascend_lab.server.course import locate_course
+from ascend_lab.server.course_locator import locate_course
 from ascend_lab.server.handlers import CourseHandler, StatusHandler
 from tests.support.python import run_python
 

@@ -6,6 +6,7 @@ is and how to bring it in, and the UI shows that instead of a broken link.
 """
 
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional
@@ -17,7 +18,7 @@ def candidate_dirs(configured: str, root_dir: str) -> List[Path]:
     """Folders that may hold the course, best first: the configured one, the server root
     (``ascend-lab course`` starts JupyterLab in the learner's copy), ``<root>/notebooks``,
     the default copy ``~/ascend-lab-course``, then the installed or source-checkout course."""
-    from ascend_lab import course
+    from ascend_lab import course_cmd as course
 
     found: List[Path] = []
     if configured:
@@ -91,8 +92,8 @@ def locate_course(configured: str, root_dir: str, kernel_names: Iterable[str]) -
                 "in with `cp -r {} {}` (or start Jupyter from a folder above it).{}".format(
                     outside.parent,
                     root,
-                    outside.parent,
-                    os.path.join(str(root), "notebooks"),
+                    shlex.quote(str(outside.parent)),
+                    shlex.quote(os.path.join(str(root), "notebooks")),
                     kernel_hint,
                 )
             ),

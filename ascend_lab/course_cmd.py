@@ -100,12 +100,21 @@ def needs_copy(folder: str, kind: str) -> bool:
     return kind != "source" or not os.access(folder, os.W_OK)
 
 
+def inside(path: str, folder: str) -> bool:
+    """Is ``path`` the folder ``folder`` or somewhere under it (symlinks resolved)?"""
+    real, base = os.path.realpath(path), os.path.realpath(folder)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
 def copy_course(source: str, destination: str) -> List[str]:
     """Copy files that are not in ``destination`` yet; return the relative paths copied.
 
     Files already there (the learner's edited copies) are never overwritten, so running the
-    command again after an upgrade only adds new notebooks.
+    command again after an upgrade only adds new notebooks. ``destination`` must not be
+    inside ``source`` (the copy would be copied again on the next run).
     """
+    if inside(destination, source):
+        raise ValueError(f"{destination} is inside {source}")
     copied = []  # type: List[str]
     for dirpath, dirnames, filenames in os.walk(source):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
@@ -200,8 +209,13 @@ def ensure_kernel(
             )
         if _python_exists(data):
             return f"Kernel {name!r} is registered ({existing}).", existing
+        allowed = (
+            [spec.kernels_dir(user=location["user"], prefix=location["prefix"])]
+            if explicit
+            else spec.search_dirs()
+        )
         try:
-            spec.uninstall(existing)
+            spec.uninstall(existing, name, allowed)
             notes.append(f" (replaced {existing}: its Python no longer exists)")
         except spec.KernelSpecError as exc:
             notes.append(f" (could not remove the stale {existing}: {exc})")
@@ -306,6 +320,15 @@ def run(args: argparse.Namespace) -> int:
         folder = os.path.abspath(
             os.path.expanduser(args.dir or os.environ.get(COURSE_DIR_ENV) or DEFAULT_COURSE_DIR)
         )
+        if inside(folder, source):
+            sys.stderr.write(
+                f"ascend-lab course: error: the copy's folder {folder} is inside the course's "
+                f"own folder {source}; copying there would nest one more copy on every run. "
+                f"Choose a folder outside it with --dir (e.g. {DEFAULT_COURSE_DIR})"
+                + ("." if kind != "source" else ", or omit --dir to use the notebooks in place.")
+                + "\n"
+            )
+            return 2
         try:
             copied = copy_course(source, folder)
         except OSError as exc:
@@ -330,9 +353,9 @@ def run(args: argparse.Namespace) -> int:
     extra_env = _jupyter_env(location)
     if args.dry_run:
         print("Would run: " + " ".join(shlex.quote(a) for a in command))
-        print("  in: " + folder)
+        print("  in: " + shlex.quote(folder))
         for key, value in sorted(extra_env.items()):
-            print(f"  with {key}={value}")
+            print(f"  with {key}={shlex.quote(value)}")
         return 0
     sys.stdout.flush()
     env = dict(os.environ)
