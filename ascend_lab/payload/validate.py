@@ -59,27 +59,45 @@ def _check_graph(key: str, graph: Any, kinds: List[str], p: _Problems) -> None:
     nodes = graph.get("nodes")
     if not p.need(isinstance(nodes, list), f"{where}.nodes must be a list"):
         return
-    seen = set()
+    seen: set = set()
+    kind_set = frozenset(kinds)
     for i, node in enumerate(nodes):
         if p.full:
             return
-        at = f"{where}.nodes[{i}]"
-        if not p.need(isinstance(node, dict), f"{at} must be an object"):
-            continue
-        node_id = node.get("id")
-        p.need(isinstance(node_id, str), f"{at}.id must be a string")
-        p.need(isinstance(node.get("op"), str), f"{at}.op must be a string")
-        p.need(node.get("kind") in kinds, f"{at}.kind must be one of {', '.join(kinds)}")
-        if isinstance(node_id, str):
-            p.need(node_id not in seen, f"{at}.id {node_id!r} is not unique")
-            seen.add(node_id)
-        inputs = node.get("inputs", [])
-        p.need(
-            isinstance(inputs, list) and all(isinstance(x, str) for x in inputs),
-            f"{at}.inputs must be a list of strings",
-        )
-        p.need(isinstance(node.get("outputs", []), list), f"{at}.outputs must be a list")
-        p.need(isinstance(node.get("attrs", {}), dict), f"{at}.attrs must be an object")
+        # The common case in one expression, no message built: most of the cost is per node.
+        if (
+            isinstance(node, dict)
+            and isinstance(node.get("id"), str)
+            and node["id"] not in seen
+            and isinstance(node.get("op"), str)
+            and node.get("kind") in kind_set
+            and _is_string_list(node.get("inputs", []))
+            and isinstance(node.get("outputs", []), list)
+            and isinstance(node.get("attrs", {}), dict)
+        ):
+            seen.add(node["id"])
+        else:
+            _node_problems(f"{where}.nodes[{i}]", node, kinds, seen, p)
+
+
+def _is_string_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def _node_problems(at: str, node: Any, kinds: List[str], seen: set, p: _Problems) -> None:
+    """Say what is wrong with one node (only called for a node that failed the fast check)."""
+    if not p.need(isinstance(node, dict), f"{at} must be an object"):
+        return
+    node_id = node.get("id")
+    p.need(isinstance(node_id, str), f"{at}.id must be a string")
+    p.need(isinstance(node.get("op"), str), f"{at}.op must be a string")
+    p.need(node.get("kind") in kinds, f"{at}.kind must be one of {', '.join(kinds)}")
+    if isinstance(node_id, str):
+        p.need(node_id not in seen, f"{at}.id {node_id!r} is not unique")
+        seen.add(node_id)
+    p.need(_is_string_list(node.get("inputs", [])), f"{at}.inputs must be a list of strings")
+    p.need(isinstance(node.get("outputs", []), list), f"{at}.outputs must be a list")
+    p.need(isinstance(node.get("attrs", {}), dict), f"{at}.attrs must be an object")
 
 
 def _nodes_of(graph: Any) -> List[Dict[str, Any]]:
