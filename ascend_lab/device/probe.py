@@ -9,7 +9,7 @@ import os
 import re
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from . import ascend_install, compat, envcheck, npu_smi, npu_smi_runner
 from .status import DeviceStatus, StatusWarning, Versions, cap_warnings, order_warnings
@@ -139,6 +139,27 @@ def clear_cache() -> None:
         _cache.clear()
 
 
+# Where ``_collect`` reads the machine: live by default; ascend_lab.report passes a
+# recorded bundle's npu-smi texts, MindSpore version and environment to replay it.
+Runner = Callable[[str, List[str], float], npu_smi_runner.RunResult]
+
+
+def collect_from(
+    root: str,
+    npu_smi_path: Optional[str],
+    run: Runner,
+    mindspore: Tuple[Optional[str], Optional[str]],
+    environ: Mapping[str, str],
+    timeout: float = 5.0,
+    details: bool = False,
+) -> DeviceStatus:
+    """A status from given sources (no cache, no PATH lookup): the replay of a recording."""
+    return _collect(
+        root, npu_smi_path, timeout, details, False, envcheck.snapshot(environ),
+        run=run, mindspore=mindspore, environ=environ, find=lambda: None,
+    )  # fmt: skip
+
+
 def _collect(
     root: str,
     npu_smi_path: Optional[str],
@@ -146,13 +167,17 @@ def _collect(
     details: bool,
     do_run_check: bool,
     env: Dict[str, Optional[str]],
+    run: Runner = npu_smi_runner.run_npu_smi,
+    mindspore: Optional[Tuple[Optional[str], Optional[str]]] = None,
+    environ: Optional[Mapping[str, str]] = None,
+    find: Callable[[], Optional[str]] = npu_smi_runner.find_npu_smi,
 ) -> DeviceStatus:
     start = time.monotonic()
     status = DeviceStatus(root=root, collected_at=time.time(), environment=env)
     warnings: List[StatusWarning] = []
 
     # 1. npu-smi
-    exe = npu_smi_path or npu_smi_runner.find_npu_smi()
+    exe = npu_smi_path or find()
     status.npu_smi_path = exe
     smi_reason = ""
     smi_failed = False  # npu-smi exists but did not give a table
@@ -160,7 +185,7 @@ def _collect(
     if exe is None:
         smi_reason = "npu-smi not found on PATH"
     else:
-        result = npu_smi_runner.run_npu_smi(exe, ["info"], timeout)
+        result = run(exe, ["info"], timeout)
         if not result.ok:
             smi_reason, smi_failed = result.reason, True
         else:
@@ -205,13 +230,13 @@ def _collect(
         status.versions.npu_smi = parsed.npu_smi_version
 
     if details and exe and status.chips:
-        _add_details(status, exe, timeout, start)
+        _add_details(status, exe, timeout, start, run)
 
     # 2. install root, MindSpore metadata
     inst = ascend_install.read_install(
         root, env.get("ASCEND_HOME_PATH") or env.get("ASCEND_TOOLKIT_HOME")
     )
-    ms_version, ms_dist = mindspore_version()
+    ms_version, ms_dist = mindspore if mindspore is not None else mindspore_version()
     status.versions = Versions(
         driver=inst.driver or (parsed.driver_version if parsed else None),
         firmware=inst.firmware,
@@ -292,7 +317,7 @@ def _collect(
                     "driver",
                 )
             )
-        warnings.extend(envcheck.check_environment(inst, status.chips))
+        warnings.extend(envcheck.check_environment(inst, status.chips, environ))
     elif inst.problems:  # a root was given but it is unusable
         for component, message, fix in inst.problems:
             warnings.append(StatusWarning(message, fix, "warning", component))
@@ -321,7 +346,7 @@ def _collect(
     return status
 
 
-def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float) -> None:
+def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float, run: Runner) -> None:
     """``-t board`` and ``-t usages`` per NPU, ``-t health`` per chip, within ~2x timeout."""
     seen_npus = set()
     for c in status.chips:
@@ -334,7 +359,7 @@ def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float) -
         for name, argv in queries:
             if time.monotonic() - start > 2 * timeout:
                 return
-            res = npu_smi_runner.run_npu_smi(exe, argv, timeout)
+            res = run(exe, argv, timeout)
             if res.ok:
                 values = npu_smi.parse_key_values(res.stdout)
                 if values:
