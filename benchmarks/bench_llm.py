@@ -1,0 +1,162 @@
+"""LLM scale: a 32-layer Llama-style decoder (d=64; tests/scopes/nets.py) traced on CPU.
+
+Prints, each measured once in a fresh process (the machine is shared: run it once):
+  * MindSpore's own compile with the same dumps (``save_graphs=1``, no ascend-lab): seconds;
+  * ``ascend_lab.trace(net, x, run=False)``: seconds, and its overhead over that compile;
+  * ``to_payload()`` and ``to_html()`` seconds, the HTML's size, and the process's peak RSS;
+  * scope repair: kernels, how many MindSpore names under the first layer, and how many of
+    the 32 layers hold the same ops after repair (32 means every layer reads alike).
+
+Usage: .venv/bin/python benchmarks/bench_llm.py [--layers 32] [--out DIR]
+"""
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+
+
+def _net(layers):
+    from tests.scopes.nets import Decoder, decoder_tokens
+
+    net = Decoder(layers=layers)
+    net.set_train(False)
+    return net, decoder_tokens()
+
+
+def phase_compile(layers, out):
+    """MindSpore alone: GRAPH_MODE compile with save_graphs=1 into a fresh folder."""
+    import mindspore as ms
+
+    net, tokens = _net(layers)
+    dump = tempfile.mkdtemp(prefix="bench-llm-dump-", dir=out)
+    ms.set_context(mode=ms.GRAPH_MODE, save_graphs=1, save_graphs_path=dump)
+    start = time.perf_counter()
+    net.compile(tokens)
+    seconds = time.perf_counter() - start
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(dump) for f in fs)
+    return {
+        "compile_s": seconds,
+        "dump_mb": size / 1e6,
+        "files": sum(len(fs) for _, _, fs in os.walk(dump)),
+    }
+
+
+def phase_trace(layers, out):
+    import re
+    from collections import Counter, defaultdict
+
+    import ascend_lab
+    from ascend_lab.scopes import repair_scopes
+
+    net, tokens = _net(layers)
+    start = time.perf_counter()
+    tr = ascend_lab.trace(net, tokens, run=False)
+    trace_s = time.perf_counter() - start
+    start = time.perf_counter()
+    payload = tr.to_payload()
+    payload_s = time.perf_counter() - start
+    html_path = os.path.join(out, "decoder.html")
+    from ascend_lab.widgets import to_html
+
+    start = time.perf_counter()
+    to_html(payload, html_path)
+    html_s = time.perf_counter() - start
+    graph = tr.graph
+    start = time.perf_counter()
+    repaired = repair_scopes(graph)
+    repair_s = time.perf_counter() - start
+    layer = re.compile(r"/(\d+)-Block(/.*)?$")
+    held = defaultdict(Counter)
+    first = 0
+    for node in graph.kernels:
+        if "/0-Block" in (node.scope or ""):
+            first += 1
+        m = layer.search(repaired.get(node.id, node.scope or ""))
+        if m:
+            held[int(m.group(1))][(m.group(2) or "", node.op)] += 1
+    reference = Counter(tuple(sorted(c.items())) for c in held.values()).most_common(1)
+    alike = reference[0][1] if reference else 0
+    return {
+        "trace_s": trace_s,
+        "payload_s": payload_s,
+        "html_s": html_s,
+        "html_mb": os.path.getsize(html_path) / 1e6,
+        "payload_json_mb": len(json.dumps(payload)) / 1e6,
+        "repair_s": repair_s,
+        "kernels": len(graph.kernels),
+        "nodes": len(graph.nodes),
+        "named_under_first_layer": first,
+        "layers_alike": alike,
+        "layers": len(held),
+        "passes": len(tr.passes),
+    }
+
+
+def run_phase(name, layers, out):
+    """Run one phase in a fresh interpreter; its result plus its peak RSS (MB)."""
+    code = (
+        f"import json, resource, sys; sys.path.insert(0, {ROOT!r});"
+        f"from benchmarks.bench_llm import phase_{name} as f;"
+        f"r = f({layers}, {out!r});"
+        "r['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024;"
+        "print('RESULT ' + json.dumps(r))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=out, timeout=3600
+    )
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = json.loads(line[7:])
+            children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+            result["children_peak_rss_mb"] = children
+            return result
+    raise SystemExit(f"{name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layers", type=int, default=32)
+    parser.add_argument("--out", default=None, help="folder for dumps and the HTML")
+    args = parser.parse_args()
+    out = os.path.abspath(args.out or tempfile.mkdtemp(prefix="bench-llm-"))
+    os.makedirs(out, exist_ok=True)
+    base = run_phase("compile", args.layers, out)
+    ours = run_phase("trace", args.layers, out)
+    overhead = (ours["trace_s"] - base["compile_s"]) / base["compile_s"] * 100
+    b, o = base, ours
+
+    def row(label, value, note=""):
+        print(f"  {label:<42}{value:>9}  {note}".rstrip())
+
+    print(f"{args.layers}-layer decoder (d=64), MindSpore on CPU, one run each")
+    row(
+        "MindSpore compile with save_graphs=1",
+        f"{b['compile_s']:.1f} s",
+        f"({b['files']} files, {b['dump_mb']:.0f} MB of dumps, peak RSS {b['peak_rss_mb']:.0f} MB)",
+    )
+    row("ascend_lab.trace(run=False)", f"{o['trace_s']:.1f} s", f"(overhead {overhead:+.0f}%)")
+    row("to_payload()", f"{o['payload_s']:.1f} s", f"({o['payload_json_mb']:.1f} MB JSON)")
+    row("to_html()", f"{o['html_s']:.1f} s", f"({o['html_mb']:.1f} MB)")
+    row("payload + HTML", f"{o['payload_s'] + o['html_s']:.1f} s")
+    row("peak RSS of the tracing process", f"{o['peak_rss_mb']:.0f} MB")
+    row(
+        "scope repair of the final graph",
+        f"{o['repair_s']:.2f} s",
+        f"({o['kernels']} kernels, {o['nodes']} nodes, {o['passes']} passes)",
+    )
+    row("kernels MindSpore names under layer 0", str(o["named_under_first_layer"]))
+    row("layers holding the same ops after repair", f"{o['layers_alike']}/{o['layers']}")
+    print(f"  (dumps and decoder.html in {out})")
+
+
+if __name__ == "__main__":
+    main()
