@@ -196,30 +196,33 @@ def _collect(
                 smi_reason, smi_failed = "npu-smi printed no NPU table (unrecognised output)", True
             elif not parsed.chips:
                 smi_reason, smi_failed = "npu-smi found no NPU chips", True
-            for problem in parsed.problems:
-                warnings.append(
-                    StatusWarning(
-                        "Could not read part of npu-smi's output: " + problem[:200],
-                        "Please report your `npu-smi info` output to ascend-lab",
-                        "info",
-                        "npu",
-                    )
-                )
-            if parsed.more_problems:
-                warnings.append(
-                    StatusWarning(
-                        f"{parsed.more_problems} more unreadable parts of npu-smi's output",
-                        "Please report your `npu-smi info` output to ascend-lab",
-                        "info",
-                        "npu",
-                    )
-                )
+            # the counts come first, so they survive the cap on the number of warnings
             if parsed.more_processes:
                 warnings.append(
                     StatusWarning(
                         f"{parsed.more_processes} more processes on the NPUs are not shown "
                         f"(the first {len(parsed.processes)} are)",
                         "Run `npu-smi info` in a terminal to see them all",
+                        "info",
+                        "npu",
+                    )
+                )
+            if parsed.more_problems:
+                total = len(parsed.problems) + parsed.more_problems
+                warnings.append(
+                    StatusWarning(
+                        f"{total} parts of npu-smi's output could not be read "
+                        f"(the first {len(parsed.problems)} follow)",
+                        "Please report your `npu-smi info` output to ascend-lab",
+                        "info",
+                        "npu",
+                    )
+                )
+            for problem in parsed.problems:
+                warnings.append(
+                    StatusWarning(
+                        "Could not read part of npu-smi's output: " + problem[:200],
+                        "Please report your `npu-smi info` output to ascend-lab",
                         "info",
                         "npu",
                     )
