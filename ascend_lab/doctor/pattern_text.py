@@ -25,6 +25,7 @@ _WIDE_ESCAPES = "DWS"
 _ANCHOR_ESCAPES = "bBAZ"
 _NAMED_GROUP = re.compile(r"\?P<\w{1,100}>")
 _FLAGS_ONLY = re.compile(r"\?[aiLmsux]{1,7}\)")
+_CODE_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|0[0-7]{0,2})")
 _SCOPED_FLAGS = re.compile(r"\?[aiLmsux]{0,7}(?:-[imsx]{1,4})?:")
 
 
@@ -93,6 +94,10 @@ def _escape(source: str, i: int) -> Tuple[Item, int]:
         return Item("anchor", "\\" + nxt), i + 2
     if nxt in "123456789":
         return Item("backref", "\\" + nxt), i + 2
+    m = _CODE_ESCAPE.match(source, i)
+    if m is not None:  # \x1b, \u00e9, \U0001f600, \0
+        digits = m.group(0)[2:] or "0"
+        return Item("char", chr(int(digits, 8 if nxt == "0" else 16))), m.end()
     raise PatternSyntaxUnknown("escape \\" + nxt)
 
 

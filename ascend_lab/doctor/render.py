@@ -7,7 +7,7 @@ from typing import Any, List
 
 from .checks import CONFIRMED, CONTRADICTED
 
-_CODE = re.compile(r"`([^`]+)`")
+_CODE = re.compile(r"`([^`]{1,500})`")  # bounded: linear on any text
 
 
 def _verdict_label(verdict: str) -> str:

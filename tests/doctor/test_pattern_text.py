@@ -76,6 +76,7 @@ def test_required_literal_never_claims_text_a_match_lacks():
         (r"x.{0,5000}", "up to 5000"),
         (r"(a)\1", "back-reference"),
         (r"(?(1)a|b)", "not a construct"),
+        (r"`([^`]+)`", r"unbounded repeat of [^`]"),
     ],
 )
 def test_backtracking_risks_are_named(source, risk):
@@ -123,3 +124,19 @@ def test_loader_refuses_a_malformed_pattern_object():
     doc["entries"][0]["patterns"] = []
     with pytest.raises(KnowledgeBaseError, match="patterns must be a non-empty list"):
         parse_entries(doc)
+
+
+def test_every_regex_in_the_doctor_modules_is_linear_by_the_rules():
+    import importlib
+    import pkgutil
+
+    import ascend_lab.doctor as package
+
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module("ascend_lab.doctor." + info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, re.Pattern):
+                found[f"{info.name}.{name}"] = backtracking_risks(value.pattern)
+    assert {"magic._ANSI", "render._CODE"} <= set(found)
+    assert {name: risks for name, risks in found.items() if risks} == {}

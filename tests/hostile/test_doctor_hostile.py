@@ -1,10 +1,10 @@
 """Hostile input for the doctor: every pattern on ~1 MB adversarial inputs, and a fuzz run.
 
 Each run happens in a fresh interpreter under a 1 GiB address-space limit with a generous
-timeout. The ``asnumpy-in-loop`` regex this replaced took 19.5 s on a 10-line loop and more
-than 100 s on a 12-line one; on the 1 MB loop inputs below it would not finish in any
-lifetime, so answering at all within the bound shows the matching is linear, without a
-timed assertion. The answers are checked too.
+timeout. The ``asnumpy-in-loop`` regex this replaced took 17 s on a 12-line loop and did not
+finish within 200 s on 1 MB of loop body; the unbounded ``[^\\n]*`` patterns took 34 s to
+more than 120 s on 1 MB of their repeated prefix. Answering at all within the bound shows
+the matching is linear, without a timed assertion. The answers are checked too.
 """
 
 import json
@@ -22,7 +22,9 @@ import json, resource
 resource.setrlimit(resource.RLIMIT_AS, ({MEMORY}, {MEMORY}))
 from ascend_lab.doctor.diagnosis import diagnose
 from ascend_lab.doctor.knowledge import load_entries
+from ascend_lab.doctor.magic import strip_ansi
 from ascend_lab.doctor.match import match_text
+from ascend_lab.doctor.render import _rich
 ENTRIES = load_entries()
 MB = 1 << 20
 
@@ -48,6 +50,9 @@ GENERIC = {
     "loop headers only": fill("for x in d:\\n    while y:\\n        "),
     "nested loops": fill("for x in d:\\n    for y in e:\\n        z = f(y)\\n"),
     "loop body, asnumpy inside": LOOP + fill(BODY) + "        h.append(loss.asnumpy())\\n",
+    "escape sequences": fill("\\x1b[0;1;"),
+    "backticks": fill("`a"),
+    "one backtick, then text": "`" + fill("a"),
 }
 
 def adversarial(entry):
@@ -71,6 +76,7 @@ for name, text in GENERIC.items():
             pattern.search(text)  # the regex itself, without the literal pre-check
             searches += 1
     matched[name] = [m.entry.id for m in match_text(text)]
+    strip_ansi(text), _rich(text)  # the doctor's own regexes: colour codes, `code` spans
     diag = diagnose(text, check_environment=False)
     diag.to_text(), diag.to_json(), diag._repr_html_()
 for entry in ENTRIES:
