@@ -43,24 +43,7 @@ ERRORS = (
     "RuntimeError: Malloc device memory failed, size[32212254720], ret[207001]\n"
     "dcmi model initialized failed, because the device is used. ret is -8020\n"
 )
-TRAIN_PY = """import mindspore as ms
-from mindspore import nn
-
-ms.set_context(mode=ms.GRAPH_MODE)
-net = nn.Dense(4, 3)
-loss_fn = nn.MSELoss()
-opt = nn.SGD(net.trainable_params(), learning_rate=0.01)
-grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, opt.parameters)
-
-for epoch in range(10):
-        for x, y in dataset.create_tuple_iterator():
-                loss, grads = grad_fn(x, y)
-                opt(grads)
-                total = total + loss
-                steps = steps + 1
-                last = loss
-print("final loss", last.asnumpy(), "mean", (total / steps).asnumpy())
-"""
+TRAIN_PY_PATH = os.path.join(REPO, "tests", "doctor", "fixtures", "train_asnumpy_after_loop.txt")
 # The asnumpy-in-loop regex before issue 11 (for --old-rule only).
 OLD_RULE = (
     r"(?m)^(?P<indent>[ \t]*)(?:for|while)\b[^\n]*:[ \t]*(?:#[^\n]*)?\n"
@@ -83,6 +66,11 @@ def make_log(path: str, megabytes: float) -> int:
     return os.path.getsize(path)
 
 
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def loop_inputs() -> Dict[str, str]:
     def loop(n: int) -> str:
         body = "    loss = train_step(x, y)\n" * n
@@ -93,7 +81,7 @@ def loop_inputs() -> Dict[str, str]:
         "8-line loop": loop(8),
         "10-line loop": loop(10),
         "12-line loop": loop(12),
-        "17-line train.py": TRAIN_PY,
+        "17-line train.py": _read(TRAIN_PY_PATH),
         f"1 MB loop body ({len(megabyte) / 1e6:.1f} MB)": megabyte + "print(loss.asnumpy())\n",
     }
 
