@@ -2,23 +2,30 @@
 
 Records the dump in a temporary folder (a fresh subprocess compiles the net with
 ``MS_DEV_SAVE_GRAPHS=1``), then times ``read_ir_header`` and ``parse_ir_text`` on the
-``graph_build`` file and on every ``.ir`` file, and prints MB/s.
+``graph_build`` file and on every ``.ir`` file, and the MindIR export with both decoders, and
+prints MB/s.
 
-    .venv/bin/python benchmarks/bench_parse.py                 # ResNet-50
-    .venv/bin/python benchmarks/bench_parse.py --fusion           # graph-kernel fusion on
-    .venv/bin/python benchmarks/bench_parse.py --dump DIR      # reuse an existing dump
+Every time is wall-clock time (``time.perf_counter``), the same clock as the compile it is
+compared with; each figure is the median of ``--repeat`` runs (min and max beside it), after
+one warm-up run. The machine may be shared: compare medians from the same session.
+
+    .venv/bin/python benchmarks/bench_parse.py                  # ResNet-50
+    .venv/bin/python benchmarks/bench_parse.py --fusion         # graph-kernel fusion on
+    .venv/bin/python benchmarks/bench_parse.py --keep DIR       # record into DIR and keep it
+    .venv/bin/python benchmarks/bench_parse.py --dump DIR       # reuse an existing dump
 """
 
 import argparse
 import gc
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import List, Tuple
+from typing import Any, Callable, List
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -62,18 +69,28 @@ def ir_files(dump: str) -> List[Path]:
     return sorted(p for p in Path(dump).rglob("*.ir") if "actor_set" not in p.parts)
 
 
-def timed(fn, *args) -> Tuple[float, object]:  # type: ignore[no-untyped-def]
-    """CPU seconds of this process (the machine is shared: wall time is noisy)."""
-    gc.collect()
-    start = time.process_time()
-    result = fn(*args)
-    return time.process_time() - start, result
+class Timing:
+    """Wall seconds of ``repeat`` runs of one call (after a warm-up run)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, repeat: int) -> None:
+        fn(*args)  # warm-up: imports, caches
+        self.samples: List[float] = []
+        for _ in range(repeat):
+            gc.collect()
+            start = time.perf_counter()
+            fn(*args)
+            self.samples.append(time.perf_counter() - start)
+        self.median = statistics.median(self.samples)
+
+    def spread(self) -> str:
+        return f"min {min(self.samples) * 1000:.0f} ms, max {max(self.samples) * 1000:.0f} ms"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dump", help="parse this existing dump folder instead of recording")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keep", help="record into this folder and keep it")
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
         "--fusion", action="store_true", help="compile with graph-kernel fusion (AKG) on"
     )
@@ -82,8 +99,8 @@ def main() -> int:
     if args.dump:
         return bench(args.dump, args.repeat)
     with tempfile.TemporaryDirectory(prefix="ascend-lab-bench-") as work:
-        dump = os.path.join(work, "dump")
-        os.mkdir(dump)
+        dump = args.keep or os.path.join(work, "dump")
+        os.makedirs(dump, exist_ok=True)
         seconds = record("resnet50" + ("+fusion" if args.fusion else ""), dump, work)
         print(f"recorded ResNet-50 dump: {seconds:.1f} s wall for the MindSpore process")
         return bench(dump, args.repeat, seconds)
@@ -98,11 +115,13 @@ def bench(dump: str, repeat: int, compile_seconds: float = 0.0) -> int:
     build = [p for p in files if p.name.startswith("graph_build_")][0]
     build_mb = len(texts[build].encode("utf-8")) / 1e6
     print(f"{len(files)} .ir files, {total_mb:.1f} MB; {build.name}: {build_mb:.2f} MB")
+    print(f"wall-clock medians of {repeat} runs each")
 
-    best = min(timed(parse_ir_text, texts[build], str(build))[0] for _ in range(repeat))
+    t_build = Timing(parse_ir_text, texts[build], str(build), repeat=repeat)
     g = parse_ir_text(texts[build], str(build))
     print(
-        f"graph_build: {best * 1000:.0f} ms, {build_mb / best:.1f} MB/s "
+        f"graph_build: {t_build.median * 1000:.0f} ms ({t_build.spread()}), "
+        f"{build_mb / t_build.median:.1f} MB/s "
         f"({len(g.nodes)} nodes, {len(g.kernels)} kernels, {len(g.subgraphs)} subgraphs)"
     )
     fused = Counter(n.op for n in g.kernels if n.kind == "call")
@@ -118,14 +137,18 @@ def bench(dump: str, repeat: int, compile_seconds: float = 0.0) -> int:
     def headers_all() -> int:
         return sum(read_ir_header(t)["cnodes"] or 0 for t in texts.values())
 
-    best_all = min(timed(parse_all)[0] for _ in range(repeat))
-    print(f"all files: {best_all:.2f} s, {total_mb / best_all:.1f} MB/s")
+    t_all = Timing(parse_all, repeat=repeat)
+    print(f"all files: {t_all.median:.2f} s ({t_all.spread()}), {total_mb / t_all.median:.1f} MB/s")
     if compile_seconds:
         print(
-            f"parsing every pass = {100 * best_all / compile_seconds:.0f}% of that process's time"
+            f"parsing every pass = {100 * t_all.median / compile_seconds:.0f}% of the wall time "
+            f"of the MindSpore process that wrote them ({compile_seconds:.1f} s)"
         )
-    best_hdr = min(timed(headers_all)[0] for _ in range(repeat))
-    print(f"read_ir_header, all files: {best_hdr * 1000:.0f} ms, {total_mb / best_hdr:.0f} MB/s")
+    t_hdr = Timing(headers_all, repeat=repeat)
+    print(
+        f"read_ir_header, all files: {t_hdr.median * 1000:.0f} ms ({t_hdr.spread()}), "
+        f"{total_mb / t_hdr.median:.0f} MB/s"
+    )
 
     mindirs = sorted(Path(dump).glob("*.mindir"))
     if mindirs:
@@ -133,23 +156,20 @@ def bench(dump: str, repeat: int, compile_seconds: float = 0.0) -> int:
 
         data = mindirs[0].read_bytes()
         for decoder in ("protobuf", "builtin"):
-            parse_mindir(data, str(mindirs[0]), decoder=decoder)  # warm up (loads modules)
-            t_m = min(timed(parse_mindir, data, str(mindirs[0]), decoder)[0] for _ in range(repeat))
+            t_m = Timing(parse_mindir, data, str(mindirs[0]), decoder, repeat=repeat)
             gm = parse_mindir(data, str(mindirs[0]), decoder=decoder)
             print(
                 f"MindIR {mindirs[0].name} ({decoder} decoder): {len(data) / 1e6:.1f} MB, "
-                f"{t_m * 1000:.0f} ms ({len(gm.nodes)} nodes, {len(gm.kernels)} kernels)"
+                f"{t_m.median * 1000:.0f} ms ({t_m.spread()}), "
+                f"{len(gm.nodes)} nodes, {len(gm.kernels)} kernels"
             )
 
     def read_and_parse_all() -> None:
         for p in files:
             parse_ir_text(p.read_text(encoding="utf-8", errors="replace"), str(p))
 
-    wall = time.perf_counter()
-    t_io = timed(read_and_parse_all)[0]
-    wall = time.perf_counter() - wall
-    print(f"read + parse all files from disk: {t_io:.2f} s CPU, {wall:.2f} s wall")
-    print("(times are CPU seconds of this process, best of --repeat)")
+    t_io = Timing(read_and_parse_all, repeat=repeat)
+    print(f"read + parse all files from disk: {t_io.median:.2f} s ({t_io.spread()})")
     return 0
 
 
