@@ -9,7 +9,8 @@
    (target < 150 KB), raw and gzipped.
 
 Runs a real JupyterLab on 127.0.0.1 with a fake 910B3 x8 npu-smi (tests/server/
-fake_machine.py). Needs the extension built and installed (see labextension/BUILD notes).
+fake_machine.py). Needs the extension built into the editable install: ``make`` (or
+``cd labextension && ../.venv/bin/jlpm build``), as CONTRIBUTING.md's edit-test loop says.
 Usage: .venv/bin/python benchmarks/bench_server.py [--requests N] [--page-loads N]
 """
 

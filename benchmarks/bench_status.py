@@ -4,6 +4,10 @@
 - ``ascend-lab status`` on the fake 8 x 910B3 machine (fake npu-smi is a shell script)
 - ``%load_ext ascend_lab`` in a fresh IPython process (target < 100 ms, no MindSpore import)
 - ``%ascend_status`` once loaded, cache bypassed and cached (target < 50 ms)
+- a fake ``npu-smi`` that floods its output (``yes``): time and peak RSS of the probe
+
+Every line is the median of ``--repeat`` samples: one-off costs (``%load_ext``, the first
+``%ascend_status``, ``_repr_html_``) are sampled once per fresh IPython process.
 
 Run: ``.venv/bin/python benchmarks/bench_status.py [--repeat N]``
 """
@@ -111,17 +115,48 @@ def main():
             _wall([sys.executable, "-m", "ascend_lab", "status"], fake_env, n),
         )
         for label, env in (("CPU mode", cpu_env), ("fake 8x910B3", fake_env)):
-            r = _in_ipython(env, n)
+            runs = [_in_ipython(env, n) for _ in range(n)]  # one fresh process per sample
             print(
                 "IPython, {}: mode={} mindspore imported={}".format(
-                    label, r["mode"], r["mindspore_imported"]
+                    label, runs[0]["mode"], any(r["mindspore_imported"] for r in runs)
                 )
             )
-            _report("  %load_ext ascend_lab", [r["load_ext"]], 0.1)
-            _report("  %ascend_status first call (imports + probe)", [r["first"]], 0.05)
-            _report("  %ascend_status --refresh (probe again)", r["refresh"], 0.05)
-            _report("  %ascend_status (cached)", r["cached"], 0.05)
-            _report("  _repr_html_()", [r["html"]])
+            _report("  %load_ext ascend_lab", [r["load_ext"] for r in runs], 0.1)
+            _report(
+                "  %ascend_status first call (imports + probe)", [r["first"] for r in runs], 0.05
+            )
+            _report("  %ascend_status --refresh (probe again)", runs[0]["refresh"], 0.05)
+            _report("  %ascend_status (cached)", runs[0]["cached"], 0.05)
+            _report("  _repr_html_()", [r["html"] for r in runs])
+        flood = make_fake_machine(os.path.join(tmp, "flood"), behaviour="flood")
+        samples = [_flood_probe(flood.environ(base=_env())) for _ in range(n)]
+        _report("probe with npu-smi flooding its output", [t for t, _ in samples])
+        rss = sorted(r for _, r in samples)
+        print(
+            f"{'  peak RSS of that probe':<48} median {statistics.median(rss):7.1f} MB  "
+            f"max {rss[-1]:7.1f} MB  (n={len(rss)})"
+        )
+
+
+_FLOOD = r"""
+import json, resource, time
+from ascend_lab.device.probe import collect_status
+t = time.perf_counter()
+s = collect_status(refresh=True, timeout=3.0)
+print(json.dumps({"seconds": time.perf_counter() - t, "reason": s.reason,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _flood_probe(env):
+    """(seconds, peak RSS MB) of one probe, in a fresh process, against a flooding npu-smi."""
+    import json
+
+    out = subprocess.run(
+        [sys.executable, "-c", _FLOOD], env=env, capture_output=True, text=True, check=True
+    )
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    return r["seconds"], r["rss_mb"]
 
 
 if __name__ == "__main__":
