@@ -21,6 +21,10 @@ SUBCOMMANDS = {
     "course": ("ascend_lab.course_cmd", "open the course in JupyterLab (registers the kernel)"),
     "doctor": ("ascend_lab.doctor.cli", "diagnose an Ascend/MindSpore error log or the setup"),
     "view": ("ascend_lab.viewfile.cli", "open a .mindir, .ir file or dump folder in the viewer"),
+    "report": (
+        "ascend_lab.report.cli",
+        "write one archive of this machine for a helper (redacted)",
+    ),
 }
 
 

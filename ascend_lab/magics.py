@@ -32,6 +32,11 @@ class AscendMagics(Magics):
         """Diagnose the last error (no argument), quoted text, or the cell's text."""
         return _call("ascend_lab.doctor.magic", "doctor_magic", self.shell, line, cell)
 
+    @line_magic
+    def ascend_report(self, line: str) -> Any:
+        """Write a redacted report archive: %ascend_report [--out FILE] [--with-trace]"""
+        return _call("ascend_lab.report.magic", "report_magic", self.shell, line)
+
 
 def register(ipython: Any) -> None:
     ipython.register_magics(AscendMagics)

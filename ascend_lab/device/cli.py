@@ -29,10 +29,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also query npu-smi info -t board|usages|health per chip",
     )
+    parser.add_argument(
+        "--from",
+        dest="from_bundle",
+        metavar="BUNDLE",
+        help="show a machine recorded by `ascend-lab report` (its .tar.gz) instead of this one",
+    )
 
 
 def run(args: Any) -> int:
     from .probe import collect_status
+
+    if getattr(args, "from_bundle", None):  # a recorded machine (ascend-lab report)
+        from ..report.replay import status_cli
+
+        return status_cli(args.from_bundle, args.json)
 
     timeout = args.timeout
     if not timeout or timeout <= 0:

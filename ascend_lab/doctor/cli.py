@@ -40,6 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-env", action="store_true", help="skip the machine checks (text matching only)"
     )
+    parser.add_argument(
+        "--from",
+        dest="from_bundle",
+        metavar="BUNDLE",
+        help="check the machine recorded by `ascend-lab report` (its .tar.gz) instead of this one",
+    )
 
 
 def run(args: Any, stdin: Optional[IO[bytes]] = None, stdout: Optional[IO[str]] = None) -> int:
@@ -75,6 +81,10 @@ def run(args: Any, stdin: Optional[IO[bytes]] = None, stdout: Optional[IO[str]] 
             notes.append(tail_note("log", total, limit, setting))
         if not text.strip():
             notes.append("the input is empty")
+    if getattr(args, "from_bundle", None) and not args.no_env:
+        from ..report.replay import doctor_cli
+
+        return doctor_cli(args.from_bundle, text, source, notes, args.json, out)
     diag = diagnose(
         text,
         source=source,

@@ -1,0 +1,39 @@
+"""``ascend-lab report`` / ``%ascend_report``: one archive with what a helper needs to see of
+an Ascend (or CPU) machine, redacted by default, that replays as status, doctor and traces.
+
+Modules: :mod:`.machine` (npu-smi views, version files, set_env.sh, status, doctor),
+:mod:`.logs` (plog tails), :mod:`.trace_part` + :mod:`.trace_worker` (``--with-trace``),
+:mod:`.redact`, :mod:`.bundle` (manifest, archive), :mod:`.replay` (status/doctor from a
+bundle), :mod:`.view` (its traces as standalone HTML). Nothing here imports MindSpore
+except the trace worker, in its own process.
+"""
+
+from typing import Any, List, Optional
+
+__all__ = ["make_report", "status_from_bundle", "doctor_from_bundle", "traces_html"]
+
+
+def make_report(**options: Any) -> Any:
+    """Write a report archive; ``(path, summary)``. Options: see :class:`.make.ReportOptions`."""
+    from .make import ReportOptions
+    from .make import make_report as _make
+
+    return _make(ReportOptions(**options))
+
+
+def status_from_bundle(path: str) -> Any:
+    from .replay import status_from_bundle as _status
+
+    return _status(path)
+
+
+def doctor_from_bundle(path: str, text: Optional[str] = None, **kw: Any) -> Any:
+    from .replay import doctor_from_bundle as _doctor
+
+    return _doctor(path, text, **kw)
+
+
+def traces_html(bundle: str, folder: str) -> List[str]:
+    from .view import traces_html as _html
+
+    return _html(bundle, folder)

@@ -1,0 +1,247 @@
+"""A report bundle: files in memory, a manifest, one ``.tar.gz`` archive; and reading it back.
+
+Why ``.tar.gz``: Python writes and reads it with the standard library, and ``tar xzf`` is on
+every Linux image an NPU runs (minimal containers often lack ``unzip``).
+
+Layout inside the archive (one top folder, ``ascend-lab-report/``)::
+
+    manifest.json, MANIFEST.txt       what was collected, failed, timed out, redacted
+    machine/...                       npu-smi views, version files, platform, environment
+    status.json, status.txt           the device status, as `ascend-lab status` printed it
+    doctor.json, doctor.txt, doctor_facts.json   the doctor's environment checks and facts
+    logs/...                          tails of plog files and of --log files
+    trace/...                         --with-trace: IR dumps per jit_level, profile, MindIR
+"""
+
+import io
+import json
+import os
+import tarfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from .._version import __version__
+from .redact import Redactor
+
+TOP = "ascend-lab-report"
+SCHEMA = "ascend-lab.report/1"
+MANIFEST = "manifest.json"
+# tar spends a 512-byte header per member (and pads to 512): counted against the size limit
+_PER_FILE_OVERHEAD = 1024
+_READ_MAX_MEMBER = 64 * 1024 * 1024
+_READ_MAX_TOTAL = 512 * 1024 * 1024
+
+# What to drop first when the archive would pass its size limit (lowest number first).
+PRIORITY = {"trace": 0, "logs": 1, "machine": 3}
+
+
+@dataclass
+class Entry:
+    """One manifest line: a thing the report tried to collect."""
+
+    item: str  # what it is ("npu-smi info -t board -i 0")
+    status: str  # ok | failed | timed out | missing | skipped | dropped
+    path: Optional[str] = None  # file in the bundle
+    detail: str = ""
+    seconds: Optional[float] = None
+    truncated: bool = False
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"item": self.item, "status": self.status}
+        if self.path:
+            out["path"] = self.path
+        if self.detail:
+            out["detail"] = self.detail
+        if self.seconds is not None:
+            out["seconds"] = round(self.seconds, 3)
+        if self.truncated:
+            out["truncated"] = True
+        return out
+
+
+@dataclass
+class Bundle:
+    """Files and manifest entries of a report being built (texts redacted on write)."""
+
+    files: Dict[str, bytes] = field(default_factory=dict)
+    texts: Dict[str, str] = field(default_factory=dict)
+    entries: List[Entry] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+
+    def add_text(self, path: str, text: str) -> None:
+        self.texts[path] = text
+
+    def add_json(self, path: str, data: Any) -> None:
+        self.texts[path] = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+
+    def add_binary(self, path: str, data: bytes) -> None:
+        self.files[path] = data
+
+    def record(self, item: str, status: str, **kw: Any) -> Entry:
+        entry = Entry(item, status, **kw)
+        self.entries.append(entry)
+        return entry
+
+    def finish(
+        self, redactor: Redactor, redacted: bool, max_bytes: int, started: float, budget: float
+    ) -> Dict[str, bytes]:
+        """Redact every text (serials learnt from all files first), add the manifest, and
+        drop the lowest-priority files until the whole fits ``max_bytes``."""
+        for text in self.texts.values():
+            redactor.learn(text)
+        out: Dict[str, bytes] = {}
+        for path, text in self.texts.items():
+            out[redactor.redact(path)] = redactor.redact(text).encode("utf-8")
+        for path, data in self.files.items():
+            out[redactor.redact(path)] = data
+        # The manifest itself: written after redaction, with its own size counted.
+        reserve = 256 * 1024
+        dropped = _fit(out, max(0, max_bytes - reserve))
+        for path in dropped:
+            self.record(path, "dropped", detail=f"the archive would pass {max_bytes} bytes")
+        manifest = self.manifest(redactor, redacted, max_bytes, started, budget)
+        out[MANIFEST] = redactor.redact(
+            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+        ).encode("utf-8")
+        out["MANIFEST.txt"] = redactor.redact(manifest_text(manifest)).encode("utf-8")
+        return out
+
+    def manifest(
+        self, redactor: Redactor, redacted: bool, max_bytes: int, started: float, budget: float
+    ) -> Dict[str, Any]:
+        counts: Dict[str, int] = {}
+        for e in self.entries:
+            counts[e.status] = counts.get(e.status, 0) + 1
+        return {
+            "schema": SCHEMA,
+            "generator": f"ascend-lab {__version__}",
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "seconds": round(time.monotonic() - started, 2),
+            "time_budget_seconds": budget,
+            "size_limit_bytes": max_bytes,
+            "redacted": redacted,
+            "redactions": redactor.summary() if redacted else {},
+            "counts": counts,
+            "entries": [e.to_dict() for e in self.entries],
+            "notes": list(self.notes),
+        }
+
+
+def _fit(files: Dict[str, bytes], limit: int) -> List[str]:
+    """Remove files (largest of the least important part first) until they fit ``limit``."""
+
+    def size() -> int:
+        return sum(len(d) + _PER_FILE_OVERHEAD for d in files.values())
+
+    dropped = []
+    order = sorted(files, key=lambda p: (PRIORITY.get(p.split("/", 1)[0], 2), -len(files[p]), p))
+    for path in order:
+        if size() <= limit:
+            break
+        if path in ("status.json", "doctor_facts.json"):
+            continue  # what the replay needs stays
+        del files[path]
+        dropped.append(path)
+    return dropped
+
+
+def manifest_text(manifest: Dict[str, Any]) -> str:
+    """The manifest for a person reading it before sharing the archive."""
+    lines = [
+        f"ascend-lab report ({manifest['generator']}, {manifest['created']}, "
+        f"{manifest['seconds']} s of a {manifest['time_budget_seconds']} s budget)",
+        "",
+    ]
+    if manifest["redacted"]:
+        red = manifest["redactions"]
+        lines.append("Redacted (replaced by tokens such as <host-1>; the values are not here):")
+        if not red:
+            lines.append("  nothing of these kinds was found")
+        for cat, c in sorted(red.items()):
+            lines.append(f"  {cat}: {c['distinct']} distinct value(s), {c['replaced']} place(s)")
+    else:
+        lines.append("NOT REDACTED (--no-redact): host names, user names, home paths, IP")
+        lines.append("addresses and serial numbers appear as they are. Read before sharing.")
+    lines.append("")
+    lines.append("Collected:")
+    for e in manifest["entries"]:
+        where = f" -> {e['path']}" if e.get("path") else ""
+        extra = f" ({e['detail']})" if e.get("detail") else ""
+        cut = " [tail only]" if e.get("truncated") else ""
+        lines.append(f"  [{e['status']}] {e['item']}{where}{cut}{extra}")
+    for note in manifest.get("notes") or []:
+        lines.append("Note: " + note)
+    return "\n".join(lines) + "\n"
+
+
+def write_archive(files: Dict[str, bytes], target: str) -> str:
+    """Write ``files`` under ``TOP/`` as a .tar.gz at ``target`` (atomically); return it."""
+    target = os.path.abspath(target)
+    tmp = target + ".part"
+    now = time.time()
+    with tarfile.open(tmp, "w:gz") as tar:
+        for path in sorted(files):
+            data = files[path]
+            info = tarfile.TarInfo(f"{TOP}/{path}")
+            info.size = len(data)
+            info.mtime = int(now)
+            info.mode = 0o644
+            tar.addfile(info, io.BytesIO(data))
+    os.replace(tmp, target)
+    return target
+
+
+class BundleError(Exception):
+    """A bundle that cannot be read: not an archive or folder of ascend-lab's, corrupt."""
+
+
+def read_bundle(path: str) -> Dict[str, bytes]:
+    """The files of a bundle (a .tar.gz, or a folder it was extracted to), by relative path.
+
+    Reads regular files only, each at most 64 MiB and 512 MiB in all; never extracts to disk.
+    """
+    path = os.fspath(path)
+    out: Dict[str, bytes] = {}
+    total = 0
+    if os.path.isdir(path):
+        base = os.path.join(path, TOP) if os.path.isdir(os.path.join(path, TOP)) else path
+        for dirpath, _dirs, names in os.walk(base):
+            for name in names:
+                full = os.path.join(dirpath, name)
+                if os.path.islink(full) or not os.path.isfile(full):
+                    continue
+                size = os.path.getsize(full)
+                total += size
+                if size > _READ_MAX_MEMBER or total > _READ_MAX_TOTAL:
+                    raise BundleError(f"{path}: too large to read ({full})")
+                with open(full, "rb") as f:
+                    out[os.path.relpath(full, base).replace(os.sep, "/")] = f.read()
+    else:
+        try:
+            with tarfile.open(path, "r:*") as tar:
+                for member in tar:
+                    if not member.isfile():
+                        continue
+                    total += member.size
+                    if member.size > _READ_MAX_MEMBER or total > _READ_MAX_TOTAL:
+                        raise BundleError(f"{path}: {member.name} is too large to read")
+                    name = member.name.split("/", 1)[1] if "/" in member.name else member.name
+                    f = tar.extractfile(member)
+                    if f is not None:
+                        out[name] = f.read()
+        except (tarfile.TarError, OSError, EOFError) as exc:
+            raise BundleError(f"{path}: not a readable ascend-lab report archive ({exc})") from None
+    if MANIFEST not in out:
+        raise BundleError(f"{path}: no {MANIFEST}: not an ascend-lab report")
+    return out
+
+
+def load_json(files: Dict[str, bytes], name: str) -> Any:
+    data = files.get(name)
+    if data is None:
+        return None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except ValueError as exc:
+        raise BundleError(f"{name} in the bundle is not valid JSON ({exc})") from None

@@ -1,0 +1,142 @@
+"""``--with-trace``: run :mod:`.trace_worker` in a child under the time budget and put its
+dumps (capped per jit_level), profile and MindIR into the bundle."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import List, Tuple
+
+from .bundle import Bundle
+from .machine import Budget
+
+DUMP_CAP_BYTES = 8 * 1024 * 1024  # per jit_level; a small net's dumps are ~2 MB on CPU
+PROFILE_CAP_BYTES = 4 * 1024 * 1024
+_TEXT_SUFFIXES = (".ir", ".txt", ".csv", ".json", ".log", ".dot")
+
+
+def _ordered_dump_files(folder: str) -> List[Tuple[str, str]]:
+    """(absolute, relative) files, the viewer's essentials first: the final kernel graph
+    (graph_build_*), the runtime's actor sets, then the passes in their order."""
+    files = []
+    for dirpath, _dirs, names in os.walk(folder):
+        for n in names:
+            full = os.path.join(dirpath, n)
+            rel = os.path.relpath(full, folder).replace(os.sep, "/")
+            files.append((full, rel))
+
+    def rank(item: Tuple[str, str]) -> Tuple[int, str]:
+        rel = item[1]
+        if "graph_build" in rel:
+            return 0, rel
+        if rel.startswith("actor_set/"):
+            return 1, rel
+        return (2 if rel.endswith(".ir") else 3), rel
+
+    return sorted(files, key=rank)
+
+
+def _add_capped(bundle: Bundle, folder: str, dest: str, cap: int, item: str) -> None:
+    used = kept = skipped = 0
+    for full, rel in _ordered_dump_files(folder):
+        try:
+            size = os.path.getsize(full)
+        except OSError:
+            continue
+        if used + size > cap:
+            skipped += 1
+            continue
+        with open(full, "rb") as f:
+            data = f.read(size)
+        if rel.endswith(_TEXT_SUFFIXES) or "." not in os.path.basename(rel):
+            bundle.add_text(f"{dest}/{rel}", data.decode("utf-8", "replace"))
+        else:
+            bundle.add_binary(f"{dest}/{rel}", data)  # .pb: binary, not redacted
+        used += size
+        kept += 1
+    detail = f"{kept} files, {used} bytes"
+    if skipped:
+        detail += f"; {skipped} files left out (cap {cap} bytes)"
+    bundle.record(item, "ok", path=dest, detail=detail, truncated=bool(skipped))
+
+
+def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
+    work = tempfile.mkdtemp(prefix="ascend-lab-report-trace-")
+    out = os.path.join(work, "out")
+    timeout = budget.timeout(budget.left() - 5)  # leave time to pack the archive
+    started = time.monotonic()
+    timed_out = False
+    try:
+        if timeout <= 10:
+            bundle.record("--with-trace", "skipped", detail="not enough of the time budget left")
+            return
+        proc = subprocess.Popen(  # noqa: S603 - fixed argv
+            [sys.executable, "-m", "ascend_lab.report.trace_worker", out, device],
+            cwd=work,  # MindSpore and AKG write caches into the working folder
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            log, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            log, _ = proc.communicate()
+        bundle.add_text("trace/worker.log", log[-64 * 1024 :].decode("utf-8", "replace"))
+        try:
+            with open(os.path.join(out, "worker.json"), encoding="utf-8") as f:
+                progress = json.load(f)
+        except (OSError, ValueError):
+            progress = {"steps": []}
+        for s in progress.get("steps", []):
+            bundle.record(
+                s["step"], s["status"], detail=s.get("detail", ""), seconds=s.get("seconds")
+            )
+        if timed_out:
+            bundle.record(
+                "--with-trace (the rest)",
+                "timed out",
+                detail=f"stopped after {timeout:.0f} s (time budget)",
+                seconds=time.monotonic() - started,
+            )
+        elif proc.returncode != 0:
+            bundle.record(
+                "--with-trace worker",
+                "failed",
+                detail=f"exit {proc.returncode}; see trace/worker.log",
+            )
+        bundle.add_json("trace/worker.json", progress)
+        for level in ("O0", "O1", "O2"):
+            dump = os.path.join(out, level, "dump")
+            if os.path.isdir(dump):
+                _add_capped(
+                    bundle,
+                    dump,
+                    f"trace/{level}/dump",
+                    DUMP_CAP_BYTES,
+                    f"IR dumps, jit_level={level}",
+                )
+                summary = os.path.join(out, level, "summary.txt")
+                if os.path.isfile(summary):
+                    with open(summary, encoding="utf-8", errors="replace") as f:
+                        bundle.add_text(f"trace/{level}/summary.txt", f.read(64 * 1024))
+        if os.path.isdir(os.path.join(out, "profile")):
+            _add_capped(
+                bundle,
+                os.path.join(out, "profile"),
+                "trace/profile",
+                PROFILE_CAP_BYTES,
+                "profile output",
+            )
+        mindir = os.path.join(out, "net.mindir")
+        if os.path.isfile(mindir) and os.path.getsize(mindir) < 16 * 1024 * 1024:
+            with open(mindir, "rb") as f:
+                bundle.add_binary("trace/net.mindir", f.read())
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,104 @@
+"""A bundle's traces as the viewer's standalone HTML pages, plus an index with the profile.
+
+``traces_html(bundle, folder)`` writes one page per kept dump folder (``jit_level`` O0, O1,
+O2) and one for the MindIR, through the same code as ``ascend-lab view`` (a dump folder
+-> payload -> :func:`ascend_lab.widgets.html.render_html`), and ``index.html`` linking them
+with the profile's per-operator table. Every string from the bundle is escaped.
+"""
+
+import html
+import os
+import tempfile
+from typing import Dict, List, Tuple
+
+from .bundle import read_bundle
+
+PROFILE_TABLE_MAX_BYTES = 64 * 1024
+NO_TRACES = "<li>none (the report was recorded without --with-trace)</li>"
+
+
+def _extract(files: Dict[str, bytes], prefix: str, folder: str) -> bool:
+    """Write the bundle's files under ``prefix`` into ``folder`` (no path leaves it)."""
+    wrote = False
+    for name, data in files.items():
+        if not name.startswith(prefix):
+            continue
+        rel = name[len(prefix) :]
+        parts = [p for p in rel.split("/") if p]
+        if not parts or any(p in (".", "..") for p in parts):
+            continue
+        target = os.path.join(folder, *parts)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+        wrote = True
+    return wrote
+
+
+def trace_pages(bundle: str) -> List[Tuple[str, str]]:
+    """``[(name, standalone HTML)]`` for each trace in the bundle (an error page if one is
+    unreadable, so a bundle always opens)."""
+    from ..viewfile.error_page import error_html
+    from ..viewfile.sources import ViewFileError, payload_for_path
+    from ..widgets.html import render_html
+
+    files = read_bundle(bundle)
+    pages = []
+    with tempfile.TemporaryDirectory(prefix="ascend-lab-view-") as tmp:
+        for level in ("O0", "O1", "O2"):
+            folder = os.path.join(tmp, level)
+            if not _extract(files, f"trace/{level}/dump/", folder):
+                continue
+            name = f"trace_{level}"
+            try:
+                pages.append(
+                    (name, render_html(payload_for_path(folder), title=f"jit_level {level}"))
+                )
+            except ViewFileError as exc:
+                pages.append((name, error_html(name, str(exc))))
+        if "trace/net.mindir" in files:
+            path = os.path.join(tmp, "net.mindir")
+            with open(path, "wb") as f:
+                f.write(files["trace/net.mindir"])
+            try:
+                pages.append(("mindir", render_html(payload_for_path(path), title="MindIR")))
+            except ViewFileError as exc:
+                pages.append(("mindir", error_html("net.mindir", str(exc))))
+    return pages
+
+
+def _profile_table(files: Dict[str, bytes]) -> str:
+    for name in sorted(files):
+        if name.startswith("trace/profile/") and name.endswith(
+            ("op_type_info_0.csv", "op_statistic.csv")
+        ):
+            text = files[name][:PROFILE_TABLE_MAX_BYTES].decode("utf-8", "replace")
+            return f"<h2>Profile: {html.escape(name)}</h2><pre>{html.escape(text)}</pre>"
+    return "<p>No profile in this bundle.</p>"
+
+
+def traces_html(bundle: str, folder: str) -> List[str]:
+    """Write each trace page and ``index.html`` into ``folder``; return the pages' paths."""
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    links = []
+    for name, page in trace_pages(bundle):
+        path = os.path.join(folder, name + ".html")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+        written.append(path)
+        links.append(f'<li><a href="{html.escape(name)}.html">{html.escape(name)}</a></li>')
+    files = read_bundle(bundle)
+    summary = (files.get("status.txt") or b"").decode("utf-8", "replace")
+    index = (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\"><title>ascend-lab report</title></head><body>"
+        f"<h1>{html.escape(os.path.basename(bundle))}</h1>"
+        f"<h2>Traces</h2><ul>{''.join(links) or NO_TRACES}</ul>"
+        f"{_profile_table(files)}<h2>Status</h2><pre>{html.escape(summary)}</pre></body></html>"
+    )
+    index_path = os.path.join(folder, "index.html")
+    with open(index_path, "w", encoding="utf-8") as f:
+        f.write(index)
+    return [index_path] + written
