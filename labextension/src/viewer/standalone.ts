@@ -1,8 +1,10 @@
 /**
  * Entry of the standalone HTML export: reads the payload from
- * <script type="application/json" id="ascend-lab-payload"> and renders into #ascend-lab-root.
+ * <script type="application/json" id="ascend-lab-payload"> (and the packed pass snapshots
+ * from #ascend-lab-passes, when present) and renders into #ascend-lab-root.
  */
 import { renderPayload, ViewName } from './app';
+import { packedPassLoader, readPacked } from './packed-passes';
 
 function start(): void {
   const data = document.getElementById('ascend-lab-payload');
@@ -18,9 +20,20 @@ function start(): void {
     return;
   }
   const view = (host.getAttribute('data-view') ?? 'all') as ViewName;
+  let onRequestPass: ((index: number) => Promise<unknown>) | undefined;
+  try {
+    // pass snapshots, compressed, decoded when opened (ascend_lab/pass_packing.py)
+    const packed = readPacked(document.getElementById('ascend-lab-passes'));
+    const graphs = (payload as { graphs?: Record<string, unknown> } | null)?.graphs;
+    if (packed && graphs && typeof graphs === 'object') {
+      onRequestPass = packedPassLoader(graphs, packed);
+    }
+  } catch (err) {
+    console.warn('ascend-lab: pass snapshots unreadable', err);
+  }
   // a new task after parsing a big payload keeps each main-thread task short
   setTimeout(() => {
-    const handle = renderPayload(host, payload, { view });
+    const handle = renderPayload(host, payload, { view, onRequestPass });
     (window as unknown as { ascendLab?: unknown }).ascendLab = handle;
   }, 0);
 }

@@ -1,0 +1,57 @@
+"""Pass snapshots packed for the standalone page (ascend_lab.pass_packing)."""
+
+import copy
+
+from ascend_lab.graph.ir_text import parse_ir_file
+from ascend_lab.pass_packing import PACKED_FORMAT, pack_passes, unpack_pass
+from ascend_lab.payload import check_payload
+from ascend_lab.viewfile import payload_for_path
+from tests.graph.helpers import FIXTURES
+
+LENET = FIXTURES / "lenet"
+
+
+def test_main_views_stay_plain_and_pass_graphs_round_trip():
+    payload = payload_for_path(str(LENET), passes="all")
+    original = copy.deepcopy(payload)
+    lean, packed = pack_passes(payload)
+    assert payload == original  # the input is not modified
+    check_payload(lean)
+    assert packed["format"] == PACKED_FORMAT
+    views = {v for v in lean["views"].values() if v}
+    assert views <= set(lean["graphs"])
+    assert all(k in views or k.split("/", 1)[0] in views for k in lean["graphs"])
+    for entry in original["passes"]:
+        key = entry["graph"]
+        if key is None or key.split("/", 1)[0] in views:
+            continue
+        bundle = unpack_pass(packed, entry["index"])
+        assert bundle == {k: g for k, g in original["graphs"].items() if k.split("/", 1)[0] == key}
+        lean_entry = next(p for p in lean["passes"] if p["index"] == entry["index"])
+        assert lean_entry["graph"] is None and lean_entry["name"] == entry["name"]
+
+
+def test_identical_bundles_are_stored_once():
+    payload = payload_for_path(str(LENET), passes="all")
+    graph = parse_ir_file(LENET / "opt_pass_2_opt_a_0016.ir").to_dict()
+    # two passes showing the same graph under different keys -> one bundle after renaming
+    payload["graphs"]["pass:900"] = graph
+    payload["graphs"]["pass:901"] = graph
+    base = payload["passes"][0]
+    payload["passes"] += [
+        dict(base, index=900, graph="pass:900"),
+        dict(base, index=901, graph="pass:901"),
+    ]
+    _, packed = pack_passes(payload)
+    assert packed["passes"]["900"] != packed["passes"]["901"]  # keys differ inside
+    payload["graphs"]["pass:901"] = payload["graphs"]["pass:900"]
+    payload["passes"][-1]["graph"] = "pass:900"
+    _, packed = pack_passes(payload)
+    assert packed["passes"]["900"] == packed["passes"]["901"]
+    assert len(packed["bundles"]) == len(set(packed["bundles"]))
+
+
+def test_nothing_to_pack():
+    payload = payload_for_path(str(LENET / "graph_build_0_0094.ir"))
+    lean, packed = pack_passes(payload)
+    assert packed is None and lean is payload
