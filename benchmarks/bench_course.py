@@ -6,17 +6,21 @@
 
 Each notebook runs in its own subprocess (nbclient + a fresh kernel), on a temporary copy
 of ``notebooks/``. While it runs, this script samples the **process tree** under that
-subprocess every 0.25 s: the kernel and everything it starts (AKG compile workers, the
-dataset's worker processes, ``msrun``'s scheduler and workers), all together, the way a
-Binder container's memory limit sees them. Two sums per sample:
+subprocess every 0.25 s: the kernel and everything it starts (AKG's kernel-build server
+and its compile pool, the dataset's worker processes, ``msrun``, its scheduler and
+workers), all together, the way a Binder container's memory limit sees them. A container
+(cgroup) is charged each physical page once, so summed RSS overcounts: every one of these
+processes maps the same MindSpore libraries, and forked workers share pages copy-on-write.
+Three sums per sample, peak of each over the run:
 
-- ``tree RSS``: resident memory summed over the processes (counts a shared library once
-  per process that maps it: an upper bound);
-- ``tree PSS``: proportional set size summed (a shared page is split among the processes
-  sharing it: the closest a process can get to what the container's cgroup charges).
+- ``tree``: private memory (USS) of every process, plus the largest shared part (RSS - USS)
+  of any one of them, counted once: the estimate of what the container is charged (the
+  shared part is mostly the MindSpore libraries every process maps);
+- ``PSS``: proportional set size summed (a shared page split among all processes that map
+  it, including ones outside the tree, so it reads low on a busy shared machine);
+- ``RSS``: resident memory summed, counting shared pages once per process (upper bound).
 
-The peak of each sum over the run is reported. Budgets (issue 15): whole course < 10 min,
-each notebook's tree < 1.5 GB.
+Budgets (issue 15): whole course < 10 min, each notebook's ``tree`` < 1.5 GB.
 """
 
 import argparse
@@ -64,6 +68,7 @@ class TreeSampler:
         self.interval = interval
         self.peak_rss = 0
         self.peak_pss = 0
+        self.peak_tree = 0
         self.peak_processes = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -83,16 +88,19 @@ class TreeSampler:
             tree = psutil.Process(self.pid).children(recursive=True)
         except psutil.Error:
             return
-        rss = pss = 0
+        rss = pss = uss = shared = 0
         for proc in tree:
             try:
                 info = proc.memory_full_info()
             except psutil.Error:  # gone between listing and reading, or not readable
                 continue
             rss += info.rss
-            pss += getattr(info, "pss", info.rss)
+            pss += info.pss
+            uss += info.uss
+            shared = max(shared, info.rss - info.uss)
         self.peak_rss = max(self.peak_rss, rss)
         self.peak_pss = max(self.peak_pss, pss)
+        self.peak_tree = max(self.peak_tree, uss + shared)
         self.peak_processes = max(self.peak_processes, len(tree))
 
     def _run(self) -> None:
@@ -121,7 +129,7 @@ def main(argv: List[str]) -> int:
     shutil.copytree(NOTEBOOKS, copy, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_*"))
     rows = []
     failed = 0
-    print(f"{'notebook':40} {'time':>9} {'tree PSS':>11} {'tree RSS':>8} {'procs':>5}")
+    print(f"{'notebook':40} {'time':>9} {'tree':>10} {'PSS':>10} {'RSS':>10} {'procs':>5}")
     try:
         for name in names:
             cmd = [sys.executable, os.path.abspath(__file__), "--one", os.path.join(copy, name)]
@@ -141,6 +149,7 @@ def main(argv: List[str]) -> int:
                 result = {"seconds": float("nan"), "error": (err or out)[-2000:]}
             else:
                 result = json.loads(lines[-1])
+            result["tree_mb"] = sampler.peak_tree / 2**20
             result["tree_rss_mb"] = sampler.peak_rss / 2**20
             result["tree_pss_mb"] = sampler.peak_pss / 2**20
             result["processes"] = sampler.peak_processes
@@ -148,8 +157,9 @@ def main(argv: List[str]) -> int:
             status = "ok" if not result["error"] else "FAILED"
             failed += bool(result["error"])
             print(
-                f"{name:40} {result['seconds']:7.1f} s {result['tree_pss_mb']:8.0f} MB "
-                f"{result['tree_rss_mb']:8.0f} MB {result['processes']:5}  {status}",
+                f"{name:40} {result['seconds']:7.1f} s {result['tree_mb']:7.0f} MB "
+                f"{result['tree_pss_mb']:7.0f} MB {result['tree_rss_mb']:7.0f} MB "
+                f"{result['processes']:5}  {status}",
                 flush=True,
             )
             if result["error"]:
@@ -157,11 +167,12 @@ def main(argv: List[str]) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     total = sum(float(r["seconds"]) for _, r in rows)
+    tree = max((float(r["tree_mb"]) for _, r in rows), default=0.0)
     pss = max((float(r["tree_pss_mb"]) for _, r in rows), default=0.0)
     rss = max((float(r["tree_rss_mb"]) for _, r in rows), default=0.0)
-    print("-" * 80)
+    print("-" * 88)
     print(
-        f"{'total':40} {total:7.1f} s {pss:8.0f} MB {rss:8.0f} MB  "
+        f"{'total':40} {total:7.1f} s {tree:7.0f} MB {pss:7.0f} MB {rss:7.0f} MB  "
         f"(budgets: {BUDGET_TOTAL_S:.0f} s total, {BUDGET_TREE_MB:.0f} MB per notebook tree)"
     )
     print(f"cores: {os.cpu_count()}, kernel: {args.kernel}, failed: {failed}")

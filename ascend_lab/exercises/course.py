@@ -434,8 +434,8 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
                 "06",
                 1,
                 _steps,
-                "512 // 48 and the same rounded up.",
-                "my_steps = (512 // 48, -(-512 // 48))",
+                "len(images) // 48, and the same rounded up.",
+                "my_steps = (len(images) // 48, -(-len(images) // 48))",
             ),
             e(
                 "06",
