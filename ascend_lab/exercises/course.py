@@ -525,7 +525,7 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
                 _momentum,
                 "MindSpore: new = m * old + (1 - m) * batch; "
                 "PyTorch: new = (1 - m) * old + m * batch.",
-                "my_ms_momentum = 1 - 0.1",
+                "my_ms_momentum = 1 - 0.01",
             ),
         ),
     }
