@@ -101,13 +101,11 @@ def _unmap(obj: Any, sandbox: str) -> Any:
         return tuple(_unmap(v, sandbox) for v in obj)
     if isinstance(obj, dict):
         return {_unmap(k, sandbox): _unmap(v, sandbox) for k, v in obj.items()}
-    if is_dataclass(obj) and not isinstance(obj, type):
+    frozen = getattr(getattr(obj, "__dataclass_params__", None), "frozen", False)
+    if is_dataclass(obj) and not isinstance(obj, type) and not frozen:  # frozen: knowledge
         for f in fields(obj):
             setattr(obj, f.name, _unmap(getattr(obj, f.name), sandbox))
         return obj
-    if hasattr(obj, "__dict__") and type(obj).__module__.startswith("ascend_lab."):
-        for k, v in list(vars(obj).items()):
-            setattr(obj, k, _unmap(v, sandbox))
     return obj
 
 

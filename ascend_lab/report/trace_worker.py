@@ -56,7 +56,11 @@ def main(out: str, device: str) -> int:
     import ascend_lab
 
     if device != "CPU":
-        ms.set_device(device)
+        try:
+            ms.set_device(device)
+        except Exception as exc:  # e.g. the CPU wheel on an NPU machine, or a fake one
+            step(f"use the {device} backend", "failed", f"{type(exc).__name__}: {exc}")
+            device = progress["device"] = "CPU"
     progress["mindspore"] = ms.__version__
     step("import mindspore", "ok", seconds=time.monotonic() - t0)
     x = ms.Tensor(np.random.default_rng(0).standard_normal(SHAPE).astype(np.float32))
