@@ -21,10 +21,12 @@ _MIN_LEN = 2  # a 1-letter name would hit ordinary words
 _IPV4 = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\.?\d)")
 _MAC = re.compile(r"(?<![0-9A-Fa-f:])(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}(?![0-9A-Fa-f:])")
 # "Serial Number : 033GWR10M8000050", "SN=...", "Chip UUID: ..." (key, separator, value)
+# Matched line by line, on lines of at most _SERIAL_LINE_MAX characters (keeps it linear).
 _SERIAL_LINE = re.compile(
-    r"(?im)^([ \t]*[^\n:=]{0,40}?\b(?:serial(?:[ _-]?(?:number|no))?|sn|uuid|elabel|"
-    r"chip[ _-]?id|board[ _-]?sn)\b[ \t]*[:=][ \t]*)([^\s\n][^\n]{0,120}?)[ \t]*$"
+    r"(?i)[ \t]{0,40}[^:=]{0,40}?\b(?:serial(?:[ _-]?(?:number|no))?|sn|uuid|elabel|"
+    r"chip[ _-]?id|board[ _-]?sn)\b[ \t]{0,40}[:=][ \t]{0,40}(\S[^\n]{0,120}?)[ \t]{0,40}$"
 )
+_SERIAL_LINE_MAX = 400
 # version files hold dotted numbers that are not addresses ("Version=24.1.0.3")
 _VERSION_LINE = re.compile(r"(?im)^[ \t]*[\w.-]{0,40}version[\w .-]{0,40}[:=]")
 _HOME_USER = re.compile(r"(?<![\w/])/home/([A-Za-z0-9._-]{1,64})")
@@ -66,8 +68,11 @@ class Redactor:
 
     def learn(self, text: str) -> None:
         """Find serial numbers and /home/<name> users in ``text`` before any replacing."""
-        for m in _SERIAL_LINE.finditer(text):
-            value = m.group(2).strip()
+        for line in text.splitlines():
+            m = _SERIAL_LINE.match(line) if len(line) <= _SERIAL_LINE_MAX else None
+            if m is None:
+                continue
+            value = m.group(1).strip()
             if value and value.upper() not in ("NA", "N/A", "-", "NONE", "0"):
                 self._token("serial", value)
         for m in _HOME_USER.finditer(text):
