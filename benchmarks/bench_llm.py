@@ -5,7 +5,8 @@ Prints, each measured once in a fresh process (the machine is shared: run it onc
   * ``ascend_lab.trace(net, x, run=False)``: seconds, and its overhead over that compile;
   * ``to_payload()`` and ``to_html()`` seconds, the HTML's size, and the process's peak RSS;
   * scope repair: kernels, how many MindSpore names under the first layer, and how many of
-    the 32 layers hold the same ops after repair (32 means every layer reads alike).
+    the 32 layers hold the same ops after repair (32 means every layer reads alike);
+  * the HTML in Chromium: first view drawn, and expanding one group right after.
 
 Usage: .venv/bin/python benchmarks/bench_llm.py [--layers 32] [--out DIR]
 """
@@ -122,6 +123,25 @@ def run_phase(name, layers, out):
     raise SystemExit(f"{name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
+def first_view(path):
+    """Chromium, offline: ms to the first drawn view, and to expanding the first group in
+    view right after it (bench_viewer's probes)."""
+    from benchmarks.bench_viewer import EXPAND, PROBE
+    from tests.support.browser import block_network, chromium
+
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        block_network(context)
+        page = context.new_page()
+        page.add_init_script(PROBE)
+        page.goto(f"file://{path}", timeout=300000)
+        drawn = page.evaluate("window.__drawn")
+        boxes = page.locator(".al-node, .al-group").count()
+        expand = page.evaluate(EXPAND, "")
+        context.close()
+    return {"drawn_ms": drawn, "boxes": boxes, "expand_ms": expand}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", type=int, default=32)
@@ -155,6 +175,13 @@ def main():
     )
     row("kernels MindSpore names under layer 0", str(o["named_under_first_layer"]))
     row("layers holding the same ops after repair", f"{o['layers_alike']}/{o['layers']}")
+    view = first_view(os.path.join(out, "decoder.html"))
+    row(
+        "first view in Chromium (standalone HTML)",
+        f"{view['drawn_ms']:.0f} ms",
+        f"({view['boxes']} boxes)",
+    )
+    row("expanding the first group in view", f"{view['expand_ms']:.0f} ms")
     print(f"  (dumps and decoder.html in {out})")
 
 
