@@ -32,6 +32,17 @@ _PER_FILE_OVERHEAD = 1024
 _READ_MAX_MEMBER = 64 * 1024 * 1024
 _READ_MAX_TOTAL = 512 * 1024 * 1024
 
+# What the replay needs: never dropped for size.
+REPLAY_NEEDS = frozenset(
+    [
+        "status.json",
+        "doctor_facts.json",
+        "versions.json",
+        "machine/npu-smi/calls.json",
+        "machine/paths.json",
+        "machine/environment.json",
+    ]
+)
 # What to drop first when the archive would pass its size limit (lowest number first).
 PRIORITY = {"trace": 0, "logs": 1, "machine": 3}
 
@@ -94,7 +105,7 @@ class Bundle:
         for path, text in self.texts.items():
             out[redactor.redact(path)] = redactor.redact(text).encode("utf-8")
         for path, data in self.files.items():
-            out[redactor.redact(path)] = data
+            out[redactor.redact(path)] = redactor.redact_bytes(data)
         # The manifest itself: written after redaction, with its own size counted.
         reserve = 256 * 1024
         dropped = _fit(out, max(0, max_bytes - reserve))
@@ -139,8 +150,8 @@ def _fit(files: Dict[str, bytes], limit: int) -> List[str]:
     for path in order:
         if size() <= limit:
             break
-        if path in ("status.json", "doctor_facts.json"):
-            continue  # what the replay needs stays
+        if path in REPLAY_NEEDS:
+            continue
         del files[path]
         dropped.append(path)
     return dropped

@@ -113,6 +113,19 @@ class Redactor:
             for line in text.splitlines(keepends=True)
         )
 
+    def redact_bytes(self, data: bytes) -> bytes:
+        """A binary file (MindIR, .pb dumps): each known secret becomes ``*`` of the same
+        length, so length-prefixed protobuf strings stay valid. Addresses are found only
+        in text files."""
+        for category in ("home", "serial", "host", "user"):
+            for value in sorted(self.tokens[category], key=len, reverse=True):
+                raw = value.encode("utf-8")
+                n = data.count(raw)
+                if n:
+                    self.counts[category] += n
+                    data = data.replace(raw, b"*" * len(raw))
+        return data
+
     def _count(self, category: str, value: str) -> str:
         self.counts[category] += 1
         return self._token(category, value)
@@ -140,3 +153,6 @@ class NoRedaction(Redactor):
 
     def learn(self, text: str) -> None:
         return None
+
+    def redact_bytes(self, data: bytes) -> bytes:
+        return data

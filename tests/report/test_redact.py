@@ -51,3 +51,12 @@ def test_names_are_whole_words_and_root_is_not_a_secret():
 def test_no_redaction_passes_text_through():
     r = NoRedaction(hosts=["myhost"])
     assert r.redact("myhost 10.1.2.3") == "myhost 10.1.2.3"
+
+
+def test_binary_files_keep_their_length_and_lose_the_secrets():
+    r = Redactor(users=["alice"], homes=["/home/alice"])
+    data = b"\x0a\x19/home/alice/lib/net.py:12\x12\x05alice"
+    out = r.redact_bytes(data)
+    assert len(out) == len(data) and b"alice" not in out
+    assert out.startswith(b"\x0a\x19***********/lib/net.py")
+    assert r.summary()["user"]["replaced"] == 1 and r.summary()["home"]["replaced"] == 1
