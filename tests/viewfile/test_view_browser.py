@@ -5,7 +5,8 @@ import pytest
 
 from ascend_lab.cli import main
 from tests.graph.helpers import FIXTURES
-from tests.support.browser import TRAP_SCRIPT, block_network, chromium
+from tests.support.browser import chromium
+from tests.viewer.test_standalone_browser import _open
 
 pytestmark = pytest.mark.browser
 
@@ -17,17 +18,6 @@ READY = '[data-view="graph"] .al-canvas[data-state="ready"]'
 def browser():
     with chromium() as b:
         yield b
-
-
-def _page(browser, path):
-    context = browser.new_context(viewport={"width": 1200, "height": 800})
-    attempts = block_network(context)
-    page = context.new_page()
-    page.add_init_script(TRAP_SCRIPT)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"file://{path}")
-    return context, page, attempts, errors
 
 
 @pytest.mark.parametrize(
@@ -42,7 +32,7 @@ def _page(browser, path):
 def test_view_page_draws_the_graph(browser, tmp_path, source, kernel_ops):
     out = tmp_path / "view.html"
     assert main(["view", str(source), "-o", str(out)]) == 0
-    context, page, attempts, errors = _page(browser, out)
+    context, page, attempts, errors = _open(browser, out, tmp_path)
     try:
         page.wait_for_selector(READY, timeout=30000)
         ops = set(
@@ -61,11 +51,38 @@ def test_view_page_of_a_corrupt_file_says_why(browser, tmp_path):
     bad.write_bytes((LENET / "lenet.mindir").read_bytes()[:300])
     out = tmp_path / "broken.html"
     assert main(["view", str(bad), "-o", str(out)]) == 2
-    context, page, attempts, errors = _page(browser, out)
+    context, page, attempts, errors = _open(browser, out, tmp_path)
     try:
         message = page.locator("#ascend-lab-error").inner_text(timeout=10000)
         assert "corrupt or truncated MindIR" in message and "broken.mindir" in message
         assert page.locator("h1").inner_text() == "ascend-lab cannot show broken.mindir"
         assert errors == [] and attempts == []
+    finally:
+        context.close()
+
+
+def test_packed_passes_open_offline(browser, tmp_path):
+    """The dump folder's page packs its pass snapshots; a pass opened from the list is
+    decoded (DecompressionStream) and drawn."""
+    out = tmp_path / "lenet.html"
+    assert main(["view", str(LENET), "--passes", "all", "-o", str(out)]) == 0
+    page_text = out.read_text(encoding="utf-8")
+    assert 'id="ascend-lab-passes"' in page_text and "ascend-lab.packed-passes/1" in page_text
+    context, page, attempts, errors = _open(browser, out, tmp_path)
+    try:
+        page.wait_for_selector(READY)
+        page.locator('.al-tab[data-tab="timeline"]').click()
+        timeline = page.locator('[data-view="timeline"]')
+        items = timeline.locator(".al-passlist li[data-pass]")
+        for name in ("opt_pass_2_opt_a", "00_bootstrap"):  # packed: not a main view
+            items.filter(has_text=name).first.click()
+            page.wait_for_selector(
+                '[data-view="timeline"] .al-canvas[data-state="ready"]', timeout=30000
+            )
+            timeline.locator(".al-node").first.wait_for(timeout=30000)
+            assert "not included" not in timeline.locator(".al-passinfo").inner_text()
+        assert items.count() >= 4
+        assert errors == [] and attempts == []
+        assert page.evaluate("window.__alerts") == []
     finally:
         context.close()
