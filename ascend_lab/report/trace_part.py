@@ -96,7 +96,10 @@ def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
             progress = {"steps": []}
         for s in progress.get("steps", []):
             bundle.record(
-                s["step"], s["status"], detail=s.get("detail", ""), seconds=s.get("seconds")
+                s["step"],
+                s["status"],
+                detail=(s.get("detail") or "").split("\n", 1)[0][:300],
+                seconds=s.get("seconds"),
             )
         if timed_out:
             bundle.record(

@@ -43,7 +43,7 @@ def main(out: str, device: str) -> int:
 
     def step(name: str, status: str, detail: str = "", seconds: float = 0.0) -> None:
         progress["steps"].append(
-            {"step": name, "status": status, "detail": detail[-2000:], "seconds": round(seconds, 2)}
+            {"step": name, "status": status, "detail": detail[:4000], "seconds": round(seconds, 2)}
         )
         with open(os.path.join(out, "worker.json"), "w", encoding="utf-8") as f:
             json.dump(progress, f, indent=2)
