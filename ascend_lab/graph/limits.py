@@ -24,11 +24,12 @@ DEFAULTS = {
 }
 
 
-def limit(env: str) -> int:
-    """The limit named by ``env`` (one of this module's ``*_ENV`` names), in bytes/characters."""
+def limit(env: str, default: Optional[int] = None) -> int:
+    """The limit set by environment variable ``env``, else ``default`` (for this module's
+    ``*_ENV`` names, its ``DEFAULTS``); a value that is not a positive number is a ValueError."""
     text = os.environ.get(env, "").strip()
     if not text:
-        return DEFAULTS[env]
+        return DEFAULTS[env] if default is None else default
     try:
         value = int(text.replace("_", ""))
     except ValueError:
