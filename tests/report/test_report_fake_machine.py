@@ -177,3 +177,17 @@ def test_bad_input_is_a_clear_error(tmp_path):
     assert res.returncode == 2 and "--budget must be a positive number" in res.stderr
     res = run_cli(["report", "--help"], dict(os.environ), str(tmp_path))
     assert "time budget" in res.stdout and "size limit" in res.stdout
+
+
+def test_toolkit_latest_as_a_real_symlink_replays_the_same(tmp_path):
+    machine = make_fake_machine(tmp_path / "m", latest_symlink=True)
+    env = machine.environ(sourced=True)
+    out = str(tmp_path / "r.tar.gz")
+    assert run_cli(["report", "--out", out], env, str(tmp_path)).returncode == 0
+    live = json.loads(run_cli(["status", "--json", "--details"], env, str(tmp_path)).stdout)
+    replay = json.loads(run_cli(["status", "--json", "--from", out], env, str(tmp_path)).stdout)
+    assert verdicts(replay) == verdicts(live)
+    assert replay["versions"]["cann"] == "8.3.RC2"
+    paths = json.load(open(os.path.join(extract(out, str(tmp_path / "x")), "machine/paths.json")))
+    latest = [v for k, v in paths["paths"].items() if k.endswith("/ascend-toolkit/latest")]
+    assert latest == [{"kind": "symlink", "target": "8.3.RC2"}]
