@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .profiling.model import Profile
     from .tracing.api import Trace
 
-__all__ = ["__version__", "load_ipython_extension", "status", "trace"]
+__all__ = ["__version__", "load_ipython_extension", "profile", "status", "trace"]
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -72,6 +73,42 @@ def trace(
     from .tracing.api import trace_net
 
     return trace_net(net, list(inputs), fusion, level, keep_dumps, run, progress)
+
+
+def profile(
+    net: Any,
+    *inputs: Any,
+    steps: int = 5,
+    warmup: int = 2,
+    keep: bool = False,
+    trace: Any = None,
+) -> "Profile":
+    """Run ``net(*inputs)`` under MindSpore's own profiler in GRAPH_MODE and read it back.
+
+    >>> p = ascend_lab.profile(net, x)     # 2 warm-up calls, then 5 profiled steps
+    >>> p.slowest, p.top(5), p.steps       # per kernel, per step (wall, kernels, gaps)
+    >>> print(p.table()); p.plot()         # text table, matplotlib top-N
+
+    Args:
+        net: a ``mindspore.nn.Cell``.
+        inputs: sample inputs, as you would pass them to ``net(...)``.
+        steps: profiled steps (each timed; kernels are put in the step they ran in).
+        warmup: unprofiled calls first (the first call compiles the graph).
+        keep: keep the profiler's folder (``Profile.profiler_dir``); otherwise it is
+            written to a private temporary folder and removed before returning.
+        trace: a :class:`~ascend_lab.tracing.api.Trace` of this net to join the kernels to;
+            ``None`` traces the net first (one compile with IR dumps); ``False`` skips it.
+
+    Returns:
+        a :class:`ascend_lab.profiling.model.Profile`. Rows that could not be joined to a
+        graph node are in ``Profile.unjoined_rows``; graph kernels without a measured
+        time, with the reason, in ``Profile.unmeasured_nodes``.
+
+    MindSpore's context (``mode``) and the working directory are restored afterwards.
+    """
+    from .profiling.api import profile_net
+
+    return profile_net(net, list(inputs), steps, warmup, keep, trace)
 
 
 def _jupyter_labextension_paths() -> List[Dict[str, str]]:

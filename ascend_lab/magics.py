@@ -1,4 +1,4 @@
-"""IPython magics: ``%ascend_status``, ``%ascend_trace``, ``%ascend_doctor``.
+"""IPython magics: ``%ascend_status``, ``%ascend_trace``, ``%ascend_profile``, ``%ascend_doctor``.
 
 Registering them must stay cheap (no MindSpore import): each magic imports the module that
 implements it on first call. Each implementation takes the shell and the magic's text.
@@ -26,6 +26,11 @@ class AscendMagics(Magics):
     def ascend_trace(self, line: str) -> Any:
         """Trace a net from the namespace: %ascend_trace net x [--fusion] [--level N]"""
         return _call("ascend_lab.tracing.magic", "trace_magic", self.shell, line)
+
+    @line_magic
+    def ascend_profile(self, line: str) -> Any:
+        """Profile a net from the namespace: %ascend_profile net x [--steps N] [--warmup N]"""
+        return _call("ascend_lab.profiling.magic", "profile_magic", self.shell, line)
 
     @line_cell_magic
     def ascend_doctor(self, line: str, cell: Optional[str] = None) -> Any:

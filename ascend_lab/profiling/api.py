@@ -1,0 +1,167 @@
+"""``ascend_lab.profile(net, x)`` and :func:`load_profile` (read a profiler folder).
+
+The profiler writes to a private temporary folder that is removed before ``profile()``
+returns, unless ``keep=True`` (then ``Profile.profiler_dir`` names it).
+"""
+
+import os
+import shutil
+import tempfile
+from typing import Any, List, Optional, Sequence, Tuple
+
+from .ascend_files import parse_kernel_details, parse_op_statistic
+from .build import build_profile
+from .cpu_files import parse_execute_timestamps, parse_op_detail
+from .errors import ProfileError
+from .files import find_files, read_text
+from .join import join_to_graph
+from .model import KernelLaunch, Profile
+from .trace_view import overlap_spans, parse_trace_view
+
+__all__ = ["load_profile", "profile_net"]
+
+
+def _read_launches(folder: str) -> Tuple[str, List[KernelLaunch], dict, List[str]]:
+    """``(source, launches, files, notes)`` from the profiler's files under ``folder``."""
+    files = find_files(folder)
+    notes: List[str] = []
+    if files.truncated:
+        notes.append(f"{folder} holds very many files; only the first ones were searched")
+    if files.is_ascend:
+        path = files.paths["kernel_details"]
+        launches = parse_kernel_details(read_text(path), path)
+        source = "ascend"
+    elif files.is_cpu:
+        op_types = {}
+        detail = files.get("cpu_op_detail")
+        if detail:
+            op_types = parse_op_detail(read_text(detail), detail)
+        path = files.paths["cpu_timestamps"]
+        launches = parse_execute_timestamps(read_text(path), op_types, path)
+        source = "cpu"
+    else:
+        raise ProfileError(
+            f"no per-kernel profiler file under {folder} (looked for kernel_details.csv and "
+            "cpu_op_execute_timestamp_*.txt)"
+        )
+    return source, launches, dict(files.paths), notes
+
+
+def _ascend_extras(profile: Profile) -> None:
+    """Cross-check with op_statistic.csv; take the communication split from trace_view.json."""
+    stat = profile.files.get("op_statistic")
+    if stat:
+        rows = parse_op_statistic(read_text(stat), stat)
+        listed = sum(r.calls for r in rows)
+        counted = len(profile.launches)
+        if listed != counted:
+            profile.notes.append(
+                f"op_statistic.csv counts {listed} launches, kernel_details.csv {counted} "
+                "in the measured steps (op_statistic covers the whole profiled span)"
+            )
+    view = profile.files.get("trace_view")
+    if view:
+        overlap = overlap_spans(parse_trace_view(read_text(view), view))
+        if overlap:
+            free = sum(s.duration_us for s in overlap.get("Free", []))
+            comm = sum(s.duration_us for s in overlap.get("Communication(Not Overlapped)", []))
+            profile.notes.append(
+                f"trace_view.json overlap analysis: not-overlapped communication "
+                f"{comm:.1f} us, free (device idle) {free:.1f} us over the profiled span"
+            )
+
+
+def load_profile(
+    folder: str,
+    net_name: str = "net",
+    windows: Optional[Sequence[Tuple[float, float]]] = None,
+    trace: Any = None,
+) -> Profile:
+    """Read a MindSpore profiler folder (CPU or Ascend) into a :class:`Profile`.
+
+    ``windows`` are measured step windows ``(start_us, end_us)``; without them, Ascend's
+    ``Step Id`` (or one step over everything) is used. ``trace`` (an ascend_lab Trace)
+    joins the kernels to its final graph.
+    """
+    profile = _load(folder, net_name, windows)
+    attach_trace(profile, trace)
+    return profile
+
+
+def _load(folder: str, net_name: str, windows: Optional[Sequence[Tuple[float, float]]]) -> Profile:
+    if not os.path.isdir(folder):
+        raise ProfileError(f"{folder} is not a folder")
+    source, launches, paths, notes = _read_launches(folder)
+    profile = build_profile(net_name, source, launches, windows, notes)
+    profile.files = paths
+    if source == "ascend":
+        _ascend_extras(profile)
+    if source == "cpu":
+        profile.notes.append(
+            "data loading is not reported on CPU (each step is called with the same inputs)"
+        )
+    return profile
+
+
+def attach_trace(profile: Profile, trace: Any, why_missing: Optional[str] = None) -> None:
+    """Join ``profile`` to ``trace``'s final graph, or note why there is no graph."""
+    if trace is None:
+        profile.notes.append(
+            "no trace: kernels are not joined to graph nodes"
+            + (f" ({why_missing})" if why_missing else "")
+            + "; the table and timeline are complete"
+        )
+        return
+    profile.trace = trace
+    join_to_graph(profile, trace.graph)
+
+
+def _trace_for(net: Any, inputs: Sequence[Any]) -> Tuple[Any, Optional[str]]:
+    from ..tracing.api import trace_net
+    from ..tracing.errors import TraceError
+
+    try:
+        return trace_net(net, list(inputs), False, 1, False, False, False), None
+    except (TraceError, TypeError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return None, f"the trace failed: {first}"
+
+
+def profile_net(
+    net: Any,
+    inputs: Sequence[Any],
+    steps: int = 5,
+    warmup: int = 2,
+    keep: bool = False,
+    trace: Any = None,
+) -> Profile:
+    """Profile ``net(*inputs)`` for ``steps`` steps after ``warmup`` unprofiled calls."""
+    from .capture import run_profiled
+
+    if not isinstance(steps, int) or steps < 1:
+        raise ValueError(f"steps must be a whole number >= 1, got {steps!r}")
+    if not isinstance(warmup, int) or warmup < 0:
+        raise ValueError(f"warmup must be a whole number >= 0, got {warmup!r}")
+    why_missing: Optional[str] = None
+    if trace is None:
+        trace, why_missing = _trace_for(net, inputs)
+    elif trace is False:
+        trace, why_missing = None, "trace=False"
+    folder = tempfile.mkdtemp(prefix="ascend-lab-profile-")
+    try:
+        run = run_profiled(net, inputs, steps, warmup, folder)
+        profile = _load(folder, type(net).__name__, run.windows)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    profile.device = run.device
+    profile.mindspore_version = run.mindspore_version
+    if warmup == 0:
+        profile.notes.append("warmup=0: the first step includes the graph compile")
+    attach_trace(profile, trace, why_missing)
+    if keep:
+        profile.profiler_dir = folder
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
+        profile.files = {k: os.path.relpath(v, folder) for k, v in profile.files.items()}
+    return profile

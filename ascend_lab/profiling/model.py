@@ -1,0 +1,223 @@
+"""The :class:`Profile` of a net and its rows. Pure data: no MindSpore, no file access.
+
+Times are in microseconds (``_us``), as both MindSpore's CPU files (after conversion) and
+the Ascend files (natively) give them. Shares are fractions of the mean measured step.
+"""
+
+import html
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional
+
+
+@dataclass
+class KernelLaunch:
+    """One execution of one kernel, as the profiler recorded it."""
+
+    name: str  # the profiler's name: on CPU and Ascend, the full scope name
+    op_type: str
+    start_us: float  # absolute (the profiler's clock, microseconds since the epoch)
+    duration_us: float
+    lane: str  # "thread 0" (CPU) or "stream 7" (Ascend): one row of the timeline
+    step: Optional[int] = None
+    core: Optional[str] = None  # Ascend: AI_CORE, AI_CPU, AI_VECTOR_CORE, MIX_AIC, ...
+    wait_us: Optional[float] = None
+    block_dim: Optional[int] = None
+
+    @property
+    def end_us(self) -> float:
+        return self.start_us + self.duration_us
+
+
+@dataclass
+class KernelStats:
+    """All measured launches of one kernel (one name), and the graph node it belongs to."""
+
+    name: str
+    op_type: str
+    calls: int
+    total_us: float
+    mean_us: float
+    min_us: float
+    max_us: float
+    share: Optional[float] = None  # of the mean measured step (total / steps / mean step)
+    core: Optional[str] = None
+    wait_us: Optional[float] = None  # total wait (Ascend)
+    block_dim: Optional[int] = None
+    first_start_us: float = 0.0
+    node_id: Optional[str] = None  # the traced graph's node, when joined
+    joined_by: Optional[str] = None  # "name" or "order"
+
+
+@dataclass
+class OpTypeStats:
+    """All measured launches of one op type (on Ascend, per op type and core)."""
+
+    op_type: str
+    calls: int
+    total_us: float
+    mean_us: float
+    min_us: float
+    max_us: float
+    share: Optional[float] = None
+    core: Optional[str] = None
+    kernels: int = 0
+
+
+@dataclass
+class StepTime:
+    """One measured step: wall time and what filled it.
+
+    ``busy_us`` is the union of kernel intervals (kernels on several lanes at once count
+    once); ``gap_us = wall_us - busy_us`` is host work, launch gaps, Python and waits.
+    ``data_us`` is data loading where the profiler reports it (None: not reported).
+    """
+
+    index: int
+    start_us: float
+    wall_us: float
+    kernel_sum_us: float
+    busy_us: float
+    compute_us: float
+    communication_us: float
+    gap_us: float
+    data_us: Optional[float] = None
+    launches: int = 0
+
+
+@dataclass
+class Unjoined:
+    """A kernel row that could not be put on a graph node, or a node without a row."""
+
+    name: str
+    op_type: str
+    reason: str
+    node_id: Optional[str] = None
+    total_us: Optional[float] = None
+
+
+@dataclass
+class Profile:
+    """What MindSpore's profiler measured for a net, joined to its traced graph."""
+
+    net_name: str
+    source: str  # "cpu" (MindSpore's CPU files) or "ascend" (kernel_details.csv, ...)
+    kernels: List[KernelStats]
+    op_types: List[OpTypeStats]
+    steps: List[StepTime]
+    launches: List[KernelLaunch]
+    unjoined_rows: List[Unjoined] = field(default_factory=list)
+    unmeasured_nodes: List[Unjoined] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    device: Optional[str] = None
+    mindspore_version: Optional[str] = None
+    profiler_dir: Optional[str] = None  # set when the profiler's folder was kept
+    files: Dict[str, str] = field(default_factory=dict)
+    trace: Any = None  # the ascend_lab Trace the rows were joined to, if any
+
+    # -- numbers ------------------------------------------------------------------------
+    @property
+    def mean_step_us(self) -> Optional[float]:
+        if not self.steps:
+            return None
+        return sum(s.wall_us for s in self.steps) / len(self.steps)
+
+    def top(self, n: int = 10) -> List[KernelStats]:
+        """The ``n`` kernels with the largest total time, largest first."""
+        return sorted(self.kernels, key=lambda k: (-k.total_us, k.name))[: max(0, n)]
+
+    @property
+    def slowest(self) -> Optional[KernelStats]:
+        """The kernel with the largest total time (None if nothing was measured)."""
+        top = self.top(1)
+        return top[0] if top else None
+
+    def kernel_for_node(self, node_id: str) -> Optional[KernelStats]:
+        for k in self.kernels:
+            if k.node_id == node_id:
+                return k
+        return None
+
+    @property
+    def joined(self) -> bool:
+        return self.trace is not None
+
+    # -- text ---------------------------------------------------------------------------
+    def table(self, n: int = 10) -> str:
+        """The top-``n`` kernels as a plain-text table."""
+        head = (
+            f"{'kernel':<48} {'type':<14} {'calls':>5} {'total us':>10} {'mean us':>9} "
+            f"{'share':>6}  node"
+        )
+        lines = [head, "-" * len(head)]
+        for k in self.top(n):
+            share = f"{k.share * 100:5.1f}%" if k.share is not None else "     -"
+            name = k.name if len(k.name) <= 48 else "…" + k.name[-47:]
+            lines.append(
+                f"{name:<48} {k.op_type[:14]:<14} {k.calls:>5} {k.total_us:>10.1f} "
+                f"{k.mean_us:>9.1f} {share}  {k.node_id or '-'}"
+            )
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        lines = [
+            f"Profile of {self.net_name} ({self.source}, {len(self.steps)} step(s), "
+            f"{len(self.kernels)} kernels, {len(self.launches)} launches)"
+        ]
+        if self.steps:
+            mean = self.mean_step_us or 0.0
+            busy = sum(s.busy_us for s in self.steps) / len(self.steps)
+            comm = sum(s.communication_us for s in self.steps) / len(self.steps)
+            gap = sum(s.gap_us for s in self.steps) / len(self.steps)
+            lines.append(
+                f"mean step {mean / 1000:.3f} ms: kernels {busy / 1000:.3f} ms "
+                f"(communication {comm / 1000:.3f} ms), host/launch gaps {gap / 1000:.3f} ms"
+            )
+        slow = self.slowest
+        if slow is not None:
+            lines.append(
+                f"slowest kernel: {slow.name} ({slow.op_type}), {slow.mean_us:.1f} us per call"
+            )
+        if self.unjoined_rows:
+            lines.append(f"{len(self.unjoined_rows)} profiler row(s) not on a graph node")
+        if self.unmeasured_nodes:
+            lines.append(f"{len(self.unmeasured_nodes)} graph kernel(s) without a measured time")
+        lines.extend(f"note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.summary() + "\n" + self.table()
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        rows = []
+        for k in self.top(15):
+            share = f"{k.share * 100:.1f}%" if k.share is not None else "-"
+            rows.append(
+                "<tr>"
+                f"<td title='{esc(k.name, quote=True)}'>{esc(k.name)}</td><td>{esc(k.op_type)}</td>"
+                f"<td>{k.calls}</td><td>{k.total_us:.1f}</td><td>{k.mean_us:.1f}</td>"
+                f"<td>{share}</td><td>{esc(k.node_id or '-')}</td></tr>"
+            )
+        summary = "<br>".join(esc(line) for line in self.summary().splitlines())
+        return (
+            f"<div class='ascend-lab-profile'><p>{summary}</p><table>"
+            "<tr><th>kernel</th><th>type</th><th>calls</th><th>total µs</th>"
+            "<th>mean µs</th><th>share</th><th>node</th></tr>" + "".join(rows) + "</table></div>"
+        )
+
+    # -- views --------------------------------------------------------------------------
+    def plot(self, n: int = 10, ax: Any = None) -> Any:
+        """A matplotlib bar chart of the top-``n`` kernels; returns ``(figure, axes)``."""
+        from .plot import plot_top
+
+        return plot_top(self, n=n, ax=ax)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The payload's ``profile`` section (see :mod:`ascend_lab.profiling.payload`)."""
+        from .payload import profile_section
+
+        return profile_section(self)
+
+    def rows(self) -> List[Dict[str, Any]]:
+        """Per-kernel rows as dicts (e.g. for ``pandas.DataFrame(profile.rows())``)."""
+        return [asdict(k) for k in self.kernels]
