@@ -11,11 +11,13 @@ import tempfile
 import time
 from typing import List, Tuple
 
+from ..doctor.intake import read_tail_file
 from .bundle import Bundle
 from .machine import Budget
 
 DUMP_CAP_BYTES = 8 * 1024 * 1024  # per jit_level; a small net's dumps are ~2 MB on CPU
 PROFILE_CAP_BYTES = 4 * 1024 * 1024
+WORKER_LOG_BYTES = 64 * 1024
 _TEXT_SUFFIXES = (".ir", ".txt", ".csv", ".json", ".log", ".dot")
 
 
@@ -74,21 +76,24 @@ def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
         if timeout <= 10:
             bundle.record("--with-trace", "skipped", detail="not enough of the time budget left")
             return
-        proc = subprocess.Popen(  # noqa: S603 - fixed argv
-            [sys.executable, "-m", "ascend_lab.report.trace_worker", out, device],
-            cwd=work,  # MindSpore and AKG write caches into the working folder
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            log, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            log, _ = proc.communicate()
-        bundle.add_text("trace/worker.log", log[-64 * 1024 :].decode("utf-8", "replace"))
+        log_path = os.path.join(work, "worker.log")  # a file: the output is read capped
+        with open(log_path, "wb") as log_file:
+            proc = subprocess.Popen(  # noqa: S603 - fixed argv
+                [sys.executable, "-m", "ascend_lab.report.trace_worker", out, device],
+                cwd=work,  # MindSpore and AKG write caches into the working folder
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        log, _size, _cut = read_tail_file(log_path, WORKER_LOG_BYTES)
+        bundle.add_text("trace/worker.log", log)
         try:
             with open(os.path.join(out, "worker.json"), encoding="utf-8") as f:
                 progress = json.load(f)
