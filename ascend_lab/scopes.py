@@ -439,7 +439,7 @@ def _lift_reused_cells(
             members[scopes[node.id]].append(node.id)
     has_children = {scope[:-1] for scope in members if len(scope) > 1}
     for scope, ids in members.items():
-        if len(ids) < 2 or scope in has_children:
+        if len(ids) < 2 or len(scope) < 2 or scope in has_children:
             continue
         inside = set(ids)
         if any(other in inside for nid in ids for other in neighbours[nid]):
