@@ -7,7 +7,7 @@ error), the private work folder as current directory (MindSpore's droppings stay
 the user's folder) and the native-output redirection (the profiler's C++ side and its
 parsing subprocess print progress bars to fds 1/2, which can hang a Jupyter kernel).
 
-Warm-up steps (the first one compiles) run before the profiler starts; each measured step
+Warm-up steps (the first one compiles) run before the profiler records; each measured step
 is timed with ``time.time_ns()``, the clock the profiler's CPU timestamps use, so each
 kernel launch can be put in its step.
 """
@@ -16,7 +16,6 @@ import contextlib
 import logging
 import os
 import time
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
@@ -31,6 +30,8 @@ from .errors import ProfileError
 
 NATIVE_LOG = "mindspore-native.log"
 
+Window = Tuple[float, float]
+
 
 @dataclass
 class ProfilerRun:
@@ -44,15 +45,14 @@ class ProfilerRun:
 
 
 class _DropProfilerNotices(logging.Filter):
-    """Hide the profiler's "will be deprecated" and "won't be using warmup" notices: the
-    warm-up is ours, and ``mindspore.Profiler`` is the API every supported version has."""
+    """Hide the profiler's "won't be using warmup" notice (warmup=0 asks for that)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             msg = record.getMessage()
         except Exception:
             return True
-        return not ("Profiler" in msg and ("deprecated" in msg or "warmup" in msg))
+        return "using warmup" not in msg
 
 
 @contextlib.contextmanager
@@ -67,9 +67,7 @@ def _quiet_profiler() -> Iterator[None]:
     if logger is not None:
         logger.addFilter(flt)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            yield
+        yield
     finally:
         if logger is not None:
             logger.removeFilter(flt)
@@ -84,6 +82,68 @@ def _synchronize(ms: Any, device: Optional[str]) -> None:
         if sync is not None:
             sync()
             return
+
+
+def _timed_step(ms: Any, net: Any, inputs: Sequence[Any], device: Optional[str]) -> Window:
+    start = time.time_ns()
+    net(*inputs)
+    _synchronize(ms, device)
+    return (start / 1000.0, time.time_ns() / 1000.0)
+
+
+def _profiled_steps(
+    ms: Any,
+    net: Any,
+    inputs: Sequence[Any],
+    steps: int,
+    warmup: int,
+    output_dir: str,
+    device: Optional[str],
+) -> List[Window]:
+    """Warm up, then profile ``steps`` timed steps; the profiler writes to ``output_dir``.
+
+    MindSpore >= 2.5 has ``mindspore.profiler.profile`` with a step schedule (the last
+    warm-up call runs in the schedule's own warm-up phase, as it asks); 2.3/2.4 (the Ascend
+    notebook images) have only ``mindspore.Profiler`` with ``start()``/``stop()``.
+    """
+    api = getattr(ms, "profiler", None)
+    new_api = all(hasattr(api, n) for n in ("profile", "schedule", "tensorboard_trace_handler"))
+    in_schedule = 1 if (new_api and warmup >= 1) else 0
+    for _ in range(warmup - in_schedule):
+        net(*inputs)
+    _synchronize(ms, device)
+    windows: List[Window] = []
+    if not new_api:
+        profiler = ms.Profiler(start_profile=False, output_path=output_dir)
+        profiler.start()
+        try:
+            for _ in range(steps):
+                windows.append(_timed_step(ms, net, inputs, device))
+        finally:
+            profiler.stop()
+        profiler.analyse()
+        return windows
+    activity = api.ProfilerActivity
+    activities = [activity.CPU]
+    if device == "Ascend" and hasattr(activity, "NPU"):
+        activities.append(activity.NPU)
+    prof = api.profile(
+        activities=activities,
+        schedule=api.schedule(wait=0, warmup=in_schedule, active=steps, repeat=1, skip_first=0),
+        on_trace_ready=api.tensorboard_trace_handler(output_dir),
+    )
+    prof.start()
+    try:
+        for i in range(in_schedule + steps):
+            if i < in_schedule:
+                net(*inputs)
+                _synchronize(ms, device)
+            else:
+                windows.append(_timed_step(ms, net, inputs, device))
+            prof.step()
+    finally:
+        prof.stop()
+    return windows
 
 
 def run_profiled(
@@ -103,26 +163,12 @@ def run_profiled(
         except Exception:
             device = None
         native_log = os.path.join(output_dir, NATIVE_LOG)
-        windows: List[Tuple[float, float]] = []
         try:
             with restoring_state(ms, ("mode",)):
                 os.chdir(work_root())
                 ms.set_context(mode=ms.GRAPH_MODE)
                 with _native_output_to(native_log), _quiet_profiler():
-                    for _ in range(warmup):
-                        net(*inputs)
-                    _synchronize(ms, device)
-                    profiler = ms.Profiler(start_profile=False, output_path=output_dir)
-                    profiler.start()
-                    try:
-                        for _ in range(steps):
-                            start = time.time_ns()
-                            net(*inputs)
-                            _synchronize(ms, device)
-                            windows.append((start / 1000.0, time.time_ns() / 1000.0))
-                    finally:
-                        profiler.stop()
-                    profiler.analyse()
+                    windows = _profiled_steps(ms, net, inputs, steps, warmup, output_dir, device)
         except ProfileError:
             raise
         except Exception as exc:
