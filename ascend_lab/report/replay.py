@@ -142,6 +142,9 @@ def status_from_bundle(path: str) -> Any:
     with sandbox_for(rec) as (sandbox, env):
         status = _status_in(rec, sandbox, env)
         status.environment = {k: rec.environ.get(k) for k in status.environment}
+        recorded = rec.status or {}
+        if "subject" in recorded and hasattr(status, "subject"):  # whose view it was
+            status.subject = recorded["subject"]
         return _unmap(status, sandbox)
 
 
