@@ -69,7 +69,9 @@ PASS_THROUGH_OPS = frozenset({"Load", "Depend"})
 PERSISTENT_KINDS = ("parameter", "input", "constant")
 
 _PRIM_PREFIXES = ("PrimFunc_", "Prim_")
-_INT_RE = re.compile(r"(-?\d+)\)?\s*$")
+# Anchored at the start of a digit run (lookbehind) so a long run is scanned once, and at most
+# 18 digits: an index longer than that is not an index (and int() of a huge run raises).
+_INT_RE = re.compile(r"(?<!\d)(-?\d{1,18})\)?\s*$")
 
 
 def op_name(op: str) -> str:

@@ -491,3 +491,18 @@ def test_fuzz_both_parsers_under_a_memory_limit():
     out = run_python(code, timeout=600, check=False)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.strip().endswith("ok")
+
+
+def test_tuple_index_of_a_million_digits():
+    """``TupleGetItem`` indices are read from dump text: a digit flood is no index, quickly."""
+    result = run_hostile(
+        """
+        from ascend_lab.graph.model import Graph, Node
+        from ascend_lab.memory.lifetimes import tuple_index
+        flood = Node(id="g", op="TupleGetItem", inputs=[], attrs={"index": "1" * 1000000 + "x"})
+        big = Node(id="b", op="TupleGetItem", inputs=[], attrs={"index": "9" * 1000000})
+        ok = Node(id="k", op="TupleGetItem", inputs=[], attrs={"index": "I64(3)"})
+        result = [tuple_index(n, Graph(name="main", nodes=[n])) for n in (flood, big, ok)]
+        """
+    )
+    assert result == [None, None, 3]
