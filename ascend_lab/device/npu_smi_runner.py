@@ -58,17 +58,29 @@ def _kill_group(proc: "subprocess.Popen[bytes]") -> None:
 def run_npu_smi(
     executable: str, args: List[str], timeout: float = 5.0, max_bytes: int = MAX_OUTPUT
 ) -> RunResult:
-    """Run ``[executable, *args]`` with ``timeout`` seconds; never raises.
+    """Run ``[executable, *args]`` with ``timeout`` seconds; never raises."""
+    return run_capped(executable, args, timeout, max_bytes)
+
+
+def run_capped(
+    executable: str,
+    args: List[str],
+    timeout: float,
+    max_bytes: int = MAX_OUTPUT,
+    env: Optional[Dict[str, str]] = None,
+    label: str = "npu-smi",
+) -> RunResult:
+    """Run ``[executable, *args]`` in ``env`` (default: ours, in the C locale); never raises.
 
     stdout and stderr are read as they come, at most ``max_bytes`` each: a tool that floods
     its output is killed (with its whole process group) as soon as it passes the cap, so
-    memory stays bounded whatever it prints.
+    memory stays bounded whatever it prints. ``label`` names the tool in the reasons.
     """
     start = time.monotonic()
     if not os.path.exists(executable):
-        return RunResult(False, reason=f"npu-smi not found at {executable}")
+        return RunResult(False, reason=f"{label} not found at {executable}")
     if os.path.isdir(executable) or not os.access(executable, os.X_OK):
-        return RunResult(False, reason=f"npu-smi at {executable} is not executable")
+        return RunResult(False, reason=f"{label} at {executable} is not executable")
     try:
         proc = subprocess.Popen(
             [executable, *args],
@@ -76,12 +88,12 @@ def run_npu_smi(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group, so a kill reaches its children
-            env=dict(os.environ, LC_ALL="C", LANG="C"),
+            env=dict(os.environ if env is None else env, LC_ALL="C", LANG="C"),
         )
     except OSError as e:
         return RunResult(
             False,
-            reason=f"npu-smi at {executable} could not be started: "
+            reason=f"{label} at {executable} could not be started: "
             f"{e.strerror or e.__class__.__name__}",
         )
     try:
@@ -105,20 +117,20 @@ def run_npu_smi(
     if outcome == "timeout":
         return RunResult(
             False,
-            reason=f"npu-smi timed out after {timeout:g} s",
+            reason=f"{label} timed out after {timeout:g} s",
             seconds=seconds,
             timed_out=True,
         )
     if outcome == "flood":
         return RunResult(
             False,
-            reason=f"npu-smi printed more than {max_bytes // 1024} KiB; stopped it",
+            reason=f"{label} printed more than {max_bytes // 1024} KiB; stopped it",
             seconds=seconds,
         )
     text = out.decode("utf-8", errors="replace")
     if proc.returncode != 0:
         first = _first_line(err.decode("utf-8", errors="replace")) or _first_line(text)
-        reason = f"npu-smi exited with code {proc.returncode}"
+        reason = f"{label} exited with code {proc.returncode}"
         if first:
             reason += ": " + first
         return RunResult(False, text, reason, proc.returncode, seconds)

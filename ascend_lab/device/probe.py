@@ -7,6 +7,7 @@ reason or a warning. It is thread-safe and caches its result for a few seconds.
 
 import os
 import re
+import sys
 import threading
 import time
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
@@ -33,7 +34,6 @@ def mindspore_version(paths: Optional[List[str]] = None) -> Tuple[Optional[str],
     as ``importlib.metadata.version("mindspore")`` (which the tests check) without its
     ~20 ms import, so ``ascend-lab status`` stays fast.
     """
-    import sys
 
     found: Dict[str, str] = {}
     for entry in sys.path if paths is None else paths:
@@ -174,6 +174,11 @@ def _collect(
 ) -> DeviceStatus:
     start = time.monotonic()
     status = DeviceStatus(root=root, collected_at=time.time(), environment=env)
+    status.subject = {
+        "kind": "process",
+        "python": sys.executable,
+        "set_env": os.environ.get("ASCEND_LAB_SET_ENV"),  # set by the ascend-lab kernel
+    }
     warnings: List[StatusWarning] = []
 
     # 1. npu-smi

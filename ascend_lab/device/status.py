@@ -192,6 +192,9 @@ class DeviceStatus:
     root: str = ""
     npu_smi_path: Optional[str] = None
     environment: Dict[str, Optional[str]] = field(default_factory=dict)
+    # which Python environment this describes: {"kind": "process" | "kernel" | "server",
+    # "python": ..., "set_env": ..., ...}
+    subject: Dict[str, Optional[str]] = field(default_factory=dict)
     collected_at: float = 0.0  # time.time()
     seconds: float = 0.0  # how long collecting took
     run_check: Optional[RunCheck] = None
@@ -265,6 +268,7 @@ class DeviceStatus:
             "root": self.root,
             "npu_smi_path": self.npu_smi_path,
             "environment": dict(self.environment),
+            "subject": dict(self.subject),
             "collected_at": self.collected_at,
             "seconds": round(self.seconds, 4),
             "run_check": self.run_check.to_dict() if self.run_check else None,

@@ -2,7 +2,8 @@
 
 Routes (all authenticated, under the server's ``base_url``):
 
-- ``GET {base_url}ascend-lab/api/status`` -> ``DeviceStatus.to_dict()`` JSON
+- ``GET {base_url}ascend-lab/api/status`` -> ``DeviceStatus.to_dict()`` JSON of the registered
+  MindSpore kernel's environment (``subject`` says which; see :mod:`.kernel_env`)
   (``?refresh=1`` skips the shared cache).
 - ``GET {base_url}ascend-lab/api/course`` -> where the course's first notebook is.
 - ``GET {base_url}ascend-lab/api/graph?path=P`` -> the graph payload of a .mindir, .ir or

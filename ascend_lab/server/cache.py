@@ -51,9 +51,11 @@ class StatusCache:
         timeout: float,
         probe: Optional[Probe] = None,
         clock: Callable[[], float] = time.monotonic,
+        extra_wait: float = 0.0,
     ) -> None:
         self.cache_seconds = cache_seconds
         self.timeout = timeout
+        self.extra_wait = extra_wait  # a probe's own start-up time on top of npu-smi's timeout
         self._probe = probe or probe_status
         self.clock = clock  # replaceable, so tests can move time
         self._value: Optional[Dict[str, Any]] = None
@@ -101,7 +103,7 @@ class StatusCache:
         future = self._inflight
         try:
             return await asyncio.wait_for(
-                asyncio.shield(future), timeout=self.timeout + GRACE_SECONDS
+                asyncio.shield(future), timeout=self.timeout + self.extra_wait + GRACE_SECONDS
             )
         except asyncio.TimeoutError:
             return fallback_status(

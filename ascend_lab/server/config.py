@@ -46,6 +46,18 @@ class AscendLabServerConfig(Configurable):
         )
     ).tag(config=True)
 
+    kernel_name = Unicode(
+        help=(
+            "The kernel whose environment (its Python, its set_env.sh) the status describes "
+            "(env ASCEND_LAB_STATUS_KERNEL, default mindspore). Empty, or no such kernel: "
+            "the server's own Python."
+        )
+    ).tag(config=True)
+
+    @default("kernel_name")
+    def _default_kernel_name(self) -> str:
+        return os.environ.get("ASCEND_LAB_STATUS_KERNEL", "mindspore")
+
     @default("cache_seconds")
     def _default_cache_seconds(self) -> float:
         return _env_float("ASCEND_LAB_CACHE_SECONDS", 2.0)

@@ -7,6 +7,7 @@ import tornado.web
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
+from . import kernel_env
 from .cache import StatusCache
 from .config import AscendLabServerConfig
 from .course_locator import locate_course
@@ -48,7 +49,14 @@ class CourseHandler(APIHandler):
 def setup_handlers(serverapp: Any, config: AscendLabServerConfig) -> StatusCache:
     web_app = serverapp.web_app
     base_url = web_app.settings["base_url"]
-    cache = StatusCache(cache_seconds=config.cache_seconds, timeout=config.timeout)
+    cache = StatusCache(
+        cache_seconds=config.cache_seconds,
+        timeout=config.timeout,
+        probe=kernel_env.server_probe(
+            config.kernel_name, serverapp.kernel_spec_manager.find_kernel_specs
+        ),
+        extra_wait=kernel_env.START_SECONDS,
+    )
     web_app.settings["ascend_lab_status_cache"] = cache
     web_app.add_handlers(
         ".*$",

@@ -40,6 +40,7 @@ def test_cli_json_on_fake_910b3_machine(tmp_path):
     # the machine's pinned MindSpore, not the one installed here; 2.8.0 has no table row
     assert d["versions"]["mindspore"] == "2.8.0"
     assert d["compatibility"]["verdict"] == "unknown"
+    assert d["subject"] == {"kind": "process", "python": sys.executable, "set_env": None}
 
 
 def test_cli_text_and_root_option(tmp_path):

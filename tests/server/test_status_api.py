@@ -55,6 +55,8 @@ async def test_status_on_fake_910b3_machine(jp_fetch, fake_ascend):
     # HBM: (3408+3408+41052+3390+3403+3400+3401+3400) / (8*65536) = 12.4 %
     assert status["summary"] == "NPU 8x910B3 · HBM 12% · OK"
     assert status["versions"]["npu_smi"] == "25.2.0"
+    # no MindSpore kernel registered in this server: it describes its own Python, and says so
+    assert status["subject"]["kind"] == "server"
 
 
 async def test_status_in_cpu_mode(jp_fetch, cpu_machine):

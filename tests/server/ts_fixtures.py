@@ -47,6 +47,7 @@ def probe_on(env: Dict[str, str]) -> Dict[str, Any]:
     data["root"] = "/usr/local/Ascend"
     data["npu_smi_path"] = "/usr/local/bin/npu-smi" if data["npu_smi_path"] else None
     data["environment"] = {}
+    data["subject"] = {"kind": "process", "python": "/usr/local/bin/python3", "set_env": None}
     data["collected_at"] = 1764400000.0
     data["seconds"] = 0.0
     return data
