@@ -1,0 +1,58 @@
+# JupyterHub for an ascend-lab trial class on one Ascend server.
+#
+#   scripts/hub_deps.sh                                    # jupyterhub + configurable-http-proxy
+#   .venv/bin/jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
+#
+# Every setting below can be changed by an environment variable (see the README next to
+# this file). The ascend-lab part is the call to configure_hub at the end.
+import os
+import sys
+
+from ascend_lab.hub import configure_hub
+
+c = get_config()  # noqa: F821 (given by JupyterHub when it reads this file)
+
+
+def setting(name, default):
+    return os.environ.get("ASCEND_LAB_HUB_" + name, default)
+
+
+state_dir = os.path.abspath(setting("DIR", "ascend-lab-hub"))  # seats, hub database, homes
+os.makedirs(state_dir, exist_ok=True)
+bin_dir = os.path.dirname(sys.executable)  # the venv that holds jupyterhub and ascend-lab
+
+c.JupyterHub.ip = "127.0.0.1"  # put TLS / a reverse proxy in front for a real class
+c.JupyterHub.port = int(setting("PORT", "8000"))
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = int(setting("API_PORT", "8081"))
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:" + setting("PROXY_API_PORT", "8001")
+chp = os.path.join(bin_dir, "configurable-http-proxy")  # scripts/hub_deps.sh links it here
+if os.path.exists(chp):
+    c.ConfigurableHTTPProxy.command = [chp]
+c.JupyterHub.db_url = "sqlite:///" + os.path.join(state_dir, "jupyterhub.sqlite")
+c.JupyterHub.cookie_secret_file = os.path.join(state_dir, "jupyterhub_cookie_secret")
+c.JupyterHub.pid_file = os.path.join(state_dir, "jupyterhub.pid")
+
+# A trial class: anyone may log in with the shared password (any password if it is unset).
+c.JupyterHub.authenticator_class = "dummy"
+c.Authenticator.allow_all = True
+if setting("PASSWORD", ""):
+    c.DummyAuthenticator.password = setting("PASSWORD", "")
+instructors = [n for n in setting("INSTRUCTORS", "").split(",") if n]
+c.Authenticator.admin_users = set(instructors)
+
+# Every learner's server runs as the hub's own unix user, with a home under state_dir.
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state_dir, "home", "{username}")
+c.Spawner.cmd = [os.path.join(bin_dir, "jupyterhub-singleuser")]
+c.Spawner.default_url = "/lab"
+
+configure_hub(
+    c,
+    state_path=os.path.join(state_dir, "seats.json"),
+    per_chip=int(setting("PER_CHIP", "2")),
+    policy=setting("POLICY", "least-loaded"),
+    instructors=instructors,
+    interval=float(setting("PROBE_INTERVAL", "5")),
+    service_port=int(setting("SERVICE_PORT", "10101")),
+)
