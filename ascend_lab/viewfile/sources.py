@@ -77,9 +77,18 @@ def _meta(title: str, source: str, producer: Optional[str] = None) -> Dict[str, 
 
 
 def _mindir_payload(path: str) -> Dict[str, Any]:
-    from ..graph.mindir import parse_mindir_file
+    from ..graph.mindir import parse_mindir
+    from .mindir_skeleton import read_mindir_skeleton
 
-    graph = parse_mindir_file(path)
+    # the weights' bytes stay on disk: the graph needs only their shapes and dtypes
+    model, weights, skipped = read_mindir_skeleton(path)
+    graph = parse_mindir(model, path)
+    for node in graph.nodes:
+        if node.kind == "parameter" and "bytes" not in node.attrs and node.outputs:
+            size = node.outputs[0].nbytes  # what the skipped data holds: dtype x shape
+            if size is not None:
+                node.attrs["bytes"] = str(size)
+    graph.attrs["weights"] = f"{weights} tensors, {skipped:,} bytes of data not loaded"
     return single_graph_payload(graph, os.path.basename(path), "mindir", memory=False)
 
 
