@@ -1,0 +1,138 @@
+"""The payload's optional ``profile`` section, and a whole payload for a Profile.
+
+The section is plain JSON: steps, per-kernel rows (with the graph node each is joined to),
+per op type rows, timeline lanes and launches (start relative to the first step, capped at
+:data:`MAX_LAUNCHES`), the rows and nodes that could not be joined, and notes. A profile
+without a trace still makes a valid payload: its graph is empty and a note says why.
+"""
+
+import datetime
+from typing import Any, Dict, List, Optional
+
+from .model import Profile
+
+SECTION_VERSION = 1
+# Launches kept for the timeline (a long Ascend run has millions; the table keeps all).
+MAX_LAUNCHES = 20000
+NO_TRACE_GRAPH = "no-trace"
+
+
+def _round(value: Optional[float]) -> Optional[float]:
+    return None if value is None else round(value, 3)
+
+
+def profile_section(profile: Profile, graph_key: Optional[str] = None) -> Dict[str, Any]:
+    origin = profile.steps[0].start_us if profile.steps else 0.0
+    if profile.launches:
+        origin = min(origin, min(k.start_us for k in profile.launches))
+    index = {k.name: i for i, k in enumerate(profile.kernels)}
+    lanes: List[str] = sorted({k.lane for k in profile.launches})
+    lane_index = {lane: i for i, lane in enumerate(lanes)}
+    launches = [
+        [
+            index[k.name],
+            lane_index[k.lane],
+            _round(k.start_us - origin),
+            _round(k.duration_us),
+            k.step,
+        ]
+        for k in profile.launches[:MAX_LAUNCHES]
+        if k.name in index
+    ]
+    return {
+        "version": SECTION_VERSION,
+        "graph": graph_key,
+        "source": profile.source,
+        "steps": [
+            {
+                "index": s.index,
+                "start_us": _round(s.start_us - origin),
+                "wall_us": _round(s.wall_us),
+                "kernel_sum_us": _round(s.kernel_sum_us),
+                "busy_us": _round(s.busy_us),
+                "compute_us": _round(s.compute_us),
+                "communication_us": _round(s.communication_us),
+                "gap_us": _round(s.gap_us),
+                "data_us": _round(s.data_us),
+            }
+            for s in profile.steps
+        ],
+        "kernels": [
+            {
+                "name": k.name,
+                "op_type": k.op_type,
+                "node": k.node_id,
+                "joined_by": k.joined_by,
+                "calls": k.calls,
+                "total_us": _round(k.total_us),
+                "mean_us": _round(k.mean_us),
+                "min_us": _round(k.min_us),
+                "max_us": _round(k.max_us),
+                "share": None if k.share is None else round(k.share, 6),
+                "core": k.core,
+                "wait_us": _round(k.wait_us),
+                "block_dim": k.block_dim,
+            }
+            for k in profile.kernels
+        ],
+        "op_types": [
+            {
+                "op_type": t.op_type,
+                "core": t.core,
+                "calls": t.calls,
+                "kernels": t.kernels,
+                "total_us": _round(t.total_us),
+                "mean_us": _round(t.mean_us),
+                "min_us": _round(t.min_us),
+                "max_us": _round(t.max_us),
+                "share": None if t.share is None else round(t.share, 6),
+            }
+            for t in profile.op_types
+        ],
+        "lanes": lanes,
+        "launches": launches,
+        "launches_dropped": max(0, len(profile.launches) - MAX_LAUNCHES),
+        "unjoined_rows": [
+            {
+                "name": u.name,
+                "op_type": u.op_type,
+                "reason": u.reason,
+                "total_us": _round(u.total_us),
+            }
+            for u in profile.unjoined_rows
+        ],
+        "unmeasured_nodes": [
+            {"node": u.node_id, "name": u.name, "op_type": u.op_type, "reason": u.reason}
+            for u in profile.unmeasured_nodes
+        ],
+        "notes": list(profile.notes),
+    }
+
+
+def profile_payload(profile: Profile, memory: bool = False) -> Dict[str, Any]:
+    """A whole ``ascend-lab.graph/1`` payload: the trace's graph (if any) plus ``profile``."""
+    if profile.trace is not None:
+        from ..payload.build import build_payload
+
+        payload = build_payload(profile.trace, passes="none", memory=memory)
+        payload["profile"] = profile_section(profile, payload["views"]["main"])
+        return payload
+    return {
+        "schema": "ascend-lab.graph/1",
+        "meta": {
+            "title": profile.net_name,
+            "mindspore_version": profile.mindspore_version,
+            "device": profile.device,
+            "fusion": None,
+            "source": "profile",
+            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        },
+        "graphs": {
+            NO_TRACE_GRAPH: {"name": "(no trace: kernels not joined to a graph)", "nodes": []}
+        },
+        "views": {"main": NO_TRACE_GRAPH, "before": None, "after": None},
+        "passes": [],
+        "fusion": None,
+        "memory": None,
+        "profile": profile_section(profile, None),
+    }
