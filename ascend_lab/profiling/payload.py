@@ -109,14 +109,22 @@ def profile_section(profile: Profile, graph_key: Optional[str] = None) -> Dict[s
     }
 
 
-def profile_payload(profile: Profile, memory: bool = False) -> Dict[str, Any]:
-    """A whole ``ascend-lab.graph/1`` payload: the trace's graph (if any) plus ``profile``."""
-    if profile.trace is not None:
-        from ..payload.build import build_payload
+def profile_payload(profile: Profile) -> Dict[str, Any]:
+    """A whole ``ascend-lab.graph/1`` payload: the joined graph (if any) plus ``profile``.
 
-        payload = build_payload(profile.trace, passes="none", memory=memory)
-        payload["profile"] = profile_section(profile, payload["views"]["main"])
-        return payload
+    Only the final kernel graph is included (the profile is about what ran); a profile
+    without a trace gets an empty graph and its notes say why.
+    """
+    graphs: Dict[str, Any] = {}
+    if profile.trace is not None:
+        from ..payload.build import add_graph
+
+        key = add_graph(graphs, "final", profile.trace.graph)
+        graph_key: Optional[str] = key
+    else:
+        key = NO_TRACE_GRAPH
+        graphs[key] = {"name": "(no trace: kernels not joined to a graph)", "nodes": []}
+        graph_key = None
     return {
         "schema": "ascend-lab.graph/1",
         "meta": {
@@ -127,12 +135,10 @@ def profile_payload(profile: Profile, memory: bool = False) -> Dict[str, Any]:
             "source": "profile",
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         },
-        "graphs": {
-            NO_TRACE_GRAPH: {"name": "(no trace: kernels not joined to a graph)", "nodes": []}
-        },
-        "views": {"main": NO_TRACE_GRAPH, "before": None, "after": None},
+        "graphs": graphs,
+        "views": {"main": key, "before": None, "after": key if graph_key else None},
         "passes": [],
         "fusion": None,
         "memory": None,
-        "profile": profile_section(profile, None),
+        "profile": profile_section(profile, graph_key),
     }
