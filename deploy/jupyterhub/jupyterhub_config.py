@@ -46,6 +46,8 @@ c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state_dir, "home", "{username}")
 c.Spawner.cmd = [os.path.join(bin_dir, "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
+if os.geteuid() == 0:  # a container running everything as root: Jupyter refuses without this
+    c.Spawner.args = ["--allow-root"]
 
 configure_hub(
     c,

@@ -1,0 +1,106 @@
+"""What the status service answers: one probe snapshot, cut to what a hub user may see.
+
+Pure functions (snapshot + seats + who asks -> JSON-ready dict). A learner sees their own
+chip and only the processes that are theirs; an instructor (admin scope) sees every chip,
+every seat and each process mapped to its learner.
+"""
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional
+
+from ..device.npu_smi import NpuSmiInfo
+from .allocator import Assignment
+
+
+@dataclass
+class Snapshot:
+    """One ``npu-smi info`` run, shared by every request until the next one."""
+
+    info: Optional[NpuSmiInfo] = None  # None until the first probe, or when it failed
+    reason: str = "not probed yet"  # why there is no info
+    at: float = 0.0  # time.time() of the probe
+    seconds: float = 0.0  # how long npu-smi took
+    runs: int = 0  # probes so far
+    interval: float = 0.0
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+PidUser = Callable[[int], Optional[str]]
+
+
+def status_for(
+    snapshot: Snapshot,
+    seats: Dict[str, Assignment],
+    user: str,
+    admin: bool,
+    pid_user: PidUser,
+    now: Optional[float] = None,
+) -> Dict[str, Any]:
+    """The status ``user`` may see. ``pid_user`` tells whose a process is, if it can."""
+    now = time.time() if now is None else now
+    own_keys = [k for k in seats if k == user or k.startswith(user + "/")]
+    own_chips = {seats[k].chip for k in own_keys if seats[k].chip is not None}
+    learners_on: Dict[int, List[str]] = {}
+    for key, seat in seats.items():
+        if seat.chip is not None:
+            learners_on.setdefault(seat.chip, []).append(key.split("/", 1)[0])
+    out: Dict[str, Any] = {
+        "user": user,
+        "admin": admin,
+        "probe": {
+            "ok": snapshot.info is not None,
+            "reason": snapshot.reason,
+            "at": snapshot.at,
+            "age_s": round(now - snapshot.at, 3) if snapshot.at else None,
+            "npu_smi_seconds": round(snapshot.seconds, 3),
+            "interval_s": snapshot.interval,
+            "runs": snapshot.runs,
+        },
+        "seats": [
+            {"server": k, **seats[k].to_dict()} for k in sorted(seats if admin else own_keys)
+        ],
+        "chips": [],
+    }
+    if snapshot.info is None:
+        return out
+    logical = {(c.npu, c.chip): i for i, c in enumerate(snapshot.info.chips)}
+    processes: Dict[int, List[Dict[str, Any]]] = {}
+    for p in snapshot.info.processes:
+        chip_id = logical.get((p.npu, p.chip))
+        if chip_id is None:
+            continue
+        owner = pid_user(p.pid)
+        if owner is None and len(set(learners_on.get(chip_id, []))) == 1:
+            owner = learners_on[chip_id][0]  # the chip's only learner
+        processes.setdefault(chip_id, []).append(dict(p.to_dict(), user=owner))
+    for chip_id, chip in enumerate(snapshot.info.chips):
+        if not admin and chip_id not in own_chips:
+            continue
+        row = dict(chip.to_dict(), id=chip_id)
+        procs = processes.get(chip_id, [])
+        if admin:
+            row["learners"] = sorted(learners_on.get(chip_id, []))
+            row["processes"] = procs
+        else:
+            row["processes"] = [p for p in procs if p["user"] == user]
+            row["other_processes"] = len(procs) - len(row["processes"])
+        out["chips"].append(row)
+    return out
+
+
+# /proc/<pid>/environ of a notebook kernel is a few KiB; read no more than this of it.
+MAX_ENVIRON = 256 * 1024
+
+
+def pid_user_from_proc(pid: int, proc: str = "/proc") -> Optional[str]:
+    """``JUPYTERHUB_USER`` of a process (kernels inherit it from their server), if readable."""
+    try:
+        with open(f"{proc}/{int(pid)}/environ", "rb") as f:
+            raw = f.read(MAX_ENVIRON)
+    except (OSError, ValueError):
+        return None
+    for item in raw.split(b"\0"):
+        if item.startswith(b"JUPYTERHUB_USER="):
+            return item[len(b"JUPYTERHUB_USER=") :].decode("utf-8", "replace")[:256] or None
+    return None
