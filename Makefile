@@ -115,9 +115,10 @@ $(WHEELHOUSE)/.complete: pyproject.toml
 	@touch $@
 
 # Installs dist/*.whl into fresh Python 3.8 venvs (no Node on PATH, nothing downloaded).
-wheel-test: wheel $(WHEELHOUSE)/.complete
+wheel-test: wheel
 	$(call need_python,$(PY38),wheel-install,3.8.18)
-	@if [ -x "$(PY38)" ]; then ASCEND_LAB_WHEELHOUSE=$(abspath $(WHEELHOUSE)) ASCEND_LAB_PY38=$(PY38) \
+	@if [ -x "$(PY38)" ]; then $(MAKE) --no-print-directory $(WHEELHOUSE)/.complete && \
+	  ASCEND_LAB_WHEELHOUSE=$(abspath $(WHEELHOUSE)) ASCEND_LAB_PY38=$(PY38) \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider -m packaging tests/packaging; fi
 
 test: lint pytest py38 py39 wheel-test
