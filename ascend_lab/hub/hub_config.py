@@ -42,8 +42,8 @@ def configure_hub(
             )
         chips = found
     allocator = DeviceAllocator(state_path, chips, per_chip, policy, fixed_map)
-    service_path = f"/services/{SERVICE_NAME}/"
-    pre, post = make_hooks(allocator, service_path)
+    service_url = f"http://127.0.0.1:{service_port}"
+    pre, post = make_hooks(allocator, f"{service_url}/services/{SERVICE_NAME}/")
     c.Spawner.pre_spawn_hook = pre
     c.Spawner.post_stop_hook = post
 
@@ -61,7 +61,7 @@ def configure_hub(
     c.JupyterHub.services.append(
         {
             "name": SERVICE_NAME,
-            "url": f"http://127.0.0.1:{service_port}",
+            "url": service_url,
             "command": command,
             "display": False,
             # tokens the service gets through OAuth may carry the admin scope, when the user has it
@@ -73,6 +73,10 @@ def configure_hub(
     )
     access = f"access:services!service={SERVICE_NAME}"
     c.JupyterHub.load_roles.append({"name": "user", "scopes": ["self", access]})
+    # the servers' own tokens (JUPYTERHUB_API_TOKEN) too, so they ask the service, not npu-smi
+    c.JupyterHub.load_roles.append(
+        {"name": "server", "scopes": ["users:activity!user", "access:servers!server", access]}
+    )
     c.JupyterHub.load_roles.append(
         {
             "name": "ascend-lab-instructor",

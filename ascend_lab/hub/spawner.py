@@ -14,7 +14,7 @@ from .allocator import Assignment, DeviceAllocator
 VISIBLE_DEVICES = "ASCEND_RT_VISIBLE_DEVICES"
 CPU_REASON = "ASCEND_LAB_CPU_REASON"
 CHIP = "ASCEND_LAB_CHIP"  # the chip's id on the machine (inside, the chip is device 0)
-SERVICE_URL = "ASCEND_LAB_HUB_SERVICE"  # path of the hub service, for the server extension
+SERVICE_URL = "ASCEND_LAB_HUB_SERVICE_URL"  # the hub service, for the server extension
 
 
 def seat_key(spawner: Any) -> str:
@@ -33,7 +33,7 @@ def seat_env(seat: Assignment) -> Dict[str, str]:
 
 
 def make_hooks(
-    allocator: DeviceAllocator, service_path: str = ""
+    allocator: DeviceAllocator, service_url: str = ""
 ) -> Tuple[Callable[[Any], None], Callable[[Any], None]]:
     """``(pre_spawn_hook, post_stop_hook)`` for ``c.Spawner``."""
 
@@ -41,8 +41,8 @@ def make_hooks(
         seat = allocator.acquire(seat_key(spawner))
         env = {k: v for k, v in dict(spawner.environment).items() if k not in (CPU_REASON, CHIP)}
         env.update(seat_env(seat))
-        if service_path:
-            env[SERVICE_URL] = service_path
+        if service_url:
+            env[SERVICE_URL] = service_url
         spawner.environment = env  # a new dict: config values may be shared between spawners
         if seat.chip is None:
             spawner.log.warning("ascend-lab: %s starts in CPU mode: %s", seat.key, seat.reason)

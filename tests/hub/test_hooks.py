@@ -22,12 +22,14 @@ def _spawner(user, name="", environment=None):
 
 def test_hooks_set_the_chip_then_cpu_mode_and_free_the_seat_on_stop(tmp_path):
     shared = {"TZ": "UTC"}  # a config value every spawner sees: it must not be mutated
-    pre, post = make_hooks(DeviceAllocator(str(tmp_path / "s.json"), [5], 1), "/services/x/")
+    pre, post = make_hooks(
+        DeviceAllocator(str(tmp_path / "s.json"), [5], 1), "http://h:1/services/x/"
+    )
     a, b = _spawner("a", environment=shared), _spawner("b", environment=shared)
     pre(a)
     assert a.environment["ASCEND_RT_VISIBLE_DEVICES"] == "5"
     assert a.environment["ASCEND_LAB_CHIP"] == "5" and a.environment["DEVICE_ID"] == "0"
-    assert a.environment["ASCEND_LAB_HUB_SERVICE"] == "/services/x/"
+    assert a.environment["ASCEND_LAB_HUB_SERVICE_URL"] == "http://h:1/services/x/"
     assert a.environment["TZ"] == "UTC" and CPU_REASON not in a.environment
     pre(b)
     assert b.environment["ASCEND_RT_VISIBLE_DEVICES"] == ""
@@ -77,4 +79,8 @@ def test_configure_hub_wires_hooks_service_scopes_and_roles(tmp_path):
     assert ADMIN_SCOPE in hub.custom_scopes.get_value({})
     roles = {r["name"]: r for r in hub.load_roles.get_value([])}
     assert "access:services!service=ascend-lab" in roles["user"]["scopes"]
+    assert "access:services!service=ascend-lab" in roles["server"]["scopes"]
+    assert sp.environment["ASCEND_LAB_HUB_SERVICE_URL"] == (
+        "http://127.0.0.1:10999/services/ascend-lab/"
+    )
     assert roles["ascend-lab-instructor"]["users"] == ["teacher"]

@@ -14,6 +14,7 @@ import time
 import pytest
 import requests
 
+from ascend_lab.hub.client import fetch_hub_status
 from tests.fakes.ascend_machine import make_fake_machine
 from tests.hub.hub_runner import Hub
 
@@ -103,7 +104,7 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
         assert env["ASCEND_RT_VISIBLE_DEVICES"] == str(seats[name]), name
         assert env["ASCEND_LAB_CHIP"] == str(seats[name]) and env["DEVICE_ID"] == "0"
         assert env["JUPYTERHUB_USER"] == name
-        assert env["ASCEND_LAB_HUB_SERVICE"] == "/services/ascend-lab/"
+        assert env["ASCEND_LAB_HUB_SERVICE_URL"].endswith("/services/ascend-lab/")
         assert "ASCEND_LAB_CPU_REASON" not in env
 
     # -- the service: each learner sees their chip only; the instructor sees all ----------
@@ -132,6 +133,11 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
     assert [p["pid"] for p in procs] == [1333928]
     assert procs[0]["user"] == (on2[0] if len(on2) == 1 else None)
     assert requests.get(status_url, timeout=30).status_code == 403  # no token
+    # a learner's server asks the service with its own token (what its status bar would do)
+    pid_a = hub.api("GET", f"/users/{a}").json()["servers"][""]["state"]["pid"]
+    from_server, why = fetch_hub_status(timeout=30, environ=_environ(pid_a))
+    assert why == "" and from_server["user"] == a
+    assert [c["id"] for c in from_server["chips"]] == [seats[a]]
     assert status("not-a-token").status_code == 403
 
     # -- user A cannot reach user B's server ----------------------------------------------
