@@ -11,6 +11,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
+from ..i18n import msg
+
 DEFAULT_ROOT = "/usr/local/Ascend"
 HCCL_VARS = ("HCCL_CONNECT_TIMEOUT", "HCCL_EXEC_TIMEOUT", "RANK_TABLE_FILE", "RANK_SIZE")
 CANN_VARS = ("ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_TOOLKIT_HOME")
@@ -69,13 +71,13 @@ def device_status(timeout: float = 5.0, refresh: bool = True) -> Any:
     try:
         from ascend_lab.device.probe import collect_status
     except Exception as exc:  # the device package is missing or broken
-        return None, f"device status unavailable ({type(exc).__name__}: {exc})"
+        return None, msg("device status unavailable ({}: {})", type(exc).__name__, exc)
     try:
         status = collect_status(refresh=refresh, timeout=timeout)
         data = status.to_dict() if hasattr(status, "to_dict") else dict(vars(status))
         return data, ""
     except Exception as exc:
-        return None, f"device status failed ({type(exc).__name__}: {exc})"
+        return None, msg("device status failed ({}: {})", type(exc).__name__, exc)
 
 
 def _user_groups() -> Any:
@@ -116,7 +118,7 @@ def gather(
     if status is None and with_status:
         status, error = device_status(timeout=timeout)
     elif status is None:
-        error = "device status not collected"
+        error = msg("device status not collected")
     groups, user, is_root, exists = _user_groups()
     if root is None:
         root = env.get("ASCEND_LAB_ASCEND_ROOT") or (status or {}).get("root") or DEFAULT_ROOT
@@ -147,8 +149,10 @@ def check_versions(facts: Environment, entry_id: str = "") -> Confirmation:
     numpy = facts.packages.get("numpy")
     mindspore = facts.packages.get("mindspore")
     lines = [
-        "MindSpore {}, NumPy {} (package metadata)".format(
-            mindspore or "not installed", numpy or "not installed"
+        msg(
+            "MindSpore {}, NumPy {} (package metadata)",
+            mindspore or msg("not installed"),
+            numpy or msg("not installed"),
         )
     ]
     if entry_id == "numpy2-abi":
@@ -156,33 +160,36 @@ def check_versions(facts: Environment, entry_id: str = "") -> Confirmation:
         if major is None:
             return Confirmation("versions", UNKNOWN, lines)
         if major >= 2:
-            lines.append(f'NumPy {numpy} is 2.x: matches this finding (`pip install "numpy<2"`)')
+            lines.append(
+                msg('NumPy {} is 2.x: matches this finding (`pip install "numpy<2"`)', numpy)
+            )
             return Confirmation("versions", CONFIRMED, lines)
         lines.append(
-            f"NumPy {numpy} is 1.x here: the failing module may come from another environment"
+            msg("NumPy {} is 1.x here: the failing module may come from another environment", numpy)
         )
         return Confirmation("versions", CONTRADICTED, lines)
     status = facts.status
     if not status:
-        lines.append(facts.status_error or "device status not available")
+        lines.append(facts.status_error or msg("device status not available"))
         return Confirmation("versions", UNKNOWN, lines)
     versions = status.get("versions") or {}
     shown = ", ".join(f"{k} {v}" for k, v in versions.items() if v)
-    lines.append(
-        "Installed: " + (shown or "no driver/CANN version files found under " + facts.root)
-    )
+    if shown:
+        lines.append(msg("Installed: {}", shown))
+    else:
+        lines.append(msg("Installed: no driver/CANN version files found under {}", facts.root))
     compat = status.get("compatibility") or {}
     verdict = compat.get("verdict", "unknown")
     message = compat.get("message") or ""
     if verdict == "mismatch":
-        lines.append("Compatibility table: MISMATCH. " + message)
+        lines.append(msg("Compatibility table: MISMATCH. {}", message))
         for cmd in compat.get("install") or []:
-            lines.append("Suggested: " + str(cmd))
+            lines.append(msg("Suggested: {}", cmd))
         return Confirmation("versions", CONFIRMED, lines)
     if verdict == "match":
-        lines.append("Compatibility table: these versions belong together. " + message)
+        lines.append(msg("Compatibility table: these versions belong together. {}", message))
         return Confirmation("versions", CONTRADICTED, lines)
-    lines.append("Compatibility table: cannot tell. " + message)
+    lines.append(msg("Compatibility table: cannot tell. {}", message))
     return Confirmation("versions", UNKNOWN, lines)
 
 
@@ -193,12 +200,12 @@ def cann_env_problems(facts: Environment) -> List[str]:
     for name in ("ASCEND_HOME_PATH", "ASCEND_OPP_PATH"):
         value = env.get(name)
         if not value:
-            problems.append(f"{name} is not set")
+            problems.append(msg("{} is not set", name))
         elif not os.path.isdir(value):
-            problems.append(f"{name}={value} does not exist")
+            problems.append(msg("{}={} does not exist", name, value))
     ld = env.get("LD_LIBRARY_PATH", "")
     if not any(("Ascend" in p or "ascend" in p) for p in ld.split(os.pathsep) if p):
-        problems.append("LD_LIBRARY_PATH has no Ascend/CANN directory")
+        problems.append(msg("LD_LIBRARY_PATH has no Ascend/CANN directory"))
     return problems
 
 
@@ -215,31 +222,34 @@ def check_env(facts: Environment, entry_id: str = "") -> Confirmation:
     if entry_id.startswith("hccl-"):
         lines = []
         for name in HCCL_VARS:
-            lines.append("{}={}".format(name, env.get(name, "(not set)")))
+            lines.append(msg("{}={}", name, env.get(name) or msg("(not set)")))
         table = env.get("RANK_TABLE_FILE")
         if entry_id == "hccl-ranktable-invalid" and table:
             if os.path.isfile(table) and os.access(table, os.R_OK):
-                lines.append("RANK_TABLE_FILE exists and is readable: check its fields")
+                lines.append(msg("RANK_TABLE_FILE exists and is readable: check its fields"))
                 return Confirmation("env", INFO, lines)
-            lines.append(f"RANK_TABLE_FILE {table} does not exist or is not readable")
+            lines.append(msg("RANK_TABLE_FILE {} does not exist or is not readable", table))
             return Confirmation("env", CONFIRMED, lines)
         return Confirmation("env", INFO, lines)
     problems = cann_env_problems(facts)
     set_env = find_set_env(facts.root)
     lines = []
     if set_env:
-        lines.append("CANN's set_env.sh found: " + set_env)
+        lines.append(msg("CANN's set_env.sh found: {}", set_env))
     else:
         lines.append(
-            f"No CANN install found under {facts.root} (no ascend-toolkit/set_env.sh): "
-            'on a machine without an NPU, run on CPU (`ms.set_device("CPU")`)'
+            msg(
+                "No CANN install found under {} (no ascend-toolkit/set_env.sh): "
+                'on a machine without an NPU, run on CPU (`ms.set_device("CPU")`)',
+                facts.root,
+            )
         )
     if problems:
         lines.extend(problems)
         if set_env:
-            lines.append("Run: source " + shlex.quote(set_env))  # copy-pastes with spaces
+            lines.append(msg("Run: {}", "source " + shlex.quote(set_env)))  # copy-pastes
         return Confirmation("env", CONFIRMED, lines)
-    lines.append("ASCEND_HOME_PATH, ASCEND_OPP_PATH and LD_LIBRARY_PATH point to CANN")
+    lines.append(msg("ASCEND_HOME_PATH, ASCEND_OPP_PATH and LD_LIBRARY_PATH point to CANN"))
     return Confirmation("env", CONTRADICTED, lines)
 
 
@@ -249,27 +259,31 @@ def _chips(status: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
     env = facts.env
-    lines = ["{}={}".format(name, env.get(name, "(not set)")) for name in DEVICE_VARS]
+    lines = [msg("{}={}", name, env.get(name) or msg("(not set)")) for name in DEVICE_VARS]
     status = facts.status
     if not status:
-        lines.append(facts.status_error or "device status not available")
+        lines.append(facts.status_error or msg("device status not available"))
         return Confirmation("devices", UNKNOWN, lines)
     chips = _chips(status)
     mode = status.get("mode", "?")
     reason = status.get("reason") or ""
-    detail = " (" + reason + ")" if reason else ""
-    lines.insert(0, f"Mode: {mode}{detail}; {len(chips)} NPU chip(s)")
+    if reason:
+        lines.insert(0, msg("Mode: {} ({}); {} NPU chip(s)", mode, reason, len(chips)))
+    else:
+        lines.insert(0, msg("Mode: {}; {} NPU chip(s)", mode, len(chips)))
     processes = [p for p in (status.get("processes") or []) if isinstance(p, dict)]
     for p in processes[:8]:
-        lines.append(
-            "NPU {} chip {} is used by pid {}{} ({} MB)".format(
-                p.get("npu"),
-                p.get("chip"),
-                p.get("pid"),
-                " " + str(p.get("name")) if p.get("name") else "",
+        where = (p.get("npu"), p.get("chip"), p.get("pid"))
+        if p.get("name"):
+            line = msg(
+                "NPU {} chip {} is used by pid {} {} ({} MB)",
+                *where,
+                p.get("name"),
                 p.get("memory_mb"),
             )
-        )
+        else:
+            line = msg("NPU {} chip {} is used by pid {} ({} MB)", *where, p.get("memory_mb"))
+        lines.append(line)
     if entry_id == "device-busy":
         return Confirmation(
             "devices", CONFIRMED if processes else (UNKNOWN if not chips else CONTRADICTED), lines
@@ -280,7 +294,9 @@ def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
         wanted = env.get("DEVICE_ID", "")
         if chips and wanted.isdigit():
             if int(wanted) >= len(chips):
-                lines.append(f"DEVICE_ID={wanted} but only {len(chips)} chip(s) are present")
+                lines.append(
+                    msg("DEVICE_ID={} but only {} chip(s) are present", wanted, len(chips))
+                )
                 return Confirmation("devices", CONFIRMED, lines)
             return Confirmation("devices", CONTRADICTED, lines)
         return Confirmation("devices", INFO if chips else UNKNOWN, lines)
@@ -290,7 +306,7 @@ def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
             used, total = c.get("hbm_used_mb"), c.get("hbm_total_mb")
             if used is not None and total:
                 lines.append(
-                    "NPU {} chip {} HBM {} / {} MB".format(c.get("npu"), c.get("chip"), used, total)
+                    msg("NPU {} chip {} HBM {} / {} MB", c.get("npu"), c.get("chip"), used, total)
                 )
                 full = full or used >= 0.8 * total
         if full:
@@ -300,19 +316,24 @@ def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
 
 def check_group(facts: Environment, entry_id: str = "") -> Confirmation:
     if facts.groups is None:
-        return Confirmation("group", UNKNOWN, ["user groups are not available on this system"])
-    lines = ["User {}, groups: {}".format(facts.user, ", ".join(facts.groups))]
+        return Confirmation("group", UNKNOWN, [msg("user groups are not available on this system")])
+    lines = [msg("User {}, groups: {}", facts.user, ", ".join(facts.groups))]
     if facts.is_root:
-        lines.append("Running as root: group membership is not the cause")
+        lines.append(msg("Running as root: group membership is not the cause"))
         return Confirmation("group", CONTRADICTED, lines)
     if not facts.hwhiaiuser_group_exists:
-        lines.append("No HwHiAiUser group on this machine (the NPU driver is not installed here)")
+        lines.append(
+            msg("No HwHiAiUser group on this machine (the NPU driver is not installed here)")
+        )
         return Confirmation("group", UNKNOWN, lines)
     if "HwHiAiUser" in facts.groups:
-        lines.append("User is in HwHiAiUser")
+        lines.append(msg("User is in HwHiAiUser"))
         return Confirmation("group", CONTRADICTED, lines)
     lines.append(
-        f"User is NOT in HwHiAiUser: sudo usermod -aG HwHiAiUser {facts.user} (then log in again)"
+        msg(
+            "User is NOT in HwHiAiUser: {} (then log in again)",
+            "sudo usermod -aG HwHiAiUser " + facts.user,
+        )
     )
     return Confirmation("group", CONFIRMED, lines)
 
@@ -329,11 +350,11 @@ def confirm(check: str, facts: Environment, entry_id: str = "") -> Confirmation:
     """Run the named check for a finding; a failing check reports itself, never raises."""
     func = CHECKS.get(check)
     if func is None:
-        return Confirmation(check, UNKNOWN, [f"unknown check {check!r}"])
+        return Confirmation(check, UNKNOWN, [msg("unknown check {!r}", check)])
     try:
         return func(facts, entry_id)
     except Exception as exc:  # a check must never hide the diagnosis
-        return Confirmation(check, UNKNOWN, [f"check failed: {type(exc).__name__}: {exc}"])
+        return Confirmation(check, UNKNOWN, [msg("check failed: {}: {}", type(exc).__name__, exc)])
 
 
 def environment_summary(facts: Environment) -> List[str]:
@@ -341,12 +362,16 @@ def environment_summary(facts: Environment) -> List[str]:
     lines = []
     status = facts.status
     if status:
-        lines.append("Device status: " + (status.get("summary") or str(status.get("mode"))))
+        lines.append(msg("Device status: {}", status.get("summary") or str(status.get("mode"))))
     else:
-        lines.append(facts.status_error or "device status not available")
+        lines.append(facts.status_error or msg("device status not available"))
     mindspore, numpy = facts.packages.get("mindspore"), facts.packages.get("numpy")
     lines.append(
-        "MindSpore {}, NumPy {}".format(mindspore or "not installed", numpy or "not installed")
+        msg(
+            "MindSpore {}, NumPy {}",
+            mindspore or msg("not installed"),
+            numpy or msg("not installed"),
+        )
     )
     return lines
 
@@ -370,10 +395,12 @@ def environment_problems(facts: Environment) -> List[Confirmation]:
                     "versions",
                     INFO,
                     [
-                        "NumPy {} with MindSpore {}: graph-mode code that calls NumPy inside "
-                        "construct fails with 'numpy.core.multiarray failed to import' "
-                        '(seen with MindSpore 2.10); `pip install "numpy<2"` avoids it'.format(
-                            facts.packages.get("numpy"), facts.packages.get("mindspore")
+                        msg(
+                            "NumPy {} with MindSpore {}: graph-mode code that calls NumPy inside "
+                            "construct fails with 'numpy.core.multiarray failed to import' "
+                            '(seen with MindSpore 2.10); `pip install "numpy<2"` avoids it',
+                            facts.packages.get("numpy"),
+                            facts.packages.get("mindspore"),
                         )
                     ],
                 )
@@ -386,6 +413,6 @@ def environment_problems(facts: Environment) -> List[Confirmation]:
         if isinstance(w, dict) and w.get("severity") in ("error", "warning"):
             text = str(w.get("message", ""))
             if w.get("fix"):
-                text += " Fix: " + str(w.get("fix"))
+                text = msg("{} Fix: {}", text, str(w.get("fix")))
             found.append(Confirmation("status", INFO, [text]))
     return found

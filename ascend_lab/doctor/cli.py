@@ -11,6 +11,7 @@ import os
 import sys
 from typing import IO, Any, Optional
 
+from ..i18n import _, localize, msg, using
 from .intake import (
     DEFAULT_MAX_MB,
     ENV_MAX_MB,
@@ -29,6 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a log file to examine, or - for stdin (omit to check only the environment)",
     )
     parser.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=None,
+        help="language of the text output: en or zh (default: $ASCEND_LAB_LANG, else the "
+        "locale, LC_ALL/LC_MESSAGES/LANG); --json is always English",
+    )
     parser.add_argument(
         "--max-mb",
         type=float,
@@ -49,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: Any, stdin: Optional[IO[bytes]] = None, stdout: Optional[IO[str]] = None) -> int:
+    with using(getattr(args, "lang", None)):  # text only: JSON values stay English
+        return _run(args, stdin, stdout)
+
+
+def _run(args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]]) -> int:
     from .diagnosis import diagnose
 
     out = stdout or sys.stdout
@@ -56,7 +69,7 @@ def run(args: Any, stdin: Optional[IO[bytes]] = None, stdout: Optional[IO[str]] 
     if args.max_mb is None:
         limit, setting = limits.max_bytes, ENV_MAX_MB
     elif not args.max_mb > 0 or args.max_mb == float("inf"):  # also rejects NaN
-        print("ascend-lab doctor: --max-mb must be a positive number", file=sys.stderr)
+        print(_("ascend-lab doctor: --max-mb must be a positive number"), file=sys.stderr)
         return 2
     else:
         limit, setting = int(args.max_mb * 1e6), "--max-mb"
@@ -72,15 +85,18 @@ def run(args: Any, stdin: Optional[IO[bytes]] = None, stdout: Optional[IO[str]] 
                 if os.path.isdir(args.input):
                     raise IsADirectoryError("is a directory")
                 text, total, truncated = read_tail_file(args.input, limit)
-                source = "file " + args.input
+                source = msg("file {}", args.input)
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            print(f"ascend-lab doctor: cannot read {args.input}: {reason}", file=sys.stderr)
+            print(
+                localize(msg("ascend-lab doctor: cannot read {}: {}", args.input, reason)),
+                file=sys.stderr,
+            )
             return 2
         if truncated:
             notes.append(tail_note("log", total, limit, setting))
         if not text.strip():
-            notes.append("the input is empty")
+            notes.append(msg("the input is empty"))
     if getattr(args, "from_bundle", None) and not args.no_env:
         from ..report.replay import doctor_cli
 

@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
+from ..i18n import N_, msg
 from .checks import (
     CONFIRMED,
     Confirmation,
@@ -16,17 +17,23 @@ from .intake import cut_long_lines, limits_from_env, line_note
 from .knowledge import Entry
 from .match import Match, match_text
 
-NEXT_STEPS = (
-    "`npu-smi info`: are the NPUs listed, healthy, and free (process table)?",
-    "`ascend-lab status --json`: installed driver, firmware, CANN and MindSpore versions "
-    "and whether they match",
-    "The full error, including MindSpore's 'The Traceback of Net Construct Code' block",
-    "The CANN device logs (plog): `ls -t ~/ascend/log/debug/plog/ | head` "
-    "(or $ASCEND_PROCESS_LOG_PATH)",
-    "More detail from CANN: `export ASCEND_GLOBAL_LOG_LEVEL=1` (0=debug, 1=info) and "
-    "`export ASCEND_SLOG_PRINT_TO_STDOUT=1`, then rerun",
-    "More detail from MindSpore: `export GLOG_v=1` (info), then rerun",
-    'Is the installation sane? `python -c "import mindspore; mindspore.run_check()"`',
+NEXT_STEPS = (  # translated where they are shown (render.py)
+    N_("`npu-smi info`: are the NPUs listed, healthy, and free (process table)?"),
+    N_(
+        "`ascend-lab status --json`: installed driver, firmware, CANN and MindSpore versions "
+        "and whether they match"
+    ),
+    N_("The full error, including MindSpore's 'The Traceback of Net Construct Code' block"),
+    N_(
+        "The CANN device logs (plog): `ls -t ~/ascend/log/debug/plog/ | head` "
+        "(or $ASCEND_PROCESS_LOG_PATH)"
+    ),
+    N_(
+        "More detail from CANN: `export ASCEND_GLOBAL_LOG_LEVEL=1` (0=debug, 1=info) and "
+        "`export ASCEND_SLOG_PRINT_TO_STDOUT=1`, then rerun"
+    ),
+    N_("More detail from MindSpore: `export GLOG_v=1` (info), then rerun"),
+    N_('Is the installation sane? `python -c "import mindspore; mindspore.run_check()"`'),
 )
 
 
@@ -83,6 +90,7 @@ class Diagnosis:
     environment: List[Confirmation] = field(default_factory=list)  # env-only problems
     checked: List[str] = field(default_factory=list)  # what was looked at
     notes: List[str] = field(default_factory=list)
+    lang: str = ""  # language it is shown in ("": the current one); JSON is always English
 
     @property
     def recognised(self) -> bool:
@@ -90,7 +98,7 @@ class Diagnosis:
 
     @property
     def next_steps(self) -> List[str]:
-        return [] if self.findings else list(NEXT_STEPS)
+        return [] if self.findings else [msg(step) for step in NEXT_STEPS]
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -114,7 +122,15 @@ class Diagnosis:
     def to_text(self) -> str:
         from .render import render_text
 
-        return render_text(self)
+        with self._language():
+            return render_text(self)
+
+    def _language(self) -> Any:
+        from contextlib import nullcontext
+
+        from ..i18n import using
+
+        return using(self.lang) if self.lang else nullcontext()
 
     def __str__(self) -> str:
         return self.to_text()
@@ -126,7 +142,8 @@ class Diagnosis:
     def _repr_html_(self) -> str:
         from .render import render_html
 
-        return render_html(self)
+        with self._language():
+            return render_html(self)
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(self.to_text())
@@ -175,11 +192,13 @@ def diagnose(
         if cut:
             diag.notes.append(line_note(cut, max_line_chars))
         diag.findings = findings_from(match_text(examined))
-        diag.checked.append(
-            "{} ({} line{}) against {} known problems".format(
-                source, diag.text_lines, "" if diag.text_lines == 1 else "s", _kb_size()
+        if diag.text_lines == 1:
+            checked = msg("{} ({} line) against {} known problems", source, 1, _kb_size())
+        else:
+            checked = msg(
+                "{} ({} lines) against {} known problems", source, diag.text_lines, _kb_size()
             )
-        )
+        diag.checked.append(checked)
     if not check_environment:
         return diag
     if facts is None:
@@ -191,13 +210,15 @@ def diagnose(
         problems = environment_problems(facts)
     except Exception as exc:  # a broken probe result must not hide the findings
         problems = [
-            Confirmation("environment", "could not check", [f"{type(exc).__name__}: {exc}"])
+            Confirmation("environment", "could not check", [msg("{}: {}", type(exc).__name__, exc)])
         ]
     if diag.findings:  # beside findings, show only what the machine itself shows is wrong
         problems = [c for c in problems if c.verdict == CONFIRMED]
     diag.environment = problems
     diag.checked.extend(environment_summary(facts))
-    diag.checked.append(f"Environment: CANN variables, set_env.sh under {facts.root}, user groups")
+    diag.checked.append(
+        msg("Environment: CANN variables, set_env.sh under {}, user groups", facts.root)
+    )
     return diag
 
 

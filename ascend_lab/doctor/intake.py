@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from typing import IO, Deque, List, Mapping, Optional, Tuple
 
+from ..i18n import msg
+
 ENV_MAX_MB = "ASCEND_LAB_DOCTOR_MAX_MB"
 ENV_MAX_LINE_CHARS = "ASCEND_LAB_DOCTOR_MAX_LINE_CHARS"
 DEFAULT_MAX_MB = 20.0
@@ -35,7 +37,7 @@ def _setting(env: Mapping[str, str], name: str, default: float, low: float) -> T
     except ValueError:
         value = float("nan")
     if not value >= low or value == float("inf"):  # also rejects NaN
-        return default, f"{name}={raw!r} is not a number >= {low:g}: used {default:g}"
+        return default, msg("{}={!r} is not a number >= {:g}: used {:g}", name, raw, low, default)
     return value, ""
 
 
@@ -54,7 +56,7 @@ def _mb(n: int) -> str:
 
 def tail_note(what: str, total: int, limit: int, setting: str) -> str:
     """The note for an input cut to its tail, naming the setting that sets the limit."""
-    return f"{what} is {_mb(total)}: examined only its last {_mb(limit)} ({setting})"
+    return msg("{} is {}: examined only its last {} ({})", what, _mb(total), _mb(limit), setting)
 
 
 def _decode_tail(data: bytes, truncated: bool) -> str:
@@ -141,8 +143,20 @@ def cut_long_lines(text: str, max_chars: int) -> Tuple[str, int]:
 
 def line_note(cut: int, max_chars: int) -> str:
     half = max_chars // 2
-    return (
-        f"{cut} line{'s' if cut != 1 else ''} longer than {max_chars:,} characters "
-        f"({ENV_MAX_LINE_CHARS}): examined only the first and last {half:,} characters "
-        f"of {'each' if cut != 1 else 'it'}"
+    if cut == 1:
+        return msg(
+            "{} line longer than {:,} characters ({}): examined only the first and last "
+            "{:,} characters of it",
+            cut,
+            max_chars,
+            ENV_MAX_LINE_CHARS,
+            half,
+        )
+    return msg(
+        "{} lines longer than {:,} characters ({}): examined only the first and last "
+        "{:,} characters of each",
+        cut,
+        max_chars,
+        ENV_MAX_LINE_CHARS,
+        half,
     )

@@ -13,8 +13,14 @@ Each entry of ``knowledge.json`` is one troubleshooting rule::
       "confirm": "devices",                     # optional machine check: versions|env|devices|group
       "examples": ["real error text", ...],     # tests: each must be recognised, ranked first,
                                                 # and together they must exercise every pattern
-      "sources": ["where the example texts come from", ...]
+      "sources": ["where the example texts come from", ...],
+      "zh": {"title": "...", "term": "...", "cause": "...", "fix": [...], "explanation": "..."}
     }
+
+``zh`` is the entry's Chinese text (shown when the language is Chinese: :mod:`ascend_lab.i18n`).
+It lives beside the English so an entry stays one piece of data that a contributor edits in
+one place; the loader checks it has every field, one fix step per English step, and the same
+`code` spans in each step (commands are not translated).
 
 Patterns are searched over the whole text (use ``[^\\n]{0,N}`` to stay on one line); a named
 group ``(?P<op>...)`` is shown next to the title (e.g. the operator name). A pattern
@@ -39,6 +45,9 @@ KINDS = ("error", "pitfall")
 CONFIRM_CHECKS = ("versions", "env", "devices", "group")
 _REQUIRED: Tuple[str, ...] = ("id", "title", "term", "category", "kind", "priority")
 _REQUIRED += ("patterns", "cause", "fix", "explanation", "examples")
+TRANSLATED = ("title", "term", "cause", "fix", "explanation")
+LANGUAGE_KEYS = {"zh": "zh_CN"}  # key in knowledge.json -> language code of ascend_lab.i18n
+_CODE = re.compile(r"`[^`]{1,500}`")
 
 
 class KnowledgeBaseError(ValueError):
@@ -63,6 +72,15 @@ class Entry:
     confirm: Optional[str] = None
     raw_patterns: Tuple[str, ...] = field(default=(), repr=False)
     needles: Tuple[Optional[Tuple[str, bool]], ...] = field(default=(), repr=False)
+    translations: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (lang, texts)
+
+    def text(self, name: str, lang: str = "en") -> Any:
+        """Field ``name`` (title, term, cause, fix, explanation) in ``lang``, else English."""
+        for code, texts in self.translations:
+            if code == lang:
+                value = texts[name]
+                return tuple(value) if name == "fix" else value
+        return getattr(self, name)
 
 
 def compile_pattern(spec: Any, where: str) -> "Union[Pattern[str], LoopBodyPattern]":
@@ -134,6 +152,11 @@ def parse_entries(doc: Any) -> List[Entry]:
         if not isinstance(item["patterns"], list) or not item["patterns"]:
             raise KnowledgeBaseError(where + ": patterns must be a non-empty list")
         compiled = [compile_pattern(pattern, where) for pattern in item["patterns"]]
+        translations = tuple(
+            (code, _translation(item, key, where))
+            for key, code in LANGUAGE_KEYS.items()
+            if key in item
+        )
         entries.append(
             Entry(
                 id=entry_id,
@@ -150,9 +173,34 @@ def parse_entries(doc: Any) -> List[Entry]:
                 confirm=confirm,
                 raw_patterns=tuple(p.pattern for p in compiled),
                 needles=tuple(_needle(p) for p in compiled),
+                translations=translations,
             )
         )
     return entries
+
+
+def _translation(item: Dict[str, Any], key: str, where: str) -> Dict[str, Any]:
+    """An entry's text in another language, checked against its English."""
+    texts = item[key]
+    where = f"{where} ({key})"
+    if not isinstance(texts, dict) or set(texts) != set(TRANSLATED):
+        raise KnowledgeBaseError(where + ": needs exactly " + ", ".join(TRANSLATED))
+    for name in TRANSLATED:
+        value, english = texts[name], item[name]
+        if name == "fix":
+            if not isinstance(value, list) or len(value) != len(english):
+                raise KnowledgeBaseError(where + ": fix needs one step per English step")
+            pairs = list(zip(value, english))
+        else:
+            pairs = [(value, english)]
+        for text, source in pairs:
+            if not isinstance(text, str) or not text.strip():
+                raise KnowledgeBaseError(where + f": {name} must be a non-empty string")
+            if sorted(_CODE.findall(text)) != sorted(_CODE.findall(source)):
+                raise KnowledgeBaseError(
+                    where + f": {name} must keep the English `code` spans as they are: {text!r}"
+                )
+    return dict(texts)
 
 
 _cache: Optional[List[Entry]] = None

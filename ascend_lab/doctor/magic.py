@@ -9,10 +9,12 @@ import sys
 import traceback
 from typing import Any, Optional, Tuple
 
+from ..i18n import choose, msg
 from .diagnosis import Diagnosis, diagnose
 from .intake import ENV_MAX_MB, limits_from_env, tail_note, tail_of_text
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_LANG = re.compile(r"\A\s*--lang(?:=|\s+)([A-Za-z_.@-]{1,40})(?:\s+|\Z)")
 
 
 def strip_ansi(text: str) -> str:
@@ -55,16 +57,34 @@ def parse(line: str, cell: Optional[str]) -> Tuple[str, Optional[str]]:
     return "last exception", None
 
 
+def split_lang(line: str) -> Tuple[Optional[str], str]:
+    """``("zh", rest)`` for a line starting with ``--lang zh``; ``(None, line)`` otherwise."""
+    m = _LANG.match(line or "")
+    if m is None:
+        return None, line
+    return m.group(1), line[m.end() :]
+
+
 def doctor_magic(shell: Any, line: str, cell: Optional[str] = None) -> Diagnosis:
+    """The Diagnosis, shown in the language of ``--lang`` (else :func:`~ascend_lab.i18n.choose`)."""
+    lang, line = split_lang(line)
+    diag = _diagnose(shell, line, cell)
+    diag.lang = choose(lang)
+    return diag
+
+
+def _diagnose(shell: Any, line: str, cell: Optional[str]) -> Diagnosis:
     source, text = parse(line, cell)
     limits, notes = limits_from_env()
     if text is None:
         text = last_exception_text(shell)
         if text is None:
             notes.append(
-                "No exception in this session yet: checked the environment only. "
-                'Pass an error text with `%ascend_doctor "..."` '
-                "or paste a log into a `%%ascend_doctor` cell."
+                msg(
+                    "No exception in this session yet: checked the environment only. "
+                    'Pass an error text with `%ascend_doctor "..."` '
+                    "or paste a log into a `%%ascend_doctor` cell."
+                )
             )
             source = "environment"
     if text is not None:  # the same tail cap as `ascend-lab doctor`

@@ -5,61 +5,84 @@ import html
 import re
 from typing import Any, List
 
+from ..i18n import N_, _, current, localize
 from .checks import CONFIRMED, CONTRADICTED
 
 _CODE = re.compile(r"`([^`]{1,500})`")  # bounded: linear on any text
 
 
+_SOURCES = (N_("environment"), N_("stdin"), N_("text"), N_("cell"), N_("last exception"))
+_KINDS = (N_("error"), N_("pitfall"))
+_VERDICTS = (N_("info"), N_("could not check"))
+_CHECKS = (N_("versions"), N_("env"), N_("devices"), N_("group"), N_("status"))
+
+
 def _verdict_label(verdict: str) -> str:
-    return {
-        CONFIRMED: "confirmed on this machine",
-        CONTRADICTED: "not confirmed on this machine",
-    }.get(verdict, verdict)
+    return _(
+        {
+            CONFIRMED: N_("confirmed on this machine"),
+            CONTRADICTED: N_("not confirmed on this machine"),
+        }.get(verdict, verdict)
+    )
+
+
+def _title(f: Any) -> str:
+    """The finding's title in the current language, with the matched detail (an op name)."""
+    title = f.entry.text("title", current())
+    return _("{}: {}").format(title, f.detail) if f.detail else title
+
+
+def _texts(lines: Any) -> List[str]:
+    return [localize(line) for line in lines]
 
 
 def render_text(diag: Any) -> str:
     out: List[str] = []
-    out.append(f"ascend doctor: examined {diag.source}")
-    for note in diag.notes:
-        out.append("note: " + note)
+    lang = current()
+    source = localize(diag.source)
+    out.append(_("ascend doctor: examined {}").format(source))
+    for note in _texts(diag.notes):
+        out.append(_("note: {}").format(note))
     out.append("")
     if diag.findings:
         for i, f in enumerate(diag.findings, 1):
             e = f.entry
-            tag = "" if e.kind == "error" else f" [{e.kind}]"
-            out.append(f"{i}. {f.title}{tag}")
-            out.append("   Term:     " + e.term)
+            tag = "" if e.kind == "error" else f" [{_(e.kind)}]"
+            out.append(f"{i}. {_title(f)}{tag}")
+            out.append(_("   Term:     {}").format(e.text("term", lang)))
             for n, line in f.evidence:
-                out.append(f"   Evidence: line {n}: {line}")
-            out.append("   Cause:    " + e.cause)
-            out.append("   Fix:")
-            for step in e.fix:
+                out.append(_("   Evidence: line {}: {}").format(n, line))
+            out.append(_("   Cause:    {}").format(e.text("cause", lang)))
+            out.append(_("   Fix:"))
+            for step in e.text("fix", lang):
                 out.append("     - " + step)
-            out.append("   Why:      " + e.explanation)
+            out.append(_("   Why:      {}").format(e.text("explanation", lang)))
             c = f.confirmation
             if c is not None:
-                out.append(f"   Machine check ({c.check}): {_verdict_label(c.verdict)}")
-                for line in c.lines:
+                out.append(
+                    _("   Machine check ({}): {}").format(_(c.check), _verdict_label(c.verdict))
+                )
+                for line in _texts(c.lines):
                     out.append("     " + line)
             out.append("")
     elif diag.source != "environment":
-        out.append(f"Nothing recognised in the {diag.source}.")
+        out.append(_("Nothing recognised in the {}.").format(source))
         out.append("")
     if diag.environment:
-        out.append("Environment:")
+        out.append(_("Environment:"))
         for c in diag.environment:
-            for line in c.lines:
+            for line in _texts(c.lines):
                 out.append("  - " + line)
         out.append("")
     elif diag.source == "environment":
-        out.append("No problem found in the environment.")
+        out.append(_("No problem found in the environment."))
         out.append("")
-    out.append("Checked:")
-    for line in diag.checked:
+    out.append(_("Checked:"))
+    for line in _texts(diag.checked):
         out.append("  - " + line)
     if diag.next_steps:
-        out.append("Collect next:")
-        for step in diag.next_steps:
+        out.append(_("Collect next:"))
+        for step in _texts(diag.next_steps):
             out.append("  - " + step)
     return "\n".join(out).rstrip() + "\n"
 
@@ -102,21 +125,22 @@ def _confirmation_html(c: Any) -> str:
     label = html.escape(_verdict_label(c.verdict))
     return (
         '<div class="ascend-doctor-check">'
-        + "<b>Machine check ("
-        + html.escape(c.check)
-        + "):</b> "
+        + "<b>"
+        + html.escape(_("Machine check ({}):").format(_(c.check)))
+        + "</b> "
         + '<span style="color: '
         + color
         + '; font-weight: 600;">'
         + label
         + "</span>"
-        + _list(c.lines)
+        + _list(_texts(c.lines))
         + "</div>"
     )
 
 
 def _finding_html(i: int, f: Any) -> str:
     e = f.entry
+    lang = current()
     error = e.kind == "error"
     accent = "var(--jp-error-color1, #d32f2f)" if error else "var(--jp-warn-color1, #f57c00)"
     parts = [
@@ -128,13 +152,13 @@ def _finding_html(i: int, f: Any) -> str:
         '<div style="font-size: var(--jp-ui-font-size2, 15px); font-weight: 600;">'
         + str(i)
         + ". "
-        + html.escape(f.title)
+        + html.escape(_title(f))
         + "</div>",
         '<div style="'
         + _MUTED
         + '">'
-        + html.escape(e.term)
-        + ("" if error else " · " + html.escape(e.kind))
+        + html.escape(e.text("term", lang))
+        + ("" if error else " · " + html.escape(_(e.kind)))
         + "</div>",
     ]
     for n, line in f.evidence:
@@ -144,48 +168,58 @@ def _finding_html(i: int, f: Any) -> str:
             + '">'
             + '<span style="'
             + _MUTED
-            + '">line '
-            + str(n)
-            + ":</span> "
+            + '">'
+            + html.escape(_("line {}:").format(n))
+            + "</span> "
             + html.escape(line)
             + "</div>"
         )
-    parts.append("<div><b>Cause:</b> " + _rich(e.cause) + "</div>")
-    parts.append("<div><b>Fix:</b>" + _list(e.fix) + "</div>")
-    parts.append('<div style="' + _MUTED + '">' + _rich(e.explanation) + "</div>")
+    parts.append(_b(_("Cause:")) + " " + _rich(e.text("cause", lang)) + "</div>")
+    parts.append(_b(_("Fix:")) + _list(e.text("fix", lang)) + "</div>")
+    parts.append('<div style="' + _MUTED + '">' + _rich(e.text("explanation", lang)) + "</div>")
     if f.confirmation is not None:
         parts.append(_confirmation_html(f.confirmation))
     parts.append("</div>")
     return "".join(parts)
 
 
+def _b(label: str) -> str:
+    """``<div><b>label</b>`` (the caller closes the div)."""
+    return "<div><b>" + html.escape(label) + "</b>"
+
+
 def render_html(diag: Any) -> str:
-    source = html.escape(diag.source)
+    source = localize(diag.source)
     parts: List[str] = ['<div class="ascend-doctor" style="' + _STYLE + '">']
-    parts.append('<div style="' + _MUTED + '">ascend doctor: examined ' + source + "</div>")
-    for note in diag.notes:
+    examined = _("ascend doctor: examined {}").format(source)
+    parts.append('<div style="' + _MUTED + '">' + html.escape(examined) + "</div>")
+    for note in _texts(diag.notes):
         parts.append('<div style="' + _MUTED + '">' + _rich(note) + "</div>")
     for i, f in enumerate(diag.findings, 1):
         parts.append(_finding_html(i, f))
     if not diag.findings and diag.source != "environment":
         card = _CARD % "var(--jp-border-color1, #999)"
-        parts.append(
-            '<div style="' + card + '"><b>Nothing recognised in the ' + source + ".</b></div>"
-        )
+        nothing = _("Nothing recognised in the {}.").format(source)
+        parts.append('<div style="' + card + '"><b>' + html.escape(nothing) + "</b></div>")
     if diag.environment:
         card = _CARD % "var(--jp-warn-color1, #f57c00)"
-        lines = [line for c in diag.environment for line in c.lines]
-        parts.append('<div style="' + card + '"><b>Environment</b>' + _list(lines) + "</div>")
+        lines = _texts([line for c in diag.environment for line in c.lines])
+        environment = html.escape(_("Environment"))
+        parts.append(
+            '<div style="' + card + '"><b>' + environment + "</b>" + _list(lines) + "</div>"
+        )
     elif diag.source == "environment":
-        parts.append("<div><b>No problem found in the environment.</b></div>")
+        parts.append(_b(_("No problem found in the environment.")) + "</div>")
     parts.append(
         '<details style="'
         + _MUTED
-        + '"><summary>Checked</summary>'
-        + _list(diag.checked)
+        + '"><summary>'
+        + html.escape(_("Checked"))
+        + "</summary>"
+        + _list(_texts(diag.checked))
         + "</details>"
     )
     if diag.next_steps:
-        parts.append("<div><b>Collect next:</b>" + _list(diag.next_steps) + "</div>")
+        parts.append(_b(_("Collect next:")) + _list(_texts(diag.next_steps)) + "</div>")
     parts.append("</div>")
     return "".join(parts)

@@ -1,0 +1,200 @@
+"""Chinese (and future) messages for status and doctor: gettext, the ecosystem's standard.
+
+Catalogues: ``ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab_py.po`` (source) and ``.mo``
+(compiled by ``scripts/msgfmt.py``, committed; a test checks they agree). The domain is
+separate from the front end's ``ascend_lab`` domain: that one uses JupyterLab's ``%1``
+placeholders and is served to the browser as Jed JSON; these use Python's ``{}``.
+
+Messages are English where they are made (so JSON output and payloads stay English) and
+are translated where they are shown, in the language chosen by :func:`choose`:
+
+- ``_("text")`` translates now, in the current language (:func:`using`);
+- ``N_("text")`` only marks a message for the catalogue (translated later with ``_``);
+- ``msg("template {}", arg)`` is an English ``str`` that remembers its template, so a view
+  can show it in another language (:func:`localize`);
+- :func:`localize` of a plain English string (status warnings, reasons) finds the catalogue
+  template it was formatted from (:mod:`.templates`) and translates that.
+"""
+
+import contextlib
+import contextvars
+import gettext
+import os
+from typing import Any, Dict, Iterator, Mapping, Optional
+
+DOMAIN = "ascend_lab_py"
+LOCALEDIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
+ENGLISH = "en"
+CHINESE = "zh_CN"
+LANGUAGES = (ENGLISH, CHINESE)
+ENV_LANG = "ASCEND_LAB_LANG"
+_LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+_current: "contextvars.ContextVar[str]" = contextvars.ContextVar("ascend_lab_lang", default="")
+_translations: Dict[str, gettext.NullTranslations] = {}
+
+
+def normalize(tag: Optional[str]) -> Optional[str]:
+    """``"zh"``, ``"zh-CN"``, ``"zh_CN.UTF-8"`` -> ``"zh_CN"``; ``"en_US"`` -> ``"en"``;
+    ``"C"``, ``"POSIX"``, ``""`` and unknown languages -> None (look further)."""
+    if not tag:
+        return None
+    base = tag.strip().split(".", 1)[0].split("@", 1)[0].replace("-", "_").lower()
+    if base == "zh" or base.startswith("zh_"):
+        return CHINESE
+    if base == "en" or base.startswith("en_"):
+        return ENGLISH
+    return None
+
+
+def choose(explicit: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> str:
+    """The language: ``explicit`` (a flag/argument), else ``$ASCEND_LAB_LANG``, else the
+    first set of ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` (zh_* -> Chinese), else English.
+
+    A value naming a language we have no catalogue for counts as English where it is set
+    (``LANG=fr_FR`` gives English, not the next variable), as gettext itself does.
+    """
+    env = os.environ if env is None else env
+    if explicit:
+        return normalize(explicit) or ENGLISH
+    for name in (ENV_LANG,) + _LOCALE_VARS:
+        value = env.get(name, "")
+        if value:
+            return normalize(value) or ENGLISH
+    return ENGLISH
+
+
+def from_accept_language(header: Optional[str]) -> Optional[str]:
+    """The first language of an HTTP ``Accept-Language`` we have (q-values in order)."""
+    if not header:
+        return None
+    ranked = []
+    for i, part in enumerate(header[:1000].split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        ranked.append((-q, i, tag))
+    for _q, _i, tag in sorted(ranked):
+        lang = normalize(tag)
+        if lang is not None:
+            return lang
+    return None
+
+
+def translation(lang: str) -> gettext.NullTranslations:
+    """The gettext catalogue for ``lang`` (English: no catalogue, messages as written)."""
+    lang = normalize(lang) or ENGLISH
+    found = _translations.get(lang)
+    if found is None:
+        if lang == ENGLISH:
+            found = gettext.NullTranslations()
+        else:
+            found = gettext.translation(DOMAIN, LOCALEDIR, languages=[lang], fallback=True)
+        _translations[lang] = found
+    return found
+
+
+def current() -> str:
+    """The language set by :func:`using`, else the one :func:`choose` finds."""
+    return _current.get() or choose()
+
+
+@contextlib.contextmanager
+def using(lang: Optional[str]) -> Iterator[str]:
+    """Show messages in ``lang`` (None: :func:`choose`) inside the block."""
+    chosen = choose(lang)
+    token = _current.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _current.reset(token)
+
+
+def _(message: str) -> str:
+    """``message`` in the current language."""
+    return translation(current()).gettext(message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue; it is translated where it is shown."""
+    return message
+
+
+class Msg(str):
+    """An English message that remembers its template and arguments."""
+
+    template: str
+    args: tuple
+
+    def __new__(cls, template: str, *args: Any) -> "Msg":
+        self = super().__new__(cls, template.format(*args))
+        self.template = template
+        self.args = args
+        return self
+
+    def __reduce__(self) -> Any:
+        return (Msg, (self.template,) + tuple(self.args))
+
+
+def msg(template: str, *args: Any) -> Msg:
+    """``template.format(*args)`` in English, translatable later by :func:`localize`."""
+    return Msg(template, *args)
+
+
+def localize(text: Any, lang: Optional[str] = None) -> str:
+    """``text`` in ``lang`` (default: the current language).
+
+    A :class:`Msg` is translated from its template (its arguments localized too); a plain
+    string is looked up whole, then as an instance of a catalogue template. Anything not
+    in the catalogue is returned as it is.
+    """
+    lang = normalize(lang) if lang else current()
+    if lang in (None, ENGLISH) or text is None:
+        return "" if text is None else str(text)
+    cat = translation(lang)
+    if isinstance(text, Msg):
+        args = [localize(a, lang) if isinstance(a, str) else a for a in text.args]
+        return _format(cat.gettext(text.template), args, str(text))
+    from .templates import translate_string
+
+    return translate_string(str(text), cat)
+
+
+def _format(template: str, args: Any, fallback: str) -> str:
+    try:
+        return template.format(*args)
+    except (IndexError, KeyError, ValueError):  # a broken translation shows the English
+        return fallback
+
+
+class Localized:
+    """Shows ``obj`` (anything with ``_repr_html_`` / ``to_text``) in ``lang``: what
+    ``%ascend_status --lang zh`` returns, since the notebook renders the result later."""
+
+    def __init__(self, obj: Any, lang: str) -> None:
+        self.obj = obj
+        self.lang = lang
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.obj, name)
+
+    def _repr_html_(self) -> str:
+        with using(self.lang):
+            return self.obj._repr_html_()
+
+    def to_text(self) -> str:
+        with using(self.lang):
+            return self.obj.to_text()
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return repr(self.obj)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(self.to_text())

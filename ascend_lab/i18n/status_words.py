@@ -1,0 +1,27 @@
+"""Status words that are values in the status JSON (English there) and shown translated
+by the views: modes, verdicts, severities, and the summary's fixed parts."""
+
+from . import N_
+
+WORDS = (
+    N_("CPU mode"),
+    N_("GPU mode"),
+    N_("{} error"),
+    N_("{} errors"),
+    N_("match"),
+    N_("mismatch"),
+    N_("unknown"),
+    N_(", driver {}"),  # the end of "MindSpore {} and CANN {} match{}."
+    N_("error"),
+    N_("warning"),
+    N_("info"),
+    # values that status messages are built from (ascend_install.py)
+    N_("NPU driver"),
+    N_("NPU firmware"),
+    N_("Driver"),
+    N_("Firmware"),
+    N_("missing"),
+    N_("a directory, not a file"),
+    N_("unreadable ({})"),
+    N_("empty or has no readable version= line"),
+)
