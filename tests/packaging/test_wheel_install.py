@@ -272,6 +272,10 @@ def test_wheel_next_to_jupyterlab_3_6_leaves_it_alone_and_the_kernel_side_works(
     venv.ok("python", "-m", "pip", "check")
     venv.check_kernel_side()
     assert "ascend_lab.server" in venv.ok("jupyter", "server", "extension", "list")
+    # JupyterLab 3.6 sees the prebuilt JupyterLab 4 extension as incompatible and skips it
+    labext = plain(venv.ok("jupyter", "labextension", "list"))
+    assert re.search(rf"ascend-lab v{re.escape(VERSION)} enabled +X", labext), labext
+    assert '"ascend-lab@' + VERSION + '" is not compatible with the current JupyterLab' in labext
 
     # jupyter_server 1.x loads the server extension: it steps aside, the server keeps working
     port, token = free_port(), "ascend-lab-test"
