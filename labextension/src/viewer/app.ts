@@ -9,11 +9,19 @@ import { GraphPane } from './graph-pane';
 import { LayoutClient } from './layout-client';
 import { MemoryView } from './memory-view';
 import { PanesView } from './panes-view';
+import {
+  ProfileSection,
+  ProfileView,
+  checkProfile,
+  describeNodeTime,
+  nodeTimes,
+  timeLegendElement
+} from './profile-view';
 import { injectStyle } from './style';
 import { TimelineView } from './timeline';
 import { Payload, PayloadError, checkPayload } from './types';
 
-export type ViewName = 'graph' | 'compare' | 'timeline' | 'memory' | 'all';
+export type ViewName = 'graph' | 'compare' | 'timeline' | 'memory' | 'profile' | 'all';
 
 export interface RenderOptions {
   view?: ViewName;
@@ -33,7 +41,8 @@ const TAB_LABELS: Record<Exclude<ViewName, 'all'>, string> = {
   graph: 'Graph',
   compare: 'Before / after fusion',
   timeline: 'Passes',
-  memory: 'Memory'
+  memory: 'Memory',
+  profile: 'Profile'
 };
 
 export class ViewerApp {
@@ -43,6 +52,7 @@ export class ViewerApp {
   compareView: PanesView | null = null;
   timelineView: TimelineView | null = null;
   memoryView: MemoryView | null = null;
+  profileView: ProfileView | null = null;
   current: Exclude<ViewName, 'all'> = 'graph';
   private tabs = new Map<string, HTMLButtonElement>();
   private containers = new Map<string, HTMLDivElement>();
@@ -110,7 +120,24 @@ export class ViewerApp {
     if (p.memory) {
       out.push('memory');
     }
+    if (this.profile() !== null) {
+      out.push('profile');
+    }
     return out;
+  }
+
+  /** The payload's optional `profile` section, or its problem as a string, or null. */
+  profile(): ProfileSection | string | null {
+    const raw = (this.payload as { profile?: unknown }).profile;
+    return raw === undefined || raw === null ? null : checkProfile(raw);
+  }
+
+  /** The profile section if it is joined to graph `key`. */
+  private profileOn(key: string): ProfileSection | null {
+    const prof = this.profile();
+    return prof !== null && typeof prof !== 'string' && prof.graph === key
+      ? prof
+      : null;
   }
 
   /** Switch to a view, creating it on first use. */
@@ -145,9 +172,17 @@ export class ViewerApp {
         if (p.memory && p.memory.graph === key) {
           this.memoryView?.setSelected(id);
         }
+        if (this.profileOn(key)) {
+          this.profileView?.setSelected(id);
+        }
       };
       this.graphView = view;
       container.appendChild(view.el);
+      const prof = this.profileOn(key);
+      if (prof) {
+        const times = nodeTimes(prof);
+        view.showTimes(times, timeLegendElement(times));
+      }
       void view.panes[0].setGraph(p.graphs[key]);
     } else if (name === 'compare') {
       if (!p.views.before || !p.views.after) {
@@ -175,6 +210,8 @@ export class ViewerApp {
       }
       this.timelineView = new TimelineView(this.layout, p, this.options.onRequestPass);
       container.appendChild(this.timelineView.el);
+    } else if (name === 'profile') {
+      this.buildProfile(container);
     } else {
       if (!p.memory) {
         container.appendChild(
@@ -202,6 +239,36 @@ export class ViewerApp {
     }
   }
 
+  private buildProfile(container: HTMLDivElement): void {
+    const prof = this.profile();
+    if (prof === null || typeof prof === 'string') {
+      container.appendChild(
+        h(
+          'p',
+          { class: 'al-error' },
+          `This payload has no usable profile: ${prof ?? 'none'}`
+        )
+      );
+      return;
+    }
+    const graph = prof.graph ? this.payload.graphs[prof.graph] : undefined;
+    const byId = new Map((graph?.nodes ?? []).map(n => [n.id, n]));
+    const pv = new ProfileView(prof, id => {
+      const n = byId.get(id);
+      return n ? `${n.op} ${n.id}` : id;
+    });
+    if (prof.graph) {
+      const key = prof.graph;
+      pv.onSelect = nodeId => void this.selectInGraph(key, nodeId);
+      const sel = this.selectedIn(key);
+      if (sel !== null) {
+        pv.setSelected(sel);
+      }
+    }
+    this.profileView = pv;
+    container.appendChild(pv.el);
+  }
+
   private describeNode(
     graphKey: string,
     id: string,
@@ -218,6 +285,10 @@ export class ViewerApp {
           ts.map(t => `${t.size} B @ ${t.offset}, steps ${t.start}-${t.end}`).join('\n')
         ]);
       }
+    }
+    const prof = this.profileOn(graphKey);
+    if (prof) {
+      rows.push(...describeNodeTime(prof, id));
     }
     const index = fusionIndexFor(this.payload);
     if (graphKey === this.payload.views.after && index.toOriginals.has(id)) {

@@ -16,9 +16,10 @@ import {
   groupItem,
   nodeItem
 } from './model';
+import { timeColour } from './profile-colour';
 import { GraphData, GraphNode, formatBytes, formatShape, outputBytes } from './types';
 
-export type ColorMode = 'op' | 'memory' | 'changed';
+export type ColorMode = 'op' | 'memory' | 'changed' | 'time';
 
 /** Above this many boxes only those in (or near) the viewport are put in the DOM. */
 export const CULL_LIMIT = 1500;
@@ -55,6 +56,8 @@ export class GraphPane {
   modified = new Set<string>();
   matches = new Set<string>();
   colorMode: ColorMode = 'op';
+  /** measured time per step of each node (profile), for colorMode 'time' */
+  nodeTimes: Map<string, number> | null = null;
   /** label edges with the shape of the value they carry */
   edgeLabels = false;
   showBookkeeping = false;
@@ -394,6 +397,9 @@ export class GraphPane {
   }
 
   private fillFor(node: GraphNode): string {
+    if (this.colorMode === 'time' && this.nodeTimes) {
+      return timeColour(this.nodeTimes.get(node.id), this.nodeTimes);
+    }
     if (this.colorMode === 'memory') {
       const bytes = outputBytes(node);
       if (bytes === null || bytes === 0) {

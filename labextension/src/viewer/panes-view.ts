@@ -144,6 +144,27 @@ export class PanesView {
   }
 
   /** The first pane as a standalone SVG document (whole graph). */
+  /** Offer "colour: measured time" (a profile), switch to it and show its `legend`. */
+  showTimes(times: Map<string, number>, legend: HTMLElement): void {
+    for (const p of this.panes) {
+      p.nodeTimes = times;
+    }
+    if (!this.colorSelect.querySelector('option[value="time"]')) {
+      this.colorSelect.appendChild(
+        h('option', { value: 'time' }, 'colour: measured time')
+      );
+      this.colorSelect.after(legend);
+      this.colorSelect.addEventListener('change', () => {
+        legend.hidden = this.colorSelect.value !== 'time';
+      });
+    }
+    this.colorSelect.value = 'time';
+    legend.hidden = false;
+    for (const p of this.panes) {
+      p.setColorMode('time');
+    }
+  }
+
   svgText(index = 0): string {
     const pane = this.panes[index];
     const b = pane.bounds();
