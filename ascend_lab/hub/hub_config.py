@@ -11,9 +11,9 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from .allocator import DeviceAllocator
 from .chips import discover_chips
 from .spawner import make_hooks
+from .views import ADMIN_SCOPE
 
 SERVICE_NAME = "ascend-lab"
-ADMIN_SCOPE = "custom:ascend-lab:admin"
 
 
 def configure_hub(
@@ -64,6 +64,8 @@ def configure_hub(
             "url": service_url,
             "command": command,
             "display": False,
+            # the class's own status page: no "authorize this service?" page for learners
+            "oauth_no_confirm": True,
             # tokens the service gets through OAuth may carry the admin scope, when the user has it
             "oauth_client_allowed_scopes": [ADMIN_SCOPE],
         }

@@ -29,8 +29,7 @@ from urllib.parse import urlparse
 
 from ..device import npu_smi, npu_smi_runner
 from .allocator import StateFileError, read_seats
-from .hub_config import ADMIN_SCOPE
-from .views import Snapshot, pid_user_from_proc, status_for
+from .views import Snapshot, is_instructor, pid_user_from_proc, status_for
 
 log = logging.getLogger("ascend_lab.hub.service")
 
@@ -80,8 +79,7 @@ def make_app(prober: Prober, state_path: str, prefix: str) -> Any:
 
     class StatusHandler(HubOAuthenticated, web.RequestHandler):
         def _status(self, user: Any) -> Any:
-            scopes = set(user.get("scopes") or [])
-            admin = bool(user.get("admin")) or ADMIN_SCOPE in scopes or "admin:users" in scopes
+            admin = is_instructor(user)
             try:
                 seats = read_seats(state_path)
             except StateFileError as e:

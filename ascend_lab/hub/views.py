@@ -27,6 +27,13 @@ class Snapshot:
 
 
 PidUser = Callable[[int], Optional[str]]
+ADMIN_SCOPE = "custom:ascend-lab:admin"
+
+
+def is_instructor(user_model: Dict[str, Any]) -> bool:
+    """May this hub user (the model HubAuth returns) see every chip and learner?"""
+    scopes = set(user_model.get("scopes") or [])
+    return bool(user_model.get("admin")) or ADMIN_SCOPE in scopes or "admin:users" in scopes
 
 
 def status_for(

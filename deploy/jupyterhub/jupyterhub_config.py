@@ -38,8 +38,10 @@ c.JupyterHub.authenticator_class = "dummy"
 c.Authenticator.allow_all = True
 if setting("PASSWORD", ""):
     c.DummyAuthenticator.password = setting("PASSWORD", "")
+# Instructors see every chip and learner in the ascend-lab service; hub admins also manage
+# users and servers (and see every chip too).
 instructors = [n for n in setting("INSTRUCTORS", "").split(",") if n]
-c.Authenticator.admin_users = set(instructors)
+c.Authenticator.admin_users = {n for n in setting("ADMINS", "").split(",") if n}
 
 # Every learner's server runs as the hub's own unix user, with a home under state_dir.
 c.JupyterHub.spawner_class = "simple"

@@ -43,6 +43,21 @@ def _npu_smi_runs(machine):
     return sum(1 for line in machine.calls() if line == "info")
 
 
+def _browser_login(hub, name):
+    """A requests session logged in to the hub through its login form (any password)."""
+    session = requests.Session()
+    session.get(hub.url + "/hub/login", timeout=30)
+    xsrf = session.cookies.get("_xsrf", path="/hub/")
+    r = session.post(
+        hub.url + "/hub/login",
+        data={"username": name, "password": "any", "_xsrf": xsrf},
+        timeout=60,
+        allow_redirects=False,
+    )
+    assert r.status_code == 302, r.text[:500]
+    return session
+
+
 @pytest.fixture
 def hub(tmp_path):
     machine = make_fake_machine(tmp_path / "machine")
@@ -139,6 +154,17 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
     assert why == "" and from_server["user"] == a
     assert [c["id"] for c in from_server["chips"]] == [seats[a]]
     assert status("not-a-token").status_code == 403
+
+    # -- in a browser: hub login, then the service's own OAuth (no token in the page) -----
+    for name, instructor in ((b, False), (INSTRUCTOR, True)):
+        browser = _browser_login(hub, name)
+        r = browser.get(hub.url + "/services/ascend-lab/", timeout=30)
+        assert (
+            r.status_code == 200 and "/hub/api/oauth2/authorize" in r.history[0].headers["Location"]
+        ), [h.url for h in r.history]
+        doc = r.json()
+        assert doc["user"] == name and doc["admin"] is instructor
+        assert [c["id"] for c in doc["chips"]] == (list(range(8)) if instructor else [seats[b]])
 
     # -- user A cannot reach user B's server ----------------------------------------------
     def server_api(token, owner):

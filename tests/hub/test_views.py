@@ -6,7 +6,7 @@ import sys
 
 from ascend_lab.device.npu_smi import parse_info
 from ascend_lab.hub.allocator import Assignment
-from ascend_lab.hub.views import Snapshot, pid_user_from_proc, status_for
+from ascend_lab.hub.views import Snapshot, is_instructor, pid_user_from_proc, status_for
 from tests.fakes.ascend_machine import fixture_path
 
 
@@ -69,13 +69,23 @@ def test_no_probe_yet_or_a_failed_probe_gives_the_reason_and_no_chips():
 
 def test_pid_user_reads_jupyterhub_user_from_the_process_environment():
     child = subprocess.Popen(
-        [sys.executable, "-c", "import sys; sys.stdin.read()"],
+        [sys.executable, "-c", "import sys; print('ready', flush=True); sys.stdin.read()"],
         stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         env=dict(os.environ, JUPYTERHUB_USER="learner7"),
     )
     try:
+        assert child.stdout.readline() == b"ready\n"  # running, not half-way through exec
         assert pid_user_from_proc(child.pid) == "learner7"
     finally:
         child.communicate(b"")
     assert pid_user_from_proc(os.getpid()) == os.environ.get("JUPYTERHUB_USER")
     assert pid_user_from_proc(2**22 + 12345) is None  # no such process
+
+
+def test_who_is_an_instructor():
+    assert is_instructor({"name": "t", "scopes": ["custom:ascend-lab:admin"]})
+    assert is_instructor({"name": "h", "admin": True, "scopes": []})
+    assert is_instructor({"name": "h", "scopes": ["admin:users"]})
+    assert not is_instructor({"name": "l", "scopes": ["access:services!service=ascend-lab"]})
+    assert not is_instructor({"name": "l", "admin": False, "scopes": None})
