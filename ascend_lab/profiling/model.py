@@ -218,6 +218,31 @@ class Profile:
 
         return profile_section(self)
 
+    def to_payload(self) -> Dict[str, Any]:
+        """A whole ``ascend-lab.graph/1`` payload: the joined graph plus ``profile``."""
+        from .payload import profile_payload
+
+        return profile_payload(self)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, Any]:
+        from ..payload import MIME_TYPE, check_payload
+
+        payload = self.to_payload()
+        check_payload(payload)
+        return {MIME_TYPE: payload, "text/html": self._repr_html_(), "text/plain": repr(self)}
+
+    def show(self, **options: Any) -> Any:
+        """The interactive viewer (graph coloured by time, Profile tab) as a notebook widget."""
+        from ..widgets.views import ViewerWidget
+
+        return ViewerWidget(self.to_payload(), **options)
+
+    def to_html(self, path: str, redact: bool = True, project: Optional[str] = None) -> str:
+        """Write one self-contained HTML file with the viewer; returns its absolute path."""
+        from ..widgets import to_html
+
+        return to_html(self.to_payload(), path, title=self.net_name, redact=redact, project=project)
+
     def rows(self) -> List[Dict[str, Any]]:
         """Per-kernel rows as dicts (e.g. for ``pandas.DataFrame(profile.rows())``)."""
         return [asdict(k) for k in self.kernels]

@@ -420,7 +420,11 @@ export class ProfileView {
       this.svg.appendChild(
         s(
           'text',
-          { x: sx(at) - (t === 4 ? 40 : 0), y: 12 },
+          {
+            x: sx(at),
+            y: 12,
+            'text-anchor': t === 4 ? 'end' : t === 0 ? 'start' : 'middle'
+          },
           formatUs(at - this.full[0])
         )
       );
