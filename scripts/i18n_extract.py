@@ -7,7 +7,8 @@ Two kinds of message are collected from the source (AST, nothing is imported):
 - calls ``_("...")``, ``N_("...")`` and ``msg("...", ...)`` (``ascend_lab.i18n``);
 - in the device package, whose messages are plain English strings: the message and fix
   of every ``StatusWarning(...)``, ``Compatibility(...)`` messages, ``reason=...``, and
-  values given to ``reason``/``message``/``msg``/``fix`` names and to ``problems`` tuples.
+  values given to ``reason``/``message``/``msg``/``fix`` names and to ``problems`` tuples,
+  and what functions named ``*_fix`` / ``*_reason`` return.
   An f-string or ``"...".format(...)`` becomes a template with ``{}`` for each value
   (what :mod:`ascend_lab.i18n.templates` matches shown text against).
 
@@ -104,6 +105,10 @@ def plain_messages(tree: ast.AST) -> Iterator[ast.AST]:
                 for arg in node.args:
                     if isinstance(arg, ast.Tuple):
                         yield from arg.elts[1:]
+        elif isinstance(node, ast.FunctionDef) and node.name.endswith(("_fix", "_reason")):
+            for inner in ast.walk(node):  # a helper that builds a fix or reason
+                if isinstance(inner, ast.Return) and inner.value is not None:
+                    yield inner.value
         elif isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:

@@ -7,6 +7,13 @@ from typing import Any
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=None,
+        help="language of the text output: en or zh (default: $ASCEND_LAB_LANG, else the "
+        "locale, LC_ALL/LC_MESSAGES/LANG); --json is always English",
+    )
     parser.add_argument("--refresh", action="store_true", help="bypass the short cache")
     parser.add_argument(
         "--check", action="store_true", help="also run mindspore.run_check() (slow)"
@@ -59,5 +66,8 @@ def run(args: Any) -> int:
     if args.json:
         print(status.to_json())
     else:
-        print(status.to_text())
+        from ..i18n import using
+
+        with using(getattr(args, "lang", None)):
+            print(status.to_text())
     return 0

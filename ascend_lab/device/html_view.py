@@ -8,6 +8,8 @@ paths and messages all come from tools or files. Colours are JupyterLab CSS vari
 from html import escape
 from typing import TYPE_CHECKING, List, Optional
 
+from ..i18n import _, localize
+
 if TYPE_CHECKING:  # pragma: no cover
     from .status import DeviceStatus
 
@@ -73,11 +75,11 @@ def render_html(status: "DeviceStatus") -> str:
     mode_colour = _OK if status.mode == "ascend" else _INFO
     parts.append(
         '<div style="font-size:1.1em;font-weight:600">'
-        f'<span style="color:{mode_colour}">{escape(status.summary())}</span></div>'
+        f'<span style="color:{mode_colour}">{escape(localize(status.summary()))}</span></div>'
     )
     parts.append(
-        f'<div style="color:{_FG2}">mode <b>{escape(status.mode)}</b>: '
-        f"{escape(status.reason)}</div>"
+        f'<div style="color:{_FG2}">{escape(_("mode"))} <b>{escape(status.mode)}</b>: '
+        f"{escape(localize(status.reason))}</div>"
     )
     if status.chips:
         has_hbm = status.has_hbm()
@@ -98,28 +100,28 @@ def render_html(status: "DeviceStatus") -> str:
                     _e(c.bus_id),
                 ]
             )
-        parts.append(_h("Chips"))
+        parts.append(_h(_("Chips")))
         parts.append(
             _table(
                 [
                     "NPU",
-                    "Chip",
-                    "Name",
-                    "Health",
-                    "Power (W)",
-                    "Temp (°C)",
+                    _("Chip"),
+                    _("Name"),
+                    _("Health"),
+                    _("Power (W)"),
+                    _("Temp (°C)"),
                     "AICore %",
-                    "HBM" if has_hbm else "Memory",
+                    "HBM" if has_hbm else _("Memory"),
                     "Bus-Id",
                 ],
                 rows,
             )
         )
-        parts.append(_h("Processes"))
+        parts.append(_h(_("Processes")))
         if status.processes:
             parts.append(
                 _table(
-                    ["NPU", "Chip", "PID", "Name", "Memory (MB)"],
+                    ["NPU", _("Chip"), "PID", _("Name"), _("Memory (MB)")],
                     [
                         [_e(p.npu), _e(p.chip), _e(p.pid), _e(p.name or "–"), _e(p.memory_mb)]
                         for p in status.processes
@@ -127,12 +129,12 @@ def render_html(status: "DeviceStatus") -> str:
                 )
             )
         else:
-            parts.append(f'<div style="color:{_FG2}">none</div>')
+            parts.append(f'<div style="color:{_FG2}">{escape(_("none"))}</div>')
     v = status.versions
-    parts.append(_h("Versions"))
+    parts.append(_h(_("Versions")))
     parts.append(
         _table(
-            ["driver", "firmware", "CANN", "MindSpore", "npu-smi"],
+            [_("driver"), _("firmware"), "CANN", "MindSpore", "npu-smi"],
             [[_e(v.driver), _e(v.firmware), _e(v.cann), _e(v.mindspore), _e(v.npu_smi)]],
         )
     )
@@ -140,27 +142,29 @@ def render_html(status: "DeviceStatus") -> str:
     colour = {"match": _OK, "mismatch": _ERR}.get(comp.verdict, _FG2)
     install = ""
     if comp.install:
-        install = " Install: " + ", ".join(f"<code>{escape(x)}</code>" for x in comp.install)
+        codes = ", ".join(f"<code>{escape(x)}</code>" for x in comp.install)
+        install = " " + escape(_("Install:")) + " " + codes
     parts.append(
-        f'<div style="margin-top:4px">Compatibility: <b style="color:{colour}">'
-        f"{escape(comp.verdict)}</b> {escape(comp.message)}{install}</div>"
+        f'<div style="margin-top:4px">{escape(_("Compatibility:"))} <b style="color:{colour}">'
+        f"{escape(_(comp.verdict))}</b> {escape(localize(comp.message))}{install}</div>"
     )
     if status.warnings:
-        parts.append(_h("Warnings (fix in this order)"))
+        parts.append(_h(_("Warnings (fix in this order)")))
         items = []
         for w in status.warnings:
             sev_colour = {"error": _ERR, "warning": _WARN}.get(w.severity, _INFO)
             fix = ""
             if w.fix:
-                fix = f'<div style="color:{_FG2}">fix: <code>{escape(w.fix)}</code></div>'
+                label, command = escape(_("fix:")), escape(localize(w.fix))
+                fix = f'<div style="color:{_FG2}">{label} <code>{command}</code></div>'
             items.append(
                 f'<li style="margin:2px 0"><span style="color:{sev_colour};font-weight:600">'
-                f"{escape(w.severity)}</span> {escape(w.message)}{fix}</li>"
+                f"{escape(_(w.severity))}</span> {escape(localize(w.message))}{fix}</li>"
             )
         parts.append('<ol style="margin:2px 0;padding-left:20px">{}</ol>'.format("".join(items)))
     if status.run_check is not None:
         rc = status.run_check
-        parts.append(_h("mindspore.run_check(): " + ("passed" if rc.ok else "FAILED")))
+        parts.append(_h("mindspore.run_check(): " + (_("passed") if rc.ok else _("FAILED"))))
         parts.append(
             f'<pre style="margin:2px 0;white-space:pre-wrap;color:{_FG2}">{escape(rc.output)}</pre>'
         )

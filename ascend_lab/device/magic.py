@@ -38,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--refresh", action="store_true")
     p.add_argument("--check", action="store_true")
     p.add_argument("--details", action="store_true")
+    p.add_argument("--lang", default=None)
     return p
 
 
@@ -55,4 +56,6 @@ def status_magic(shell: Any, line: str) -> Optional[Any]:
     )
     if args.json:
         return StatusJSON(status.to_dict())
-    return status
+    from ..i18n import Localized, choose
+
+    return Localized(status, choose(args.lang))  # shown later: the language goes with it

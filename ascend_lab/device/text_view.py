@@ -2,6 +2,8 @@
 
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
+from ..i18n import _, localize
+
 if TYPE_CHECKING:  # pragma: no cover
     from .status import DeviceStatus
 
@@ -40,12 +42,12 @@ def _clean(text: str) -> str:
 
 
 def render_text(status: "DeviceStatus") -> str:
-    lines = ["ascend-lab status: " + status.summary()]
-    lines.append(f"Mode: {status.mode} ({_clean(status.reason)})")
+    lines = [_("ascend-lab status: {}").format(localize(status.summary()))]
+    lines.append(_("Mode: {} ({})").format(status.mode, _clean(localize(status.reason))))
     if status.chips:
         has_hbm = status.has_hbm()
-        headers = ["NPU", "Chip", "Name", "Health", "Power", "Temp", "AICore"]
-        headers += ["HBM" if has_hbm else "Memory", "Bus-Id"]
+        headers = ["NPU", _("Chip"), _("Name"), _("Health"), _("Power"), _("Temp"), "AICore"]
+        headers += ["HBM" if has_hbm else _("Memory"), "Bus-Id"]
         rows = []
         for c in status.chips:
             rows.append(
@@ -64,14 +66,14 @@ def render_text(status: "DeviceStatus") -> str:
                 ]
             )
         lines.append("")
-        lines.append("Chips:")
+        lines.append(_("Chips:"))
         lines.extend(_table(headers, rows))
         lines.append("")
         if status.processes:
-            lines.append("Processes:")
+            lines.append(_("Processes:"))
             lines.extend(
                 _table(
-                    ["NPU", "Chip", "PID", "Name", "Memory"],
+                    ["NPU", _("Chip"), "PID", _("Name"), _("Memory")],
                     [
                         [
                             str(p.npu),
@@ -85,33 +87,35 @@ def render_text(status: "DeviceStatus") -> str:
                 )
             )
         else:
-            lines.append("Processes: none")
+            lines.append(_("Processes: none"))
     lines.append("")
-    lines.append("Versions:")
+    lines.append(_("Versions:"))
     v = status.versions
     for label, value in (
-        ("driver", v.driver),
-        ("firmware", v.firmware),
+        (_("driver"), v.driver),
+        (_("firmware"), v.firmware),
         ("CANN", v.cann),
         ("MindSpore", v.mindspore),
         ("npu-smi", v.npu_smi),
     ):
-        lines.append("  {:<10} {}".format(label, _clean(value) if value else "not found"))
+        lines.append("  {:<10} {}".format(label, _clean(value) if value else _("not found")))
     comp = status.compatibility
     lines.append("")
-    lines.append(f"Compatibility: {comp.verdict} - {_clean(comp.message)}")
+    message = _clean(localize(comp.message))
+    lines.append(_("Compatibility: {} - {}").format(_(comp.verdict), message))
     if comp.install:
-        lines.append("  install: " + ", ".join(_clean(x) for x in comp.install))
+        lines.append(_("  install: {}").format(", ".join(_clean(x) for x in comp.install)))
     if status.warnings:
         lines.append("")
-        lines.append("Warnings (fix in this order):")
+        lines.append(_("Warnings (fix in this order):"))
         for i, w in enumerate(status.warnings, 1):
-            lines.append(f"  {i}. [{w.severity}] {_clean(w.message)}")
+            lines.append(f"  {i}. [{_(w.severity)}] {_clean(localize(w.message))}")
             if w.fix:
-                lines.append("     fix: " + _clean(w.fix))
+                lines.append(_("     fix: {}").format(_clean(localize(w.fix))))
     if status.run_check is not None:
         lines.append("")
-        lines.append("mindspore.run_check(): " + ("passed" if status.run_check.ok else "FAILED"))
+        passed = _("passed") if status.run_check.ok else _("FAILED")
+        lines.append("mindspore.run_check(): " + passed)
         for out_line in status.run_check.output.splitlines()[-10:]:
             lines.append("  " + _clean(out_line))
     return "\n".join(lines)

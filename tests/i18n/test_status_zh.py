@@ -1,0 +1,121 @@
+"""``ascend-lab status`` and ``%ascend_status`` in Chinese; JSON stays English; HTML escaped."""
+
+import json
+import os
+import subprocess
+import sys
+
+from ascend_lab.device.magic import status_magic
+from ascend_lab.device.status import (
+    Chip,
+    Compatibility,
+    DeviceStatus,
+    Process,
+    StatusWarning,
+    Versions,
+)
+from ascend_lab.i18n import using
+from tests.fakes.ascend_machine import REPO, make_fake_machine
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def _status(env, *args, ascend_lab_lang=None):
+    env = {k: v for k, v in env.items() if k not in ("ASCEND_LAB_LANG", "LC_ALL", "LC_MESSAGES")}
+    if ascend_lab_lang:
+        env["ASCEND_LAB_LANG"] = ascend_lab_lang
+    env.setdefault("LANG", "C.UTF-8")
+    env["PYTHONIOENCODING"] = "utf-8"
+    return subprocess.run(
+        [sys.executable, "-m", "ascend_lab", "status", *args],
+        env=env,
+        cwd=str(REPO),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+
+
+def test_status_lang_zh_on_a_fake_910b3_machine(tmp_path):
+    m = make_fake_machine(tmp_path)
+    out = _status(m.environ(), "--lang", "zh")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert text.startswith("ascend-lab 状态：NPU 8x910B3 · HBM 12% · OK\n")
+    assert "模式：ascend（npu-smi 找到 8 个 NPU 芯片）" in text
+    assert "芯片：" in text and "健康状态" in text and "进程：" in text
+    assert "版本配套：" in text
+    assert "Chips:" not in text and "Versions:" not in text
+
+
+def test_status_language_from_the_locale_and_json_stays_english(tmp_path):
+    m = make_fake_machine(tmp_path)
+    env = dict(m.environ(), LANG="zh_CN.UTF-8")
+    assert _status(env).stdout.startswith("ascend-lab 状态：")
+    data = json.loads(_status(env, "--lang", "zh", "--json").stdout)
+    assert data["reason"] == "8 NPU chips found by npu-smi"
+    assert data["summary"] == "NPU 8x910B3 · HBM 12% · OK"
+    assert all(not any("\u4e00" <= ch <= "\u9fff" for ch in w["message"]) for w in data["warnings"])
+    english = _status(env, ascend_lab_lang="en").stdout
+    assert english.startswith("ascend-lab status: NPU 8x910B3")
+    # every warning and fix of this machine is translated (none left in English)
+    chinese = _status(env).stdout
+    assert "(or use the ascend-lab MindSpore kernel, which does it)" in english
+    assert "（或使用 ascend-lab 的 MindSpore 内核，它会自动完成）" in chinese
+    warnings = chinese.split("警告（请按此顺序处理）：", 1)[1]
+    for line in warnings.splitlines():
+        if line.strip() and not line.strip().startswith(("解决方法：", "source", "export")):
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in line), line
+
+
+def test_cpu_machine_reason_and_compatibility_in_chinese(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path), ASCEND_LAB_ASCEND_ROOT=str(tmp_path / "none"))
+    for name in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH"):
+        env.pop(name, None)
+    out = _status(env, "--lang", "zh", "--refresh")
+    assert out.returncode == 0, out.stderr
+    assert "ascend-lab 状态：CPU 模式" in out.stdout
+    assert "模式：cpu（PATH 中找不到 npu-smi）" in out.stdout
+
+
+def _hostile_status():
+    return DeviceStatus(
+        mode="ascend",
+        reason="1 NPU chip found by npu-smi",
+        chips=[Chip(npu=0, chip=0, name=XSS, health="Alarm", bus_id=XSS)],
+        processes=[Process(npu=0, chip=0, pid=7, name=XSS, memory_mb=10)],
+        versions=Versions(driver=XSS),
+        compatibility=Compatibility(
+            "unknown", f"MindSpore {XSS} is not in the compatibility table."
+        ),
+        warnings=[
+            StatusWarning(
+                f"NPU 0 chip 0 health is {XSS}", f"npu-smi info -t health -i 0 -c 0 {XSS}"
+            ),
+            StatusWarning(f"ASCEND_OPP_PATH={XSS} does not exist", "fix", "error", "environment"),
+        ],
+    )
+
+
+def test_chinese_html_card_is_still_escaped():
+    with using("zh"):
+        page = _hostile_status()._repr_html_()
+    assert "<img" not in page and page.count("&lt;img src=x onerror=alert(1)&gt;") >= 6
+    assert "npu-smi 找到 1 个 NPU 芯片" in page
+    assert "NPU 0 芯片 0 的健康状态为 &lt;img" in page
+    assert "ASCEND_OPP_PATH=&lt;img src=x onerror=alert(1)&gt; 不存在" in page
+    assert "MindSpore &lt;img src=x onerror=alert(1)&gt; 不在版本配套表中。" in page
+    assert "警告（请按此顺序处理）" in page and "芯片" in page
+
+
+def test_status_magic_lang(tmp_path, monkeypatch):
+    make_fake_machine(tmp_path).activated(monkeypatch)
+    shown = status_magic(None, "--lang zh --refresh")
+    assert shown.mode == "ascend" and len(shown.chips) == 8  # still the status
+    assert shown.to_text().startswith("ascend-lab 状态：NPU 8x910B3")
+    assert "警告" in shown._repr_html_() or "芯片" in shown._repr_html_()
+    english = status_magic(None, "--lang en")
+    assert english.to_text().startswith("ascend-lab status: NPU 8x910B3")
+    data = status_magic(None, "--lang zh --json")._repr_json_()
+    assert data["summary"] == "NPU 8x910B3 · HBM 12% · OK"
