@@ -7,6 +7,8 @@ import tornado.web
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
+from ..i18n import from_accept_language
+from ..i18n.status_display import with_display
 from . import kernel_env
 from .cache import StatusCache
 from .config import AscendLabServerConfig
@@ -16,7 +18,11 @@ NAMESPACE = "ascend-lab"
 
 
 class StatusHandler(APIHandler):
-    """``GET {base_url}ascend-lab/api/status``: the device status JSON."""
+    """``GET {base_url}ascend-lab/api/status``: the device status JSON.
+
+    ``?lang=zh_CN`` (the front end passes JupyterLab's display language; else the
+    request's Accept-Language) adds a ``display`` object with the shown texts translated;
+    every other field stays English."""
 
     def initialize(self, cache: StatusCache) -> None:
         self.cache = cache
@@ -25,6 +31,10 @@ class StatusHandler(APIHandler):
     async def get(self) -> None:
         refresh = self.get_argument("refresh", "0").lower() in ("1", "true", "yes")
         text = await self.cache.get_json(refresh=refresh)
+        lang = self.get_argument("lang", "") or from_accept_language(
+            self.request.headers.get("Accept-Language")
+        )
+        text = with_display(text, lang)
         self.set_header("Content-Type", "application/json; charset=UTF-8")
         self.set_header("Cache-Control", "no-store")
         self.finish(text)
