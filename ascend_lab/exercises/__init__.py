@@ -2,17 +2,33 @@
 
 from ascend_lab.exercises import ____, exercises
 q1, q2 = exercises("03")
+
+Checks, hints and pointers print in the edition's language (``language.edition``): Chinese
+for the notebooks under ``notebooks/zh``, English otherwise.
 """
 
-from .core import NOT_ANSWERED, RIGHT, WRONG, Exercise, ____, is_blank
+from .core import (
+    NOT_ANSWERED,
+    NOT_ANSWERED_ZH,
+    RIGHT,
+    WRONG,
+    WRONG_ZH,
+    Exercise,
+    Text,
+    ____,
+    is_blank,
+)
 from .course import EXERCISES, exercises
 
 __all__ = [
     "EXERCISES",
     "NOT_ANSWERED",
+    "NOT_ANSWERED_ZH",
     "RIGHT",
     "WRONG",
+    "WRONG_ZH",
     "Exercise",
+    "Text",
     "____",
     "exercises",
     "is_blank",

@@ -7,17 +7,44 @@ prints one line, in colour, and never raises, so "Run All" goes on:
 - ``✗ not yet: <pointer>`` for a wrong answer (or one that fails to evaluate);
 - ``✓ <why>`` only for a right one.
 
+Each line, hint and pointer exists in English and Chinese (:class:`Text`); the language is
+the edition the kernel runs (:func:`.language.edition`: a notebook under ``zh/`` speaks
+Chinese), so the two editions share identical code cells.
+
 ``q.hint()`` and ``q.solution()`` print the hint and the solution code. Solutions live here,
 not in the learner's notebook; the course tests put ``q.solution_code`` into the exercise
 cell to run a notebook "with solutions".
 """
 
 import sys
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, NamedTuple, Optional, Tuple, Union
+
+from .language import CHINESE, edition
 
 NOT_ANSWERED = "not answered yet"
 WRONG = "\u2717 not yet"
 RIGHT = "\u2713"
+NOT_ANSWERED_ZH = "尚未作答"
+WRONG_ZH = "\u2717 还不对"
+
+
+class Text(NamedTuple):
+    """One message in both editions' languages."""
+
+    en: str
+    zh: str
+
+    def pick(self, lang: str) -> str:
+        return self.zh if lang == CHINESE else self.en
+
+
+Message = Union[str, Text]
+
+
+def in_language(message: Message, lang: str) -> str:
+    """A verifier's message in ``lang`` (a plain str is the same in both)."""
+    return message.pick(lang) if isinstance(message, Text) else str(message)
+
 
 _COLOURS = {"right": "\x1b[32m", "wrong": "\x1b[31m", "open": "\x1b[33m", "info": "\x1b[34m"}
 _RESET = "\x1b[0m"
@@ -64,8 +91,8 @@ def is_blank(value: Any, depth: int = 0) -> bool:
 
 
 # A verifier gets the learner's answers and the context the check cell passes, and returns
-# (True, why-it-is-right) or (False, pointer-to-the-mistake).
-Verifier = Callable[..., Tuple[bool, str]]
+# (True, why-it-is-right) or (False, pointer-to-the-mistake), each a Text.
+Verifier = Callable[..., Tuple[bool, Message]]
 
 
 class Exercise:
@@ -76,7 +103,7 @@ class Exercise:
         notebook: str,
         number: int,
         verify: Verifier,
-        hint: str,
+        hint: Text,
         solution_code: str,
     ) -> None:
         self.notebook = notebook
@@ -88,37 +115,55 @@ class Exercise:
     def __repr__(self) -> str:
         return f"<Exercise {self.notebook}.{self.number}: q.check(...), q.hint(), q.solution()>"
 
-    def verdict(self, *answers: Any, **context: Any) -> Tuple[str, str]:
-        """``("open"|"wrong"|"right", message)`` without printing; never raises."""
+    def verdict(self, *answers: Any, lang: Optional[str] = None, **context: Any) -> Tuple[str, str]:
+        """``("open"|"wrong"|"right", message)`` without printing; never raises.
+
+        ``lang`` ("en" / "zh") defaults to the edition this kernel runs."""
+        lang = lang or edition()
+        zh = lang == CHINESE
         if not answers or any(is_blank(a) for a in answers):
-            return "open", NOT_ANSWERED
+            return "open", NOT_ANSWERED_ZH if zh else NOT_ANSWERED
         try:
             ok, message = self._verify(*answers, **context)
         except _NotWritten:  # a learner's function still returns the blank (or None)
-            return "open", NOT_ANSWERED
+            return "open", NOT_ANSWERED_ZH if zh else NOT_ANSWERED
         except Exception as exc:  # noqa: BLE001 - a learner's answer may fail in any way
-            return "wrong", f"your answer raised {type(exc).__name__}: {exc}"[:400]
-        return ("right", message) if ok else ("wrong", message)
+            what = f"{type(exc).__name__}: {exc}"
+            raised = f"你的答案引发了 {what}" if zh else f"your answer raised {what}"
+            return "wrong", raised[:400]
+        return ("right" if ok else "wrong"), in_language(message, lang)
 
     def check(self, *answers: Any, **context: Any) -> None:
-        """Print whether the answer is right, in colour; never raises."""
-        kind, message = self.verdict(*answers, **context)
-        if kind == "right":
-            line = f"{RIGHT} Exercise {self.number}: {message}"
-        elif kind == "wrong":
-            line = f"{WRONG}: {message}  (q{self.number}.hint() for a hint)"
+        """Print whether the answer is right, in colour, in the edition's language; never raises."""
+        lang = edition()
+        kind, message = self.verdict(*answers, lang=lang, **context)
+        n = self.number
+        if lang == CHINESE:
+            line = {
+                "right": f"{RIGHT} 练习 {n}：{message}",
+                "wrong": f"{WRONG_ZH}：{message}（提示：q{n}.hint()）",
+                "open": f"练习 {n}：{NOT_ANSWERED_ZH}——请替换上面的 ____"
+                f"（提示：q{n}.hint()，参考答案：q{n}.solution()）",
+            }[kind]
         else:
-            line = (
-                f"Exercise {self.number}: {NOT_ANSWERED} - replace ____ above "
-                f"(q{self.number}.hint(), q{self.number}.solution())"
-            )
+            line = {
+                "right": f"{RIGHT} Exercise {n}: {message}",
+                "wrong": f"{WRONG}: {message}  (q{n}.hint() for a hint)",
+                "open": f"Exercise {n}: {NOT_ANSWERED} - replace ____ above "
+                f"(q{n}.hint(), q{n}.solution())",
+            }[kind]
         _print(kind, line)
 
     def hint(self) -> None:
-        _print("info", f"Hint {self.number}: {self._hint}")
+        lang = edition()
+        label = "提示" if lang == CHINESE else "Hint"
+        sep = "：" if lang == CHINESE else ": "
+        _print("info", f"{label} {self.number}{sep}{self._hint.pick(lang)}")
 
     def solution(self) -> None:
-        _print("info", f"Solution {self.number}:")
+        lang = edition()
+        label = f"参考答案 {self.number}：" if lang == CHINESE else f"Solution {self.number}:"
+        _print("info", label)
         print(self.solution_code)
 
 
