@@ -106,7 +106,7 @@ def _profiled_steps(
     warm-up call runs in the schedule's own warm-up phase, as it asks); 2.3/2.4 (the Ascend
     notebook images) have only ``mindspore.Profiler`` with ``start()``/``stop()``.
     """
-    api = getattr(ms, "profiler", None)
+    api: Any = getattr(ms, "profiler", None)
     new_api = all(hasattr(api, n) for n in ("profile", "schedule", "tensorboard_trace_handler"))
     in_schedule = 1 if (new_api and warmup >= 1) else 0
     for _ in range(warmup - in_schedule):

@@ -34,6 +34,11 @@ def _float(value: Any) -> Optional[float]:
         return None
 
 
+def _args(event: Dict[str, Any]) -> Dict[str, Any]:
+    args = event.get("args")
+    return args if isinstance(args, dict) else {}
+
+
 def parse_trace_view(text: str, path: Optional[str] = None) -> List[TraceSpan]:
     """The complete (``"X"``) spans of a trace, with process and thread names resolved."""
     try:
@@ -50,8 +55,7 @@ def parse_trace_view(text: str, path: Optional[str] = None) -> List[TraceSpan]:
     threads: Dict[Tuple[Any, Any], str] = {}
     for event in data:
         if isinstance(event, dict) and event.get("ph") == "M":
-            args = event.get("args") if isinstance(event.get("args"), dict) else {}
-            name = str(args.get("name", ""))
+            name = str(_args(event).get("name", ""))
             if event.get("name") == "process_name":
                 processes[event.get("pid")] = name
             elif event.get("name") == "thread_name":
@@ -65,7 +69,7 @@ def parse_trace_view(text: str, path: Optional[str] = None) -> List[TraceSpan]:
         if start is None or duration is None:
             continue
         pid, tid = event.get("pid"), event.get("tid")
-        args = event.get("args") if isinstance(event.get("args"), dict) else {}
+        args = _args(event)
         spans.append(
             TraceSpan(
                 name=str(event.get("name", "")),
