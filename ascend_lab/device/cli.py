@@ -48,9 +48,11 @@ def run(args: Any) -> int:
     from .probe import collect_status
 
     if getattr(args, "from_bundle", None):  # a recorded machine (ascend-lab report)
+        from ..i18n import using
         from ..report.replay import status_cli
 
-        return status_cli(args.from_bundle, args.json)
+        with using(getattr(args, "lang", None)):  # text only: JSON values stay English
+            return status_cli(args.from_bundle, args.json)
 
     timeout = args.timeout
     if not timeout or timeout <= 0:

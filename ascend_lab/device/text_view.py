@@ -1,5 +1,6 @@
 """Plain-text view of a :class:`DeviceStatus` for terminals (``ascend-lab status``)."""
 
+import unicodedata
 from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from ..i18n import _, localize
@@ -25,14 +26,23 @@ def _usage(used: Optional[int], total: Optional[int]) -> str:
     return text
 
 
+def _width(text: str) -> int:
+    """Terminal columns: Chinese labels take two each."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _ljust(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
+
+
 def _table(headers: Sequence[str], rows: List[List[str]]) -> List[str]:
-    widths = [len(h) for h in headers]
+    widths = [_width(h) for h in headers]
     for row in rows:
         for i, cell in enumerate(row):
-            widths[i] = max(widths[i], len(cell))
-    lines = ["  " + "  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+            widths[i] = max(widths[i], _width(cell))
+    lines = ["  " + "  ".join(_ljust(h, w) for h, w in zip(headers, widths)).rstrip()]
     for row in rows:
-        lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        lines.append("  " + "  ".join(_ljust(c, w) for c, w in zip(row, widths)).rstrip())
     return lines
 
 
@@ -98,7 +108,9 @@ def render_text(status: "DeviceStatus") -> str:
         ("MindSpore", v.mindspore),
         ("npu-smi", v.npu_smi),
     ):
-        lines.append("  {:<10} {}".format(label, _clean(value) if value else _("not found")))
+        lines.append(
+            "  {} {}".format(_ljust(label, 10), _clean(value) if value else _("not found"))
+        )
     comp = status.compatibility
     lines.append("")
     message = _clean(localize(comp.message))

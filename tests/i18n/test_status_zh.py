@@ -119,3 +119,22 @@ def test_status_magic_lang(tmp_path, monkeypatch):
     assert english.to_text().startswith("ascend-lab status: NPU 8x910B3")
     data = status_magic(None, "--lang zh --json")._repr_json_()
     assert data["summary"] == "NPU 8x910B3 · HBM 12% · OK"
+
+
+def _columns(line):
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+
+def test_chinese_tables_stay_aligned_in_a_terminal(tmp_path):
+    m = make_fake_machine(tmp_path)
+    text = _status(m.environ(), "--lang", "zh").stdout
+    lines = text.splitlines()
+    header = lines.index("芯片：") + 1
+    head, first = lines[header], lines[header + 1]
+    # the bus id column starts at the same terminal column in the header and the rows
+    assert _columns(head[: head.index("Bus-Id")]) == _columns(first[: first.index("0000:")])
+    versions = lines[lines.index("版本：") + 1 : lines.index("版本：") + 6]
+    starts = {_columns(v[: v.index(v.split()[1], len(v.split()[0]) + 2)]) for v in versions}
+    assert len(starts) == 1, versions
