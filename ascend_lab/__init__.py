@@ -82,6 +82,7 @@ def profile(
     warmup: int = 2,
     keep: bool = False,
     trace: Any = None,
+    step: Any = None,
 ) -> "Profile":
     """Run ``net(*inputs)`` under MindSpore's own profiler in GRAPH_MODE and read it back.
 
@@ -98,6 +99,9 @@ def profile(
             written to a private temporary folder and removed before returning.
         trace: a :class:`~ascend_lab.tracing.api.Trace` of this net to join the kernels to;
             ``None`` traces the net first (one compile with IR dumps); ``False`` skips it.
+        step: a function to call once per step instead of ``net(*inputs)``, e.g. your
+            training step with its data loading: what it does on the host (a slow
+            preprocessing, ``asnumpy()`` in the loop) shows as gaps in the timeline.
 
     Returns:
         a :class:`ascend_lab.profiling.model.Profile`. Rows that could not be joined to a
@@ -108,7 +112,7 @@ def profile(
     """
     from .profiling.api import profile_net
 
-    return profile_net(net, list(inputs), steps, warmup, keep, trace)
+    return profile_net(net, list(inputs), steps, warmup, keep, trace, step)
 
 
 def _jupyter_labextension_paths() -> List[Dict[str, str]]:

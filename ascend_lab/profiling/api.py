@@ -7,7 +7,7 @@ returns, unless ``keep=True`` (then ``Profile.profiler_dir`` names it).
 import os
 import shutil
 import tempfile
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from .ascend_files import parse_kernel_details, parse_op_statistic
 from .build import build_profile
@@ -134,12 +134,15 @@ def profile_net(
     warmup: int = 2,
     keep: bool = False,
     trace: Any = None,
+    step: Optional[Callable[[], Any]] = None,
 ) -> Profile:
-    """Profile ``net(*inputs)`` for ``steps`` steps after ``warmup`` unprofiled calls."""
+    """Profile ``net(*inputs)`` (or ``step()``) for ``steps`` steps after ``warmup`` calls."""
     from .capture import run_profiled
 
     if not isinstance(steps, int) or steps < 1:
         raise ValueError(f"steps must be a whole number >= 1, got {steps!r}")
+    if step is not None and not callable(step):
+        raise TypeError(f"step must be a function called once per step, got {type(step).__name__}")
     if not isinstance(warmup, int) or warmup < 0:
         raise ValueError(f"warmup must be a whole number >= 0, got {warmup!r}")
     why_missing: Optional[str] = None
@@ -149,13 +152,18 @@ def profile_net(
         trace, why_missing = None, "trace=False"
     folder = tempfile.mkdtemp(prefix="ascend-lab-profile-")
     try:
-        run = run_profiled(net, inputs, steps, warmup, folder)
+        run = run_profiled(net, inputs, steps, warmup, folder, step)
         profile = _load(folder, type(net).__name__, run.windows)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     profile.device = run.device
     profile.mindspore_version = run.mindspore_version
+    if step is not None:
+        profile.notes.append(
+            "each step ran your step function: host work in it (data loading, asnumpy, "
+            "Python) shows as gaps between kernels"
+        )
     if warmup == 0:
         profile.notes.append("warmup=0: the first step includes the graph compile")
     attach_trace(profile, trace, why_missing)

@@ -17,7 +17,7 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..tracing.capture import (
     _LOCK,
@@ -84,17 +84,16 @@ def _synchronize(ms: Any, device: Optional[str]) -> None:
             return
 
 
-def _timed_step(ms: Any, net: Any, inputs: Sequence[Any], device: Optional[str]) -> Window:
+def _timed_step(ms: Any, call: Callable[[], Any], device: Optional[str]) -> Window:
     start = time.time_ns()
-    net(*inputs)
+    call()
     _synchronize(ms, device)
     return (start / 1000.0, time.time_ns() / 1000.0)
 
 
 def _profiled_steps(
     ms: Any,
-    net: Any,
-    inputs: Sequence[Any],
+    call: Callable[[], Any],
     steps: int,
     warmup: int,
     output_dir: str,
@@ -110,7 +109,7 @@ def _profiled_steps(
     new_api = all(hasattr(api, n) for n in ("profile", "schedule", "tensorboard_trace_handler"))
     in_schedule = 1 if (new_api and warmup >= 1) else 0
     for _ in range(warmup - in_schedule):
-        net(*inputs)
+        call()
     _synchronize(ms, device)
     windows: List[Window] = []
     if not new_api:
@@ -118,7 +117,7 @@ def _profiled_steps(
         profiler.start()
         try:
             for _ in range(steps):
-                windows.append(_timed_step(ms, net, inputs, device))
+                windows.append(_timed_step(ms, call, device))
         finally:
             profiler.stop()
         profiler.analyse()
@@ -136,10 +135,10 @@ def _profiled_steps(
     try:
         for i in range(in_schedule + steps):
             if i < in_schedule:
-                net(*inputs)
+                call()
                 _synchronize(ms, device)
             else:
-                windows.append(_timed_step(ms, net, inputs, device))
+                windows.append(_timed_step(ms, call, device))
             prof.step()
     finally:
         prof.stop()
@@ -147,9 +146,15 @@ def _profiled_steps(
 
 
 def run_profiled(
-    net: Any, inputs: Sequence[Any], steps: int, warmup: int, output_dir: str
+    net: Any,
+    inputs: Sequence[Any],
+    steps: int,
+    warmup: int,
+    output_dir: str,
+    step: Optional[Callable[[], Any]] = None,
 ) -> ProfilerRun:
-    """Run ``warmup`` unprofiled calls, then ``steps`` profiled calls of ``net(*inputs)``."""
+    """Run ``warmup`` unprofiled calls, then ``steps`` profiled calls of ``net(*inputs)``
+    (or of ``step()``: the user's own step, e.g. with its data loading)."""
     if not _LOCK.acquire(blocking=False):
         raise ProfileError(
             "A trace or profile is running in this process. MindSpore's context is global, "
@@ -168,7 +173,8 @@ def run_profiled(
                 os.chdir(work_root())
                 ms.set_context(mode=ms.GRAPH_MODE)
                 with _native_output_to(native_log), _quiet_profiler():
-                    windows = _profiled_steps(ms, net, inputs, steps, warmup, output_dir, device)
+                    call = step if step is not None else (lambda: net(*inputs))
+                    windows = _profiled_steps(ms, call, steps, warmup, output_dir, device)
         except ProfileError:
             raise
         except Exception as exc:

@@ -146,3 +146,23 @@ def test_magic_profiles_a_net_from_the_namespace(capsys):
     assert len(prof.steps) == 2 and prof.slowest.op_type == "Conv2D"
     magic_mod.profile_magic(shell, "nope x")
     assert "'nope' is not defined" in capsys.readouterr().out
+
+
+def test_a_step_function_shows_host_work_as_gaps():
+    """The slow-preprocessing trap: host work inside the step is a gap between kernels."""
+    import time
+
+    net = ConvBNReLU()
+    pause_s = 0.05
+
+    def step():
+        time.sleep(pause_s)  # stands for a slow preprocessing of the next batch
+        return net(_input("convbnrelu")).asnumpy()
+
+    prof = ascend_lab.profile(net, _input("convbnrelu"), steps=2, warmup=1, trace=False, step=step)
+    assert len(prof.steps) == 2 and all(k.calls == 2 for k in prof.kernels)
+    for s in prof.steps:
+        assert s.gap_us >= pause_s * 1e6  # sleep guarantees at least this much host time
+    assert any("your step function" in n for n in prof.notes)
+    with pytest.raises(TypeError, match="step must be a function"):
+        ascend_lab.profile(net, _input("convbnrelu"), trace=False, step=3)
