@@ -6,49 +6,51 @@ context, most specific first:
 1. the notebook path jupyter_server gives the kernel (``$JPY_SESSION_NAME``): a course
    notebook (``NN_name.ipynb``) in a ``zh`` folder is the Chinese edition, elsewhere the
    English one;
-2. the kernel's working directory (the kernel starts in the notebook's folder): a ``zh``
-   folder is the Chinese edition; the course folder that holds ``zh/`` is the English one;
+2. the folder the kernel started in (the notebook's folder), taken when this module is
+   first imported because the course's first cell then moves into a scratch folder; then
+   the current directory: a ``zh`` folder is the Chinese edition, the course folder that
+   holds ``zh/`` the English one;
 3. ``$ASCEND_LAB_LANG`` (``zh`` / ``en``), then the locale: the first set of ``LC_ALL``,
-   ``LC_MESSAGES``, ``LANG`` (``zh_*`` -> Chinese; any other language -> English).
+   ``LC_MESSAGES``, ``LANG`` (``zh_*`` -> Chinese; any other language -> English), as
+   :func:`ascend_lab.i18n.choose` decides for the status and doctor messages.
 """
 
 import os
 import re
 from typing import Mapping, Optional
 
+from .. import i18n
+
 CHINESE = "zh"
 ENGLISH = "en"
-LANG_ENV = "ASCEND_LAB_LANG"
+LANG_ENV = i18n.ENV_LANG
 SESSION_ENV = "JPY_SESSION_NAME"
 ZH_FOLDER = "zh"  # notebooks/zh holds the Chinese edition
-_LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
 _COURSE_NOTEBOOK = re.compile(r"\d\d_[A-Za-z0-9_]+\.ipynb")
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:  # the folder was removed under the kernel
+        return ""
+
+
+# The course's first cell imports the exercises, then scratch_folder() chdirs away.
+START_FOLDER = _cwd()
 
 
 def normalize(tag: Optional[str]) -> Optional[str]:
     """``"zh"``, ``"zh-CN"``, ``"zh_CN.UTF-8"`` -> "zh"; ``"en_US"`` -> "en"; ``"C"``, ``""``
     and other languages -> None."""
-    if not tag:
-        return None
-    base = tag.strip()[:64].split(".", 1)[0].split("@", 1)[0].replace("-", "_").lower()
-    if base == "zh" or base.startswith("zh_"):
-        return CHINESE
-    if base == "en" or base.startswith("en_"):
-        return ENGLISH
-    return None
+    found = i18n.normalize(tag[:64] if tag else tag)
+    return None if found is None else (CHINESE if found == i18n.CHINESE else ENGLISH)
 
 
 def from_environment(env: Optional[Mapping[str, str]] = None) -> str:
-    """``$ASCEND_LAB_LANG``, else the locale, else English (what ``ascend-lab course`` uses)."""
-    env = os.environ if env is None else env
-    chosen = normalize(env.get(LANG_ENV, ""))
-    if chosen:
-        return chosen
-    for name in _LOCALE_VARS:
-        value = env.get(name, "")
-        if value:  # the first one set decides, as for gettext (fr_FR -> English)
-            return normalize(value) or ENGLISH
-    return ENGLISH
+    """``$ASCEND_LAB_LANG``, else the locale, else English: the same choice as the status and
+    doctor messages (:func:`ascend_lab.i18n.choose`), as an edition name."""
+    return CHINESE if i18n.choose(env=env) == i18n.CHINESE else ENGLISH
 
 
 def from_notebook_path(path: str) -> Optional[str]:
@@ -82,10 +84,9 @@ def edition(env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None) 
     by_path = from_notebook_path(env.get(SESSION_ENV, "")[:4096])
     if by_path:
         return by_path
-    if cwd is None:
-        try:
-            cwd = os.getcwd()
-        except OSError:  # the folder was removed under the kernel
-            cwd = ""
-    by_folder = from_folder(cwd) if cwd else None
-    return by_folder or from_environment(env)
+    folders = [cwd] if cwd is not None else [START_FOLDER, _cwd()]
+    for folder in folders:
+        by_folder = from_folder(folder) if folder else None
+        if by_folder:
+            return by_folder
+    return from_environment(env)

@@ -153,6 +153,7 @@ def zh_course(tmp_path):
 
 
 def test_check_hint_and_solution_print_chinese_in_the_zh_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(language, "START_FOLDER", "")  # the kernel's start: not a course
     monkeypatch.chdir(zh_course(tmp_path) / "zh")
     q1 = exercises("01")[0]
     q1.check(____)
@@ -175,6 +176,7 @@ def test_the_english_course_folder_stays_english_under_a_chinese_locale(
     tmp_path, monkeypatch, capsys
 ):
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.setattr(language, "START_FOLDER", "")
     monkeypatch.chdir(zh_course(tmp_path))
     exercises("01")[0].check((1, 16, 28, 28))
     out = capsys.readouterr().out
@@ -206,8 +208,25 @@ def test_edition_from_the_folder_then_ascend_lab_lang_then_the_locale(tmp_path):
     assert language.edition({"LC_MESSAGES": "zh_CN", "LANG": "C"}, cwd=elsewhere) == "zh"
     assert language.edition({"LANG": "C.UTF-8"}, cwd=elsewhere) == "en"
     assert language.edition({}, cwd=elsewhere) == "en"
-    # a bad value is ignored, not an error
-    assert language.edition({"ASCEND_LAB_LANG": "klingon", "LANG": "zh_CN"}, cwd=elsewhere) == "zh"
+    # a language we have no edition for is English where it is set, not an error
+    assert language.edition({"ASCEND_LAB_LANG": "klingon", "LANG": "zh_CN"}, cwd=elsewhere) == "en"
+
+
+def test_the_folder_the_kernel_started_in_beats_a_later_scratch_folder(tmp_path, monkeypatch):
+    """The course's first cell imports the exercises in the notebook's folder, then
+    scratch_folder() moves the kernel into a temporary folder."""
+    course = zh_course(tmp_path)
+    monkeypatch.setattr(language, "START_FOLDER", str(course / "zh"))
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert language.edition() == "zh"  # cwd is tmp_path: no course folder
+    monkeypatch.setattr(language, "START_FOLDER", str(course))
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert language.edition() == "en"
+    monkeypatch.setattr(language, "START_FOLDER", str(tmp_path))
+    monkeypatch.chdir(course / "zh")
+    assert language.edition() == "zh"  # then the current folder
+    monkeypatch.chdir(tmp_path)
+    assert language.edition() == "zh"  # then the locale
 
 
 def test_normalize():
