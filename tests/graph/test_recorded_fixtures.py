@@ -12,6 +12,7 @@ from ascend_lab.graph.mindir import parse_mindir_file
 from .helpers import FIXTURES, fixture
 
 REPO = FIXTURES.parent.parent.parent
+MS27 = FIXTURES.parent / "ir-2.7"  # the same recording run under MindSpore 2.7.0
 SCRIPT = REPO / "scripts" / "record_ir_fixtures.py"
 
 
@@ -37,8 +38,8 @@ def _summary(g):
 
 
 def test_mindspore_2_7_dumps_parse_to_the_same_kernel_graphs():
-    """The parser reads MindSpore 2.7.0 dumps (tests/fixtures/ir/ms2.7) the same way."""
-    old = parse_ir_file(next((FIXTURES / "ms2.7" / "conv").glob("graph_build_*.ir")))
+    """The parser reads MindSpore 2.7.0 dumps (tests/fixtures/ir-2.7) the same way."""
+    old = parse_ir_file(next((MS27 / "conv").glob("graph_build_*.ir")))
     new = parse_ir_file(fixture("conv/graph_build_*.ir"))
 
     # MindSpore's own files change between releases; the user's lines must not.
@@ -47,12 +48,12 @@ def test_mindspore_2_7_dumps_parse_to_the_same_kernel_graphs():
 
     assert [x[:4] + x[5:] for x in _summary(old)] == [x[:4] + x[5:] for x in _summary(new)]
     assert user_lines(old) == user_lines(new)
-    old_fused = parse_ir_file(next((FIXTURES / "ms2.7" / "lenet_fusion").glob("graph_build_*")))
+    old_fused = parse_ir_file(next((MS27 / "lenet_fusion").glob("graph_build_*")))
     new_fused = parse_ir_file(fixture("lenet_fusion/graph_build_*.ir"))
     assert [n.op for n in old_fused.kernels] == [n.op for n in new_fused.kernels]
     assert "Fused_BiasAdd_ReLU_fusion" in {n.op for n in old_fused.kernels}
     for name in ("conv/conv.mindir", "control_flow/control_flow.mindir"):
-        old_m = parse_mindir_file(FIXTURES / "ms2.7" / name)
+        old_m = parse_mindir_file(MS27 / name)
         new_m = parse_mindir_file(FIXTURES / name)
         assert old_m.attrs["producer"] == "MindSpore 2.7.0"
         assert [(n.op, n.outputs) for n in old_m.kernels] == [
