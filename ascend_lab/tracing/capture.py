@@ -507,7 +507,9 @@ def _compile_with_dumps(
             line=line,
         ) from exc
     elapsed = time.perf_counter() - started
-    if not any(os.scandir(dump_dir)):
+    with os.scandir(dump_dir) as entries:
+        wrote_nothing = not any(entries)
+    if wrote_nothing:
         raise TraceError(
             f"MindSpore compiled {type(net).__name__} but wrote no IR dumps to {dump_dir}."
         )
