@@ -51,6 +51,7 @@ browser-deps:
 lint: $(STAMP) $(PY38_VENV)/.installed
 	$(BIN)/ruff check ascend_lab tests benchmarks scripts
 	$(BIN)/ruff format --check ascend_lab tests benchmarks scripts
+	$(BIN)/ruff check notebooks
 	$(PY38_VENV)/bin/mypy
 	$(BIN)/vermin --no-tips --eval-annotations --feature union-types --target=3.8- --violations ascend_lab
 	cd labextension && ../$(BIN)/jlpm lint
