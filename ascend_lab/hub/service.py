@@ -78,6 +78,12 @@ def make_app(prober: Prober, state_path: str, prefix: str) -> Any:
     from tornado import web
 
     class StatusHandler(HubOAuthenticated, web.RequestHandler):
+        async def prepare(self) -> None:
+            # Ask the hub who this is without blocking the event loop: the synchronous lookup
+            # tornado's current_user does would stall every request behind each token's first
+            # check (a class logging in at once). The answer is cached on the handler.
+            await self.hub_auth.get_user(self, sync=False)
+
         def _status(self, user: Any) -> Any:
             admin = is_instructor(user)
             try:
