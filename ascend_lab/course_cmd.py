@@ -4,8 +4,12 @@ Steps: say whether this is CPU mode or an NPU machine; register the kernel if Ju
 not have ours yet; find the notebooks (the repo's ``notebooks/`` in a source checkout, or
 ``<prefix>/share/ascend-lab/notebooks`` from a wheel); copy them once to a writable folder
 when they live somewhere read-only or installed (never overwriting a learner's edits); then
-replace this process with ``python -m jupyterlab`` opening the first notebook.
-``--dry-run`` does everything except starting JupyterLab and prints the command instead.
+replace this process with ``python -m jupyterlab`` opening the first notebook of the
+learner's edition: ``--lang zh`` the Chinese one (``notebooks/zh``), ``--lang en`` the
+English one; without ``--lang``, ``$ASCEND_LAB_LANG``, then the locale (``LC_ALL`` /
+``LC_MESSAGES`` / ``LANG`` zh_*). The server's root is the course folder, so both editions
+stay a click away. ``--dry-run`` does everything except starting JupyterLab and prints the
+command instead.
 """
 
 import argparse
@@ -17,12 +21,14 @@ import site
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
+from .exercises import language
 from .kernel import spec
 
 PREFIX_ENV = "ASCEND_LAB_KERNEL_PREFIX"  # where to register the kernel (tests, unusual setups)
 COURSE_DIR_ENV = "ASCEND_LAB_COURSE_DIR"
 DEFAULT_COURSE_DIR = os.path.join("~", "ascend-lab-course")
 SHARE_SUBDIR = os.path.join("share", "ascend-lab", "notebooks")
+EDITIONS = (language.CHINESE, language.ENGLISH)
 _SKIP = frozenset([".ipynb_checkpoints", "__pycache__", ".git"])
 
 
@@ -33,6 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"your own copy of the course (default: ${COURSE_DIR_ENV} or "
         f"{DEFAULT_COURSE_DIR}); used when the notebooks are installed read-only, or to "
         "work on a copy of a source checkout",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=EDITIONS,
+        help="open the Chinese (zh, 中文版) or English (en) edition of the course (default: "
+        "$ASCEND_LAB_LANG, else the locale: LC_ALL/LC_MESSAGES/LANG zh_* -> zh, else en)",
     )
     parser.add_argument("--port", type=int, metavar="P", help="JupyterLab port")
     parser.add_argument("--ip", metavar="ADDR", help="address JupyterLab listens on")
@@ -106,26 +118,45 @@ def inside(path: str, folder: str) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
+def _walk(source: str) -> Any:
+    """``os.walk`` that enters symlinked folders pointing inside ``source`` (the Chinese
+    edition's ``zh/data`` -> ``../data``) but never one that would loop or leave it."""
+    for dirpath, dirnames, filenames in os.walk(source, followlinks=True):
+        kept = []
+        for d in sorted(dirnames):
+            path = os.path.join(dirpath, d)
+            if d in _SKIP:
+                continue
+            if os.path.islink(path) and (
+                not inside(path, source) or inside(dirpath, path)  # outside, or a loop
+            ):
+                continue
+            kept.append(d)
+        dirnames[:] = kept
+        yield dirpath, dirnames, filenames
+
+
 def copy_course(source: str, destination: str) -> List[str]:
     """Copy files that are not in ``destination`` yet; return the relative paths copied.
 
     Files already there (the learner's edited copies) are never overwritten, so running the
-    command again after an upgrade only adds new notebooks. ``destination`` must not be
-    inside ``source`` (the copy would be copied again on the next run).
+    command again after an upgrade only adds new notebooks. Symlinks (``zh/course_nets.py``,
+    ``zh/data``) are copied as the files they point to. ``destination`` must not be inside
+    ``source`` (the copy would be copied again on the next run).
     """
     if inside(destination, source):
         raise ValueError(f"{destination} is inside {source}")
     copied = []  # type: List[str]
-    for dirpath, dirnames, filenames in os.walk(source):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
+    for dirpath, _dirnames, filenames in _walk(source):
         rel_dir = os.path.relpath(dirpath, source)
         target_dir = os.path.normpath(os.path.join(destination, rel_dir))
         os.makedirs(target_dir, exist_ok=True)
         for name in sorted(filenames):
             target = os.path.join(target_dir, name)
-            if os.path.lexists(target):
+            origin = os.path.join(dirpath, name)
+            if os.path.lexists(target) or not os.path.isfile(origin):  # kept, or dangling
                 continue
-            shutil.copyfile(os.path.join(dirpath, name), target)
+            shutil.copyfile(origin, target)
             copied.append(os.path.normpath(os.path.join(rel_dir, name)))
     return copied
 
@@ -139,6 +170,22 @@ def first_notebook(folder: str) -> Optional[str]:
     except OSError:
         return None
     return os.path.join(folder, names[0]) if names else None
+
+
+def edition_folder(folder: str, lang: str) -> Tuple[str, Optional[str]]:
+    """``(folder of the edition, note or None)``: ``<course>/zh`` for "zh" when it holds the
+    course, else the course folder itself (with a note saying the Chinese one is missing)."""
+    if lang != language.CHINESE:
+        return folder, None
+    zh = os.path.join(folder, language.ZH_FOLDER)
+    if first_notebook(zh):
+        return zh, None
+    return folder, f"The Chinese edition is not in {zh}; opening the English one."
+
+
+def choose_language(explicit: Optional[str]) -> str:
+    """--lang, else $ASCEND_LAB_LANG, else the locale, else English."""
+    return explicit or language.from_environment()
 
 
 # -- device mode ---------------------------------------------------------------------------
@@ -340,7 +387,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"Course notebooks: {folder}")
 
-    notebook = first_notebook(folder)
+    lang = choose_language(getattr(args, "lang", None))
+    edition, note = edition_folder(folder, lang)
+    if note:
+        sys.stderr.write(note + "\n")
+    else:
+        print("Edition: 中文版 (Chinese), " + edition if edition != folder else "Edition: English")
+    notebook = first_notebook(edition)
     command = jupyter_command(
         folder,
         notebook,

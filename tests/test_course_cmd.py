@@ -275,3 +275,122 @@ def test_without_a_prefix_the_kernel_jupyter_uses_counts(env, monkeypatch):
     assert message == f"Kernel 'mindspore' is registered ({folder})."
     assert where == str(folder)
     assert not target.exists()
+
+
+# -- the Chinese edition -------------------------------------------------------------------
+
+
+def _with_zh(share):
+    """Add the Chinese edition the way the repository has it: notebooks + symlinks."""
+    zh = share / "zh"
+    zh.mkdir()
+    (zh / "00_stack.ipynb").write_text(NB.replace("[]", '[{"cell_type": "markdown"}]', 1))
+    (share / "course_nets.py").write_text("NETS = 1\n")
+    os.symlink(os.path.join("..", "course_nets.py"), zh / "course_nets.py")
+    os.symlink(os.path.join("..", "data"), zh / "data")
+    return zh
+
+
+def test_copy_follows_the_editions_symlinks_as_files(tmp_path):
+    src = tmp_path / "src"
+    (src / "data").mkdir(parents=True)
+    (src / "data" / "x.txt").write_text("recorded")
+    (src / "00_a.ipynb").write_text(NB)
+    zh = _with_zh(src)
+    os.symlink("..", zh / "loop")  # would copy the course into itself forever
+    os.symlink(str(tmp_path), zh / "outside")  # leaves the course
+    os.symlink("missing.py", zh / "dangling.py")
+    dst = tmp_path / "dst"
+    copied = course.copy_course(str(src), str(dst))
+    assert sorted(copied) == sorted(
+        [
+            "00_a.ipynb",
+            "course_nets.py",
+            os.path.join("data", "x.txt"),
+            os.path.join("zh", "00_stack.ipynb"),
+            os.path.join("zh", "course_nets.py"),
+            os.path.join("zh", "data", "x.txt"),
+        ]
+    )
+    for rel in ("zh/course_nets.py", "zh/data", "zh/data/x.txt"):
+        assert not (dst / rel).is_symlink(), rel  # real files: the copy stands on its own
+    assert (dst / "zh" / "course_nets.py").read_text() == "NETS = 1\n"
+    assert (dst / "zh" / "data" / "x.txt").read_text() == "recorded"
+    assert not (dst / "zh" / "loop").exists() and not (dst / "zh" / "outside").exists()
+
+
+def test_the_repositorys_notebooks_copy_with_both_editions(tmp_path):
+    notebooks = REPO_ROOT / "notebooks"
+    dst = tmp_path / "course"
+    course.copy_course(str(notebooks), str(dst))
+    for name in ("course_nets.py", os.path.join("data", "npu_smi_info_910b3_x8.txt")):
+        original = (notebooks / name).read_bytes()
+        assert (dst / name).read_bytes() == original
+        assert (dst / "zh" / name).read_bytes() == original
+        assert not (dst / "zh" / name).is_symlink()
+    zh_first = course.edition_folder(str(dst), "zh")
+    assert zh_first == (str(dst / "zh"), None)
+    assert course.first_notebook(zh_first[0]) == str(dst / "zh" / "00_stack_and_machine.ipynb")
+
+
+def test_lang_zh_opens_the_chinese_edition_in_the_copy(env, monkeypatch, capsys):
+    share = _installed_layout(env, monkeypatch)
+    _with_zh(share)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("ASCEND_LAB_LANG", raising=False)
+    assert main(["course", "--dry-run", "--lang", "zh", "--prefix", str(env / "kp")]) == 0
+    out = capsys.readouterr().out
+    copy = env / "home" / "ascend-lab-course"
+    command = _would_run(out)
+    assert f"--ServerApp.root_dir={copy} " in command  # both editions under the root
+    assert command.endswith(" " + str(copy / "zh" / "00_stack.ipynb"))
+    assert f"Edition: 中文版 (Chinese), {copy / 'zh'}" in out
+    assert (copy / "zh" / "course_nets.py").read_text() == "NETS = 1\n"
+    assert (copy / "zh" / "data" / "x.csv").read_text() == "a,b\n"
+    # --lang en on the same copy: the English notebook
+    assert main(["course", "--dry-run", "--lang", "en", "--prefix", str(env / "kp")]) == 0
+    out = capsys.readouterr().out
+    assert _would_run(out).endswith(" " + str(copy / "00_stack.ipynb"))
+    assert "Edition: English" in out
+
+
+@pytest.mark.parametrize(
+    "environ, want",
+    [
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),
+        ({"ASCEND_LAB_LANG": "en", "LANG": "zh_CN.UTF-8"}, "en"),
+        ({"ASCEND_LAB_LANG": "zh", "LANG": "en_US.UTF-8"}, "zh"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_without_lang_the_locale_decides(env, monkeypatch, capsys, environ, want):
+    share = _installed_layout(env, monkeypatch)
+    _with_zh(share)
+    for name in ("ASCEND_LAB_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert main(["course", "--dry-run", "--prefix", str(env / "kp")]) == 0
+    opened = _would_run(capsys.readouterr().out).rsplit(" ", 1)[1]
+    copy = env / "home" / "ascend-lab-course"
+    assert opened == str(
+        copy / "zh" / "00_stack.ipynb" if want == "zh" else copy / "00_stack.ipynb"
+    )
+
+
+def test_lang_zh_without_the_chinese_edition_says_so_and_opens_english(env, monkeypatch, capsys):
+    _installed_layout(env, monkeypatch)
+    assert main(["course", "--dry-run", "--lang", "zh", "--prefix", str(env / "kp")]) == 0
+    captured = capsys.readouterr()
+    copy = env / "home" / "ascend-lab-course"
+    assert f"The Chinese edition is not in {copy / 'zh'}; opening the English one." in captured.err
+    assert _would_run(captured.out).endswith(" " + str(copy / "00_stack.ipynb"))
+
+
+def test_bad_lang_is_refused_by_argparse(env, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["course", "--dry-run", "--lang", "fr"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
