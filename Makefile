@@ -24,7 +24,7 @@ WHEELHOUSE := .wheelhouse-py38
 # Tools the recipes call (jlpm, jupyter-builder, node helpers) come from the venv first.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course test lint pytest py38 py39 older-mindspore wheel wheel-test browser-deps clean help
+.PHONY: course test lint pytest hub-deps py38 py39 older-mindspore wheel wheel-test browser-deps clean help
 
 help:
 	@echo "make course  - set up and open the course in JupyterLab"
@@ -57,7 +57,11 @@ lint: $(STAMP) $(PY38_VENV)/.installed
 	cd labextension && ../$(BIN)/jlpm lint
 
 # The main suite (Python of .venv, current MindSpore). The wheel-install tests run in `wheel-test`.
-pytest: $(STAMP) browser-deps
+# The JupyterHub class test needs jupyterhub (PyPI) and configurable-http-proxy (npm).
+hub-deps: $(STAMP)
+	sh scripts/hub_deps.sh
+
+pytest: $(STAMP) browser-deps hub-deps
 	cd labextension && ../$(BIN)/jlpm test
 	$(BIN)/python -m pytest -m "not packaging"
 
@@ -82,7 +86,7 @@ $(PY38_VENV)/.installed: pyproject.toml
 py38: $(STAMP)
 	$(call need_python,$(PY38),Python 3.8,3.8.18)
 	@if [ -x "$(PY38)" ]; then $(MAKE) --no-print-directory $(PY38_VENV)/.installed && \
-	  $(PY38_VENV)/bin/python -m pytest -q -p no:cacheprovider -m "not mindspore and not browser and not packaging" \
+	  $(PY38_VENV)/bin/python -m pytest -q -p no:cacheprovider -m "not mindspore and not browser and not packaging and not hub" \
 	    --ignore-glob='*_mindspore.py' tests; fi
 
 # Python 3.9 with the oldest MindSpore for it: the trace, memory and course-helper tests.

@@ -18,7 +18,7 @@ from ascend_lab.hub.client import fetch_hub_status
 from tests.fakes.ascend_machine import make_fake_machine
 from tests.hub.hub_runner import Hub
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.hub]
 
 LEARNERS = [f"learner{i}" for i in range(10)]
 INSTRUCTOR = "teacher"
