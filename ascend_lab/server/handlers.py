@@ -53,7 +53,12 @@ class CourseHandler(APIHandler):
             kernel_names = list(self.kernel_spec_manager.find_kernel_specs())
         except Exception:  # a broken kernelspec must not hide the course
             kernel_names = []
-        self.finish(json.dumps(locate_course(self.ext_config.course_dir, root_dir, kernel_names)))
+        # ?lang= (the Launcher card passes JupyterLab's language) picks the course edition
+        lang = self.get_argument("lang", "") or from_accept_language(
+            self.request.headers.get("Accept-Language")
+        )
+        config = self.ext_config
+        self.finish(json.dumps(locate_course(config.course_dir, root_dir, kernel_names, lang)))
 
 
 def setup_handlers(serverapp: Any, config: AscendLabServerConfig) -> StatusCache:
