@@ -35,13 +35,24 @@ def test_extraction_finds_the_messages_of_every_layer():
     assert len(found) >= 150
 
 
+HOW = (
+    "a status/doctor message changed: run `python scripts/i18n_extract.py`, translate the "
+    "empty msgstr entries of ascend_lab_py.po, then `python scripts/msgfmt.py <the .po>`"
+)
+
+
 def test_every_extracted_message_is_translated_and_none_is_stale():
     found = extract()
     catalogue = po_messages()
     untranslated = sorted(m for m in found if not catalogue.get(m, "").strip())
     stale = sorted(set(catalogue) - set(found))
-    assert untranslated == []
-    assert stale == []
+    assert untranslated == [], HOW
+    assert stale == [], HOW
+
+
+def test_the_po_file_is_what_the_extractor_writes():
+    script = load_script("i18n_extract")
+    assert PO.read_text(encoding="utf-8") == script.write_po(extract(), po_messages()), HOW
 
 
 def test_translations_keep_placeholders_and_commands():
@@ -117,3 +128,23 @@ def test_knowledge_base_refuses_a_translation_that_changes_a_command():
         parse_entries(doc)
     with pytest.raises(KnowledgeBaseError, match="non-empty"):
         parse_entries(_entry(title="  "))
+
+
+def test_a_changed_status_message_is_noticed(tmp_path):
+    import shutil
+
+    from tests.i18n.catalogue import REPO
+
+    for folder in ("ascend_lab/doctor", "ascend_lab/device", "ascend_lab/i18n"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    envcheck = tmp_path / "ascend_lab/device/envcheck.py"
+    text = envcheck.read_text(encoding="utf-8")
+    assert '"ASCEND_OPP_PATH is not set"' in text
+    envcheck.write_text(
+        text.replace('"ASCEND_OPP_PATH is not set"', 'f"ASCEND_OPP_PATH is empty ({home})"'),
+        encoding="utf-8",
+    )
+    found = extract(tmp_path)
+    assert "ASCEND_OPP_PATH is empty ({})" in found
+    assert "ASCEND_OPP_PATH is not set" not in found  # the old msgid would now be stale
+    assert "ASCEND_OPP_PATH is empty ({})" not in po_messages()
