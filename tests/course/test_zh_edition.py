@@ -23,7 +23,7 @@ LINK_TARGET = re.compile(r"\]\([^)\s]*\)|https?://\S+")
 MYST_CODE_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n.*?^```[ \t]*$", re.S | re.M)
 # at least this share of a zh notebook's prose characters are Chinese (CJK characters
 # against Latin words outside code spans and links; the English terms kept in brackets
-# and API names keep it below 1: 0.84-0.94 for 00-08 today, the English edition 0.07-0.18)
+# and API names keep it below 1: 0.84-0.94 for 00-09 today, the English edition 0.07-0.18)
 MIN_CJK_SHARE = 0.7
 
 
