@@ -14,6 +14,7 @@ import os
 import secrets
 from typing import Any, Optional, Tuple
 
+from ..pass_packing import pack_passes
 from ..payload import PayloadError, payload_for_view
 from ..payload.redact import redact_paths
 from .assets import read_bundle
@@ -45,10 +46,12 @@ body {{ font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; }}
 <body>
 <div id="ascend-lab-root" data-view="{view}" aria-label="{title}"></div>
 <script type="application/json" id="ascend-lab-payload">{payload}</script>
-<script type="module">{module}</script>
+{packed}<script type="module">{module}</script>
 </body>
 </html>
 """
+
+PACKED = '<script type="application/json" id="ascend-lab-passes">{}</script>\n'
 
 
 def embed_json(data: Any) -> str:
@@ -86,6 +89,7 @@ def render_html(
         if redact:
             data = redact_paths(data, project=project)
             page_title = redact_paths(page_title, project=project)
+        data, packed = pack_passes(data)  # pass snapshots: gzip, decoded when opened
         payload_text = embed_json(data)
     except RecursionError:
         raise PayloadError(["the payload nests deeper than Python can walk"]) from None
@@ -95,6 +99,7 @@ def render_html(
         title=html.escape(page_title, quote=True),
         view=view,
         payload=payload_text,
+        packed=PACKED.format(embed_json(packed)) if packed else "",
         module=module,
     )
 
