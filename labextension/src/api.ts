@@ -80,6 +80,8 @@ export interface ICourseInfo {
   absolute: string | null;
   kernel: string | null;
   message: string;
+  /** The edition the server picked ('en' or 'zh'); older servers leave it out. */
+  lang?: string | null;
 }
 
 /** The URL of an endpoint of the server extension under `baseUrl`. */
@@ -133,6 +135,7 @@ export async function fetchStatus(refresh = false): Promise<IDeviceStatus> {
   return asDeviceStatus(data);
 }
 
-export function fetchCourse(): Promise<ICourseInfo> {
-  return requestAPI<ICourseInfo>('course');
+/** The course to open, in the edition matching `lang` (JupyterLab's display language). */
+export function fetchCourse(lang = ''): Promise<ICourseInfo> {
+  return requestAPI<ICourseInfo>('course', lang ? { lang } : {});
 }

@@ -158,12 +158,14 @@ const coursePlugin: JupyterFrontEndPlugin<void> = {
     launcher: ILauncher | null,
     palette: ICommandPalette | null
   ): void => {
-    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
+    const language = translator ?? nullTranslator;
+    const trans = language.load(TRANSLATION_DOMAIN);
     registerCourse(app, trans, {
       launcher,
       palette,
       icon: npuIcon,
-      fetch: fetchCourse,
+      // the card opens the edition that matches JupyterLab's display language ('zh-CN' -> zh)
+      fetch: () => fetchCourse(language.languageCode),
       notify: async (title, body) => {
         // a string body is rendered as text by showDialog
         await showDialog({ title, body, buttons: [Dialog.okButton()] });
