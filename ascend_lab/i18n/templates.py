@@ -74,7 +74,7 @@ def translate_string(text: str, cat: gettext.NullTranslations, depth: int = 0) -
             return msgstr.format(*args)
         except (IndexError, KeyError, ValueError):
             return text
-    return _by_sentence(text, cat, depth)
+    return _by_sentence(text, cat, depth) if depth == 0 else text
 
 
 def _by_sentence(text: str, cat: gettext.NullTranslations, depth: int) -> str:
