@@ -36,9 +36,13 @@ def zh_lab(tmp_path_factory):
     server = LabServer(
         folder, env, settings={"@jupyterlab/translation-extension/plugin": {"locale": "zh_CN"}}
     )
-    source = ["%load_ext ascend_lab\n", f'%ascend_doctor --lang zh "{BUSY}"']
+    doctor = ["%load_ext ascend_lab\n", f'%ascend_doctor --lang zh "{BUSY}"']
+    status = ["%ascend_status --lang zh"]
     nb = {
-        "cells": [{"cell_type": "code", "metadata": {}, "source": source, "outputs": []}],
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": doctor, "outputs": []},
+            {"cell_type": "code", "metadata": {}, "source": status, "outputs": []},
+        ],
         "metadata": {"kernelspec": {"name": "mindspore", "display_name": "MindSpore (test)"}},
         "nbformat": 4,
         "nbformat_minor": 5,
@@ -87,5 +91,14 @@ def test_status_api_and_doctor_in_a_chinese_jupyterlab(zh_lab):
             expect(finding).to_contain_text("设备被占用（device occupied）")
             page.screenshot(path=str(ARTIFACTS / "i18n_doctor_finding_zh_CN.png"))
             finding.screenshot(path=str(ARTIFACTS / "i18n_doctor_finding_zh_CN_card.png"))
+
+            page.keyboard.press("Shift+Enter")  # the second cell: %ascend_status --lang zh
+            card = page.locator(".ascend-lab-status").first
+            expect(card).to_be_visible(timeout=120000)
+            expect(card).to_contain_text("npu-smi 找到 8 个 NPU 芯片")
+            expect(card).to_contain_text("警告（请按此顺序处理）")
+            expect(card).to_contain_text("尚未 source CANN 的 set_env.sh")
+            card.scroll_into_view_if_needed()
+            card.screenshot(path=str(ARTIFACTS / "i18n_status_card_zh_CN.png"))
         finally:
             context.close()
