@@ -237,11 +237,16 @@ class Profile:
 
         return ViewerWidget(self.to_payload(), **options)
 
-    def to_html(self, path: str, redact: bool = True, project: Optional[str] = None) -> str:
-        """Write one self-contained HTML file with the viewer; returns its absolute path."""
+    def to_html(
+        self, path: str, redact: bool = True, project: Optional[str] = None, view: str = "all"
+    ) -> str:
+        """Write one self-contained HTML file with the viewer (``view="profile"``: the Profile
+        tab alone); returns its absolute path."""
         from ..widgets import to_html
 
-        return to_html(self.to_payload(), path, title=self.net_name, redact=redact, project=project)
+        return to_html(
+            self.to_payload(), path, title=self.net_name, view=view, redact=redact, project=project
+        )
 
     def rows(self) -> List[Dict[str, Any]]:
         """Per-kernel rows as dicts (e.g. for ``pandas.DataFrame(profile.rows())``)."""

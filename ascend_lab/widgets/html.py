@@ -19,7 +19,8 @@ from ..payload import PayloadError, payload_for_view
 from ..payload.redact import redact_paths
 from .assets import read_bundle
 
-VIEWS = ("all", "graph", "compare", "timeline", "memory")
+# "profile": the Profile tab alone (ascend_lab.profile(...).to_html(path, view="profile"))
+VIEWS = ("all", "graph", "compare", "timeline", "memory", "profile")
 
 CSP_TEMPLATE = (
     "default-src 'none'; script-src '{script_hash}'; worker-src blob:; "
@@ -82,6 +83,11 @@ def render_html(
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
     data, _ = payload_for_view(payload)
+    if view == "profile" and not data.get("profile"):
+        raise ValueError(
+            "view='profile' needs a payload with a profile section: "
+            "ascend_lab.profile(net, x).to_html(path, view='profile')"
+        )
     page_title = (
         title if title is not None else str(data["meta"].get("title") or "ascend-lab graph")
     )
