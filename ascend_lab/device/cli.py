@@ -4,12 +4,15 @@ import argparse
 import sys
 from typing import Any
 
+from ..i18n import language_argument
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
     parser.add_argument(
         "--lang",
         metavar="LANG",
+        type=language_argument,
         default=None,
         help="language of the text output: en or zh (default: $ASCEND_LAB_LANG, else the "
         "locale, LC_ALL/LC_MESSAGES/LANG); --json is always English",

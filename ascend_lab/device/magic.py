@@ -4,6 +4,7 @@ import argparse
 import shlex
 from typing import Any, Dict, Optional
 
+from ..i18n import _, language_argument
 from .status import DeviceStatus
 
 
@@ -38,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--refresh", action="store_true")
     p.add_argument("--check", action="store_true")
     p.add_argument("--details", action="store_true")
-    p.add_argument("--lang", default=None)
+    p.add_argument("--lang", default=None, type=language_argument)
     return p
 
 
@@ -49,7 +50,8 @@ def status_magic(shell: Any, line: str) -> Optional[Any]:
     try:
         args = _parser().parse_args(shlex.split(line or ""))
     except ValueError as e:
-        print(f"%ascend_status: {e}. Usage: %ascend_status [--json] [--refresh] [--check]")
+        usage = "%ascend_status [--json] [--refresh] [--check] [--details] [--lang zh|en]"
+        print(_("%ascend_status: {}. Usage: {}").format(e, usage))
         return None
     status: DeviceStatus = collect_status(
         refresh=args.refresh, details=args.details, run_check=args.check

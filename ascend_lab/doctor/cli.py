@@ -11,7 +11,7 @@ import os
 import sys
 from typing import IO, Any, Optional
 
-from ..i18n import _, localize, msg, using
+from ..i18n import _, language_argument, localize, msg, using
 from .intake import (
     DEFAULT_MAX_MB,
     ENV_MAX_MB,
@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang",
         metavar="LANG",
+        type=language_argument,
         default=None,
         help="language of the text output: en or zh (default: $ASCEND_LAB_LANG, else the "
         "locale, LC_ALL/LC_MESSAGES/LANG); --json is always English",

@@ -4,12 +4,13 @@ Returns the :class:`~ascend_lab.doctor.diagnosis.Diagnosis`; as the cell's resul
 as HTML in notebooks and as text in terminal IPython. Does not import MindSpore.
 """
 
+import argparse
 import re
 import sys
 import traceback
 from typing import Any, Optional, Tuple
 
-from ..i18n import choose, msg
+from ..i18n import choose, language_argument, msg
 from .diagnosis import Diagnosis, diagnose
 from .intake import ENV_MAX_MB, limits_from_env, tail_note, tail_of_text
 
@@ -69,7 +70,11 @@ def doctor_magic(shell: Any, line: str, cell: Optional[str] = None) -> Diagnosis
     """The Diagnosis, shown in the language of ``--lang`` (else :func:`~ascend_lab.i18n.choose`)."""
     lang, line = split_lang(line)
     diag = _diagnose(shell, line, cell)
-    diag.lang = choose(lang)
+    try:
+        diag.lang = choose(language_argument(lang) if lang else None)
+    except argparse.ArgumentTypeError as exc:  # shown in the default language, saying why
+        diag.lang = choose()
+        diag.notes.insert(0, msg("--lang: {}", exc))
     return diag
 
 

@@ -16,6 +16,7 @@ are translated where they are shown, in the language chosen by :func:`choose`:
   template it was formatted from (:mod:`.templates`) and translates that.
 """
 
+import argparse
 import contextlib
 import contextvars
 import gettext
@@ -45,6 +46,15 @@ def normalize(tag: Optional[str]) -> Optional[str]:
     if base == "en" or base.startswith("en_"):
         return ENGLISH
     return None
+
+
+def language_argument(value: str) -> str:
+    """``--lang`` of the command lines and magics (an argparse ``type``): a language we
+    have, else an error argparse shows as it is."""
+    lang = normalize(value[:64])
+    if lang is None:
+        raise argparse.ArgumentTypeError(f"unknown language {value[:64]!r}: use zh or en")
+    return lang
 
 
 def choose(explicit: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> str:

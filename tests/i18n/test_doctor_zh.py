@@ -117,3 +117,9 @@ def test_chinese_html_is_still_escaped():
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
     assert "<code>nn.Dense(in_channels=&lt;x1_col&gt;, ...)</code>" in page
+
+
+def test_unknown_lang_is_refused_with_the_reason():
+    code, out, err = _doctor("--lang", "klingon", "--no-env", str(FIXTURE))
+    assert code == 2 and out == ""
+    assert "argument --lang: unknown language 'klingon': use zh or en" in err

@@ -64,3 +64,24 @@ def test_msg_is_english_text_that_remembers_its_template():
 
     assert json.dumps([m]) == '["NPU 0 chip 1 health is Alarm"]'
     assert localize(pickle.loads(pickle.dumps(m)), "zh") == "NPU 0 芯片 1 的健康状态为 Alarm"
+
+
+def test_an_unknown_lang_option_is_a_clear_error(capsys):
+    import argparse
+
+    from ascend_lab.device.magic import status_magic
+    from ascend_lab.doctor.magic import doctor_magic
+    from ascend_lab.i18n import language_argument
+
+    assert language_argument("zh-CN") == "zh_CN" and language_argument("en_US") == "en"
+    with pytest.raises(argparse.ArgumentTypeError, match="unknown language 'fr': use zh or en"):
+        language_argument("fr")
+    assert status_magic(None, "--lang fr") is None
+    assert "unknown language 'fr': use zh or en" in capsys.readouterr().out
+
+    class Shell:
+        pass
+
+    diag = doctor_magic(Shell(), '--lang fr "ret is -8020"', None)
+    assert diag.notes[0] == "--lang: unknown language 'fr': use zh or en"
+    assert diag.lang == "en"  # the environment's choice (tests run with ASCEND_LAB_LANG=en)
