@@ -10,11 +10,11 @@ import configparser
 import math
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .core import Exercise, Text, returned
+from .core import Exercise, Message, Text, returned
 
 T = Text  # T(english, chinese): every pointer and hint in both editions' languages
 
-Result = Tuple[bool, str]
+Result = Tuple[bool, Message]  # (right?, what to tell the learner, in one or both languages)
 
 
 # -- 00 · the stack and your machine ----------------------------------------------------
