@@ -238,9 +238,9 @@ def read_bundle(path: str) -> Dict[str, bytes]:
                     if member.size > _READ_MAX_MEMBER or total > _READ_MAX_TOTAL:
                         raise BundleError(f"{path}: {member.name} is too large to read")
                     name = member.name.split("/", 1)[1] if "/" in member.name else member.name
-                    f = tar.extractfile(member)
-                    if f is not None:
-                        out[name] = f.read()
+                    data = tar.extractfile(member)
+                    if data is not None:
+                        out[name] = data.read()
         except (tarfile.TarError, OSError, EOFError) as exc:
             raise BundleError(f"{path}: not a readable ascend-lab report archive ({exc})") from None
     if MANIFEST not in out:

@@ -72,6 +72,8 @@ def main(out: str, device: str) -> int:
             tr = ascend_lab.trace(net, x, keep_dumps=True, progress=False)
             target = os.path.join(out, level)
             os.makedirs(target, exist_ok=True)
+            if tr.dump_dir is None:  # keep_dumps=True always names one; say so if not
+                raise RuntimeError("the trace kept no dump folder")
             os.replace(tr.dump_dir, os.path.join(target, "dump"))
             with open(os.path.join(target, "summary.txt"), "w", encoding="utf-8") as f:
                 f.write(tr.summary() + "\n")
