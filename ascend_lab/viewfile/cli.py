@@ -13,7 +13,11 @@ from .sources import ViewFileError, payload_for_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", help="a .mindir file, a .ir file or a folder of IR dumps")
+    parser.add_argument(
+        "path",
+        help="a .mindir file, a .ir file, a folder of IR dumps, or an `ascend-lab report` "
+        "archive (its traces and profile: one page each, with -o naming the folder)",
+    )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "-o", "--output", help="write a standalone HTML file here (default: <name>.html)"
@@ -30,9 +34,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _is_report_bundle(path: str) -> bool:
+    """An ``ascend-lab report`` archive (or its extracted folder), not a graph file."""
+    if os.path.isdir(path):
+        return os.path.isfile(os.path.join(path, "manifest.json")) and os.path.isfile(
+            os.path.join(path, "MANIFEST.txt")
+        )
+    return path.endswith((".tar.gz", ".tgz"))
+
+
+def _view_bundle(args: argparse.Namespace) -> int:
+    """A report bundle holds several traces and a profile: write one page each + an index."""
+    from ..report.bundle import BundleError
+    from ..report.view import traces_html
+
+    if args.serve:
+        print(
+            "ascend-lab view: --serve shows one graph; for a report use -o FOLDER", file=sys.stderr
+        )
+        return 2
+    base = os.path.basename(os.path.normpath(args.path))
+    for suffix in (".tar.gz", ".tgz"):
+        if base.endswith(suffix):
+            base = base[: -len(suffix)]
+    folder = os.path.abspath(args.output or base + "-traces")
+    try:
+        pages = traces_html(args.path, folder)
+    except BundleError as exc:
+        print(f"ascend-lab view: {exc}", file=sys.stderr)
+        return 2
+    print(f"Wrote {len(pages)} page(s) to {folder}; open {pages[0]}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from ..widgets.html import render_html
 
+    if _is_report_bundle(args.path):
+        return _view_bundle(args)
     name = os.path.basename(os.path.normpath(args.path)) or args.path
     try:
         page = render_html(payload_for_path(args.path, passes=args.passes))

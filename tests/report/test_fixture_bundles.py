@@ -83,3 +83,29 @@ def test_fake_bundle_traces_open_as_standalone_viewer_pages(tmp_path):
         assert "Conv2D" in page and "BatchNorm" in page and "ReLU" in page
     index = (out / "index.html").read_text()
     assert "trace_O0.html" in index and "Profile:" in index and "Conv2D" in index
+
+
+def test_ascend_lab_view_opens_a_bundle(tmp_path):
+    """`ascend-lab view BUNDLE -o DIR` writes the bundle's trace pages and an index."""
+    bundle = os.path.join(BUNDLES, "fake-910b3-x8.tar.gz")
+    out = tmp_path / "pages"
+    r = subprocess.run(
+        [sys.executable, "-m", "ascend_lab", "view", bundle, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert "index.html" in names and any(n.startswith("trace_O0") for n in names), names
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "trace_O0.html" in index
+    bad = tmp_path / "bad.tar.gz"
+    bad.write_bytes(b"not a tar")
+    r = subprocess.run(
+        [sys.executable, "-m", "ascend_lab", "view", str(bad), "-o", str(tmp_path / "x")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 2 and "not a readable ascend-lab report" in r.stderr
