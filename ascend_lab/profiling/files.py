@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from ..graph.limits import limit
 from .errors import ProfileParseError
 
 MAX_BYTES_ENV = "ASCEND_LAB_PROFILE_MAX_BYTES"
@@ -50,16 +51,8 @@ class ProfilerFiles:
 
 
 def max_bytes() -> int:
-    text = os.environ.get(MAX_BYTES_ENV, "").strip()
-    if not text:
-        return DEFAULT_MAX_BYTES
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise ValueError(f"{MAX_BYTES_ENV}={text!r}: expected a positive whole number of bytes")
-    return value
+    """The read cap (env :data:`MAX_BYTES_ENV`); a bad value is a ValueError naming it."""
+    return limit(MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
 
 
 def read_text(path: str) -> str:
