@@ -104,14 +104,53 @@ export async function requestAPI<T>(
   return (await response.json()) as T;
 }
 
+/** The server's texts in the asked language (`?lang=`); machine fields stay English. */
+export interface IStatusDisplay {
+  lang: string;
+  summary: string;
+  reason: string;
+  compatibility: string;
+  warnings: { message: string; fix: string; severity: string }[];
+}
+
+/** `status` with its reason, compatibility message and warnings in `display`'s language. */
+function withDisplay(
+  status: IDeviceStatus,
+  display: IStatusDisplay | undefined
+): IDeviceStatus {
+  if (!display || typeof display !== 'object') {
+    return status;
+  }
+  const shown = Array.isArray(display.warnings) ? display.warnings : [];
+  return {
+    ...status,
+    reason: String(display.reason ?? status.reason),
+    compatibility: {
+      ...status.compatibility,
+      message: String(display.compatibility ?? status.compatibility.message)
+    },
+    // one per warning, same order; a short list (an old server) keeps the English ones
+    warnings: status.warnings.map((w, i) =>
+      shown[i]
+        ? { ...w, message: String(shown[i].message), fix: String(shown[i].fix) }
+        : w
+    )
+  };
+}
+
 /** Light structural check so a wrong answer (a login page, an old server) fails clearly. */
 export function asDeviceStatus(data: unknown): IDeviceStatus {
-  const d = data as Partial<IDeviceStatus> | null;
+  const d = data as (Partial<IDeviceStatus> & { display?: IStatusDisplay }) | null;
   if (!d || typeof d !== 'object' || d.schema !== STATUS_SCHEMA) {
     throw new Error('ascend-lab: unexpected answer from the status endpoint');
   }
+  return withDisplay(structured(d), d.display);
+}
+
+/** The fields of an answer whose schema was checked, with defaults for missing ones. */
+function structured(d: Partial<IDeviceStatus>): IDeviceStatus {
   return {
-    schema: d.schema,
+    schema: STATUS_SCHEMA,
     mode: String(d.mode ?? 'cpu'),
     reason: String(d.reason ?? ''),
     summary: String(d.summary ?? ''),
@@ -130,9 +169,16 @@ export function asDeviceStatus(data: unknown): IDeviceStatus {
   };
 }
 
-export async function fetchStatus(refresh = false): Promise<IDeviceStatus> {
-  const data = await requestAPI<unknown>('status', refresh ? { refresh: '1' } : {});
-  return asDeviceStatus(data);
+/** The status; `lang` (JupyterLab's display language) asks for the server's texts in it. */
+export async function fetchStatus(refresh = false, lang = ''): Promise<IDeviceStatus> {
+  const query: Record<string, string> = {};
+  if (refresh) {
+    query.refresh = '1';
+  }
+  if (lang) {
+    query.lang = lang;
+  }
+  return asDeviceStatus(await requestAPI<unknown>('status', query));
 }
 
 /** The course to open, in the edition matching `lang` (JupyterLab's display language). */

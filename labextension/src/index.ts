@@ -66,14 +66,16 @@ const devicePlugin: JupyterFrontEndPlugin<void> = {
     registry: ISettingRegistry | null,
     palette: ICommandPalette | null
   ): void => {
-    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
+    const language = translator ?? nullTranslator;
+    const trans = language.load(TRANSLATION_DOMAIN);
     // Start polling and show the item at once with the defaults; settings (a server round
     // trip) are applied when they arrive, so the status shows up as early as possible.
     let current = DEFAULTS;
     let settings: ISettingRegistry.ISettings | null = null;
 
     const poller = new StatusPoller({
-      fetch: fetchStatus,
+      // the server's reason and warnings come back in JupyterLab's display language
+      fetch: (refresh: boolean) => fetchStatus(refresh, language.languageCode),
       interval: current.pollInterval
     });
     const panel = new DevicePanel({
