@@ -42,10 +42,11 @@ course: $(STAMP)
 	$(BIN)/ascend-lab course
 
 # Browser tests drive Debian's chromium through Playwright (`playwright install` cannot download here).
+# A CJK font, so screenshots of the Chinese edition and the zh_CN UI show characters, not boxes.
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else echo "Browser tests need Debian's chromium: sudo apt-get install -y chromium"; exit 1; fi; }
+	@{ command -v chromium >/dev/null 2>&1 && dpkg -s fonts-wqy-microhei >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei; \
+	  else echo "Browser tests need Debian's chromium and a CJK font: sudo apt-get install -y chromium fonts-wqy-microhei"; exit 1; fi; }
 
 # mypy runs in the Python 3.8 venv: it checks for 3.8 against the dependencies 3.8 gets.
 lint: $(STAMP) $(PY38_VENV)/.installed
