@@ -150,8 +150,11 @@ class Msg(str):
         return (Msg, (self.template,) + tuple(self.args))
 
 
-def msg(template: str, *args: Any) -> Msg:
-    """``template.format(*args)`` in English, translatable later by :func:`localize`."""
+def msg(template: str, *args: Any) -> str:
+    """``template.format(*args)`` in English, translatable later by :func:`localize`.
+
+    Typed as ``str`` (it is one: a :class:`Msg`) so lists of messages are ``List[str]``.
+    """
     return Msg(template, *args)
 
 
@@ -162,12 +165,12 @@ def localize(text: Any, lang: Optional[str] = None) -> str:
     string is looked up whole, then as an instance of a catalogue template. Anything not
     in the catalogue is returned as it is.
     """
-    lang = normalize(lang) if lang else current()
-    if lang in (None, ENGLISH) or text is None:
+    chosen = normalize(lang) if lang else current()
+    if chosen is None or chosen == ENGLISH or text is None:
         return "" if text is None else str(text)
-    cat = translation(lang)
+    cat = translation(chosen)
     if isinstance(text, Msg):
-        args = [localize(a, lang) if isinstance(a, str) else a for a in text.args]
+        args = [localize(a, chosen) if isinstance(a, str) else a for a in text.args]
         return _format(cat.gettext(text.template), args, str(text))
     from .templates import translate_string
 
