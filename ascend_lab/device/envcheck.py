@@ -108,13 +108,21 @@ def check_environment(
                         "environment",
                     )
                 )
-    out.extend(_visible_devices(env.get("ASCEND_RT_VISIBLE_DEVICES"), chips))
+    out.extend(
+        _visible_devices(
+            env.get("ASCEND_RT_VISIBLE_DEVICES"), chips, bool(env.get("ASCEND_LAB_CPU_REASON"))
+        )
+    )
     return out
 
 
-def _visible_devices(value: Optional[str], chips: List[Chip]) -> List[StatusWarning]:
+def _visible_devices(
+    value: Optional[str], chips: List[Chip], hub_cpu_mode: bool = False
+) -> List[StatusWarning]:
     if value is None:
         return []
+    if hub_cpu_mode and not value.strip():
+        return []  # the hub hid every chip on purpose; the status's reason says why
     ids = [p.strip() for p in value.split(",")]
     if not value.strip() or not all(i.isdigit() for i in ids):
         return [

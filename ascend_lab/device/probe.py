@@ -84,6 +84,7 @@ def collect_status(
     timeout: float = 5.0,
     details: bool = False,
     run_check: bool = False,
+    query_npu_smi: bool = True,
 ) -> DeviceStatus:
     """One snapshot of this machine's NPUs and Ascend/MindSpore software.
 
@@ -94,6 +95,8 @@ def collect_status(
     - ``timeout``: seconds allowed for each ``npu-smi`` call.
     - ``details``: also run ``npu-smi info -t board|usages|health`` for each chip.
     - ``run_check``: also run ``mindspore.run_check()`` in a subprocess (slow).
+    - ``query_npu_smi``: False leaves the chips out and never runs ``npu-smi`` (under the
+      hub, its service probes the chips once for the whole class).
     """
     root = root or ascend_install.default_root()
     env = envcheck.snapshot()
@@ -103,6 +106,7 @@ def collect_status(
         float(timeout),
         bool(details),
         bool(run_check),
+        bool(query_npu_smi),
         os.environ.get("PATH", ""),
         tuple(sorted((k, v or "") for k, v in env.items())),
     )
@@ -112,7 +116,9 @@ def collect_status(
         if hit is not None and not refresh and now - hit[0] < CACHE_SECONDS:
             return hit[1]
         try:
-            status = _collect(root, npu_smi, timeout, details, run_check, env)
+            status = _collect(
+                root, npu_smi, timeout, details, run_check, env, query_npu_smi=query_npu_smi
+            )
         except Exception as e:  # a bug here must not break a notebook or the status bar
             status = DeviceStatus(
                 mode="cpu",
@@ -171,6 +177,7 @@ def _collect(
     mindspore: Optional[Tuple[Optional[str], Optional[str]]] = None,
     environ: Optional[Mapping[str, str]] = None,
     find: Callable[[], Optional[str]] = npu_smi_runner.find_npu_smi,
+    query_npu_smi: bool = True,
 ) -> DeviceStatus:
     start = time.monotonic()
     status = DeviceStatus(root=root, collected_at=time.time(), environment=env)
@@ -179,15 +186,24 @@ def _collect(
         "python": sys.executable,
         "set_env": os.environ.get("ASCEND_LAB_SET_ENV"),  # set by the ascend-lab kernel
     }
+    source = os.environ if environ is None else environ
+    # Set by the hub's spawner hook (ascend_lab.hub.spawner): the machine's id of the one
+    # chip this server sees (as device 0), or why this server has no chip.
+    hub_chip = source.get("ASCEND_LAB_CHIP")
+    if hub_chip:
+        status.subject["hub_chip"] = hub_chip
+    cpu_reason = source.get("ASCEND_LAB_CPU_REASON")
     warnings: List[StatusWarning] = []
 
     # 1. npu-smi
-    exe = npu_smi_path or find()
+    exe = (npu_smi_path or find()) if query_npu_smi else None
     status.npu_smi_path = exe
     smi_reason = ""
     smi_failed = False  # npu-smi exists but did not give a table
     parsed = None
-    if exe is None:
+    if not query_npu_smi:
+        smi_reason = "npu-smi not run here (the hub service probes the chips)"
+    elif exe is None:
         smi_reason = "npu-smi not found on PATH"
     else:
         result = run(exe, ["info"], timeout)
@@ -255,7 +271,10 @@ def _collect(
     ascend_present = bool(status.chips) or inst.anything_installed or smi_failed
 
     # 3. mode
-    if status.chips:
+    if cpu_reason:  # the hub gave this server no chip, and says why
+        status.mode = "cpu"
+        status.reason = cpu_reason
+    elif status.chips:
         status.mode = "ascend"
         status.reason = "{} NPU chip{} found by npu-smi".format(
             len(status.chips), "" if len(status.chips) == 1 else "s"
@@ -278,7 +297,7 @@ def _collect(
                 "npu",
             )
         )
-    if exe is None and inst.driver:
+    if exe is None and query_npu_smi and inst.driver:
         warnings.append(
             StatusWarning(
                 f"NPU driver {inst.driver} is installed but npu-smi is not on PATH",

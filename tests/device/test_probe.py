@@ -338,3 +338,38 @@ def test_cann_found_through_ascend_home_path(tmp_path, monkeypatch):
     assert s.versions.cann == "8.3.RC2" and s.versions.driver == "25.2.0"  # from npu-smi
     (w,) = [w for w in s.warnings if "NPUs found but no Ascend install" in w.message]
     assert m.root not in w.message
+
+
+def test_hub_cpu_reason_is_the_mode_and_hides_no_chip_error(machine, monkeypatch):
+    # what the hub's spawner hook gives a server when every chip is full
+    monkeypatch.setenv("ASCEND_RT_VISIBLE_DEVICES", "")
+    monkeypatch.setenv("ASCEND_LAB_CPU_REASON", "no NPU free: 8 chips x 2 learners taken")
+    s = probe.collect_status(refresh=True)
+    validate(s)
+    assert s.mode == "cpu"
+    assert s.reason == "no NPU free: 8 chips x 2 learners taken"
+    assert [w for w in s.warnings if "ASCEND_RT_VISIBLE_DEVICES" in w.message] == []
+
+
+def test_empty_visible_devices_without_the_hub_is_still_an_error(machine, monkeypatch):
+    monkeypatch.setenv("ASCEND_RT_VISIBLE_DEVICES", "")
+    s = probe.collect_status(refresh=True)
+    (w,) = [w for w in s.warnings if "ASCEND_RT_VISIBLE_DEVICES" in w.message]
+    assert w.severity == "error" and s.mode == "ascend"
+
+
+def test_hub_chip_is_named_in_the_subject(machine, monkeypatch):
+    monkeypatch.setenv("ASCEND_RT_VISIBLE_DEVICES", "5")
+    monkeypatch.setenv("ASCEND_LAB_CHIP", "5")
+    d = validate(probe.collect_status(refresh=True))
+    assert d["subject"]["hub_chip"] == "5"
+    assert d["mode"] == "ascend"
+
+
+def test_without_npu_smi_query_no_npu_smi_runs(machine):
+    s = probe.collect_status(refresh=True, query_npu_smi=False)
+    validate(s)
+    assert machine.calls() == []
+    assert s.chips == [] and s.npu_smi_path is None
+    assert s.versions.cann == "8.3.RC2" and s.versions.mindspore == "2.8.0"
+    assert not [w for w in s.warnings if "not on PATH" in w.message]
