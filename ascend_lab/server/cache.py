@@ -11,10 +11,14 @@ gives a CPU-mode answer that says so.
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import json
+import os
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 # Seconds a request waits beyond the probe's own timeout before giving up on it.
 GRACE_SECONDS = 1.0
@@ -27,6 +31,104 @@ def probe_status(timeout: float) -> Dict[str, Any]:
     from ascend_lab.device.probe import collect_status
 
     return collect_status(refresh=True, timeout=timeout).to_dict()
+
+
+# Set by the hub's spawner hook (ascend_lab.hub.spawner; not imported: it is not needed
+# outside a hub, and the server must not pay for it at import).
+HUB_SERVICE_URL = "ASCEND_LAB_HUB_SERVICE_URL"
+HUB_CHIP = "ASCEND_LAB_CHIP"
+
+HubFetch = Callable[[float], Tuple[Optional[Dict[str, Any]], str]]
+
+
+def _fields(cls: Any, row: Mapping[str, Any]) -> Dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in row.items() if k in names}
+
+
+def status_from_hub(doc: Mapping[str, Any], local: Any) -> Dict[str, Any]:
+    """The status dict from the hub service's answer for this learner (``doc``: only their
+    chip, only their processes) and ``local``, a ``DeviceStatus`` collected here without
+    ``npu-smi`` (versions, environment, warnings)."""
+    from ascend_lab.device.status import Chip, Process
+
+    status = copy.copy(local)  # the probe's cache holds ``local``: never change it
+    rows = [r for r in doc.get("chips") or [] if isinstance(r, dict)]
+    status.chips = [Chip(**_fields(Chip, r)) for r in rows]
+    status.processes = [
+        Process(**_fields(Process, p))
+        for r in rows
+        for p in r.get("processes") or []
+        if isinstance(p, dict)
+    ]
+    status.npu_smi_path = None
+    if rows:
+        ids = ", ".join(str(r.get("id", "?")) for r in rows)
+        status.mode = "ascend"
+        status.reason = f"chip {ids}, shared by the class through the hub"
+    elif status.mode != "cpu" or not status.reason:
+        probe = doc.get("probe") or {}
+        why = str(probe.get("reason") or "no chip is assigned to this server")[:300]
+        status.mode = "cpu"
+        status.reason = f"the hub service shows no NPU for this server: {why}"
+    data = status.to_dict()
+    data["subject"] = {
+        "kind": "server",
+        "python": sys.executable,
+        "set_env": None,
+        "note": "chips from the hub's ascend-lab service; versions from the Jupyter "
+        "server's own Python",
+    }
+    return data
+
+
+def hub_probe(
+    local_probe: Probe,
+    fetch: Optional[HubFetch] = None,
+    environ: Optional[Mapping[str, str]] = None,
+    collect: Optional[Callable[[float], Any]] = None,
+) -> Probe:
+    """``local_probe`` unless this server runs under the ascend-lab hub service: then the
+    service's one snapshot for the class (no ``npu-smi`` here), and ``local_probe`` only
+    when the service does not answer."""
+    env = os.environ if environ is None else environ
+
+    def from_service(timeout: float) -> Tuple[Optional[Dict[str, Any]], str]:
+        if fetch is not None:
+            return fetch(timeout)
+        from ascend_lab.hub.client import fetch_hub_status
+
+        return fetch_hub_status(timeout, env)
+
+    def local_without_npu_smi(timeout: float) -> Any:
+        if collect is not None:
+            return collect(timeout)
+        from ascend_lab.device.probe import collect_status
+
+        return collect_status(refresh=True, timeout=timeout, query_npu_smi=False)
+
+    def probe(timeout: float) -> Dict[str, Any]:
+        doc, why = from_service(timeout) if env.get(HUB_SERVICE_URL) else (None, "")
+        if doc is not None:
+            data = status_from_hub(doc, local_without_npu_smi(timeout))
+        else:
+            data = local_probe(timeout)
+            if why:
+                data.setdefault("warnings", []).append(
+                    {
+                        "message": f"the hub's status service was not used: {why}"[:400],
+                        "fix": "this server ran npu-smi itself; ask the hub admin to check "
+                        "the ascend-lab service",
+                        "severity": "info",
+                        "component": "npu",
+                    }
+                )
+        chip = env.get(HUB_CHIP)
+        if chip:  # a kernel's probe has its own subject; inside, the chip is device 0
+            data["subject"] = dict(data.get("subject") or {}, hub_chip=chip)
+        return data
+
+    return probe
 
 
 def fallback_status(reason: str, fix: str = "") -> Dict[str, Any]:

@@ -10,7 +10,7 @@ from jupyter_server.utils import url_path_join
 from ..i18n import from_accept_language
 from ..i18n.status_display import with_display
 from . import kernel_env
-from .cache import StatusCache
+from .cache import StatusCache, hub_probe
 from .config import AscendLabServerConfig
 from .course_locator import locate_course
 
@@ -67,8 +67,10 @@ def setup_handlers(serverapp: Any, config: AscendLabServerConfig) -> StatusCache
     cache = StatusCache(
         cache_seconds=config.cache_seconds,
         timeout=config.timeout,
-        probe=kernel_env.server_probe(
-            config.kernel_name, serverapp.kernel_spec_manager.find_kernel_specs
+        probe=hub_probe(
+            kernel_env.server_probe(
+                config.kernel_name, serverapp.kernel_spec_manager.find_kernel_specs
+            )
         ),
         extra_wait=kernel_env.START_SECONDS,
     )

@@ -1,0 +1,139 @@
+"""A learner's server under the hub: status from the hub service's snapshot (no npu-smi
+here), its own probe when the service does not answer; the hub's CPU-mode reason."""
+
+import http.server
+import json
+import os
+import threading
+
+import jsonschema
+
+from ascend_lab.device import npu_smi, probe
+from ascend_lab.hub.allocator import Assignment
+from ascend_lab.hub.views import Snapshot, status_for
+from ascend_lab.server.cache import hub_probe
+from tests.fakes.ascend_machine import DEFAULT_INFO, fixture_path, make_fake_machine
+
+with open(os.path.join(os.path.dirname(probe.__file__), "status.schema.json")) as _f:
+    SCHEMA = json.load(_f)
+
+
+def _service_doc(user="ann"):
+    """What the real service answers ``user``, from the fake machine's npu-smi table."""
+    with open(fixture_path(DEFAULT_INFO), encoding="utf-8") as f:
+        info = npu_smi.parse_info(f.read())
+    seats = {"ann": Assignment("ann", 2, since=1.0), "bob": Assignment("bob", 3, since=1.0)}
+    snap = Snapshot(info, "", 1000.0, 0.4, 7, 5.0)
+    return status_for(snap, seats, user, False, lambda pid: None, now=1001.0)
+
+
+class _Service:
+    """A stand-in for the hub service: counts requests, checks the token."""
+
+    def __init__(self, body: bytes, status: int = 200):
+        self.requests = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                outer.requests.append((self.path, self.headers.get("Authorization")))
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}/services/ascend-lab/"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_under_the_hub_the_status_is_the_services_chip_and_npu_smi_never_runs(
+    tmp_path, monkeypatch
+):
+    machine = make_fake_machine(tmp_path).activated(monkeypatch)
+    service = _Service(json.dumps(_service_doc()).encode())
+    env = {
+        "ASCEND_LAB_HUB_SERVICE_URL": service.url,
+        "JUPYTERHUB_API_TOKEN": "secret-token",
+        "ASCEND_LAB_CHIP": "2",
+    }
+    local_runs = []
+    try:
+        data = hub_probe(lambda t: local_runs.append(t) or {}, environ=env)(3.0)
+    finally:
+        service.close()
+    jsonschema.validate(data, SCHEMA)
+    assert service.requests == [("/services/ascend-lab/api/status", "token secret-token")]
+    assert machine.calls() == [] and local_runs == []
+    assert data["mode"] == "ascend"
+    assert data["reason"] == "chip 2, shared by the class through the hub"
+    assert [(c["npu"], c["chip"]) for c in data["chips"]] == [(2, 0)]  # ann's chip only
+    # the fixture's one process runs on NPU 2; the service could not say whose, and the
+    # chip has one learner, so it is ann's
+    assert [p["pid"] for p in data["processes"]] == [1333928]
+    assert data["versions"]["cann"] == "8.3.RC2" and data["versions"]["mindspore"] == "2.8.0"
+    assert data["subject"]["hub_chip"] == "2" and data["subject"]["kind"] == "server"
+
+
+def test_another_learner_sees_only_their_own_chip(tmp_path, monkeypatch):
+    make_fake_machine(tmp_path).activated(monkeypatch)
+    service = _Service(json.dumps(_service_doc("bob")).encode())
+    env = {"ASCEND_LAB_HUB_SERVICE_URL": service.url, "JUPYTERHUB_API_TOKEN": "t"}
+    try:
+        data = hub_probe(lambda t: {}, environ=env)(3.0)
+    finally:
+        service.close()
+    assert [(c["npu"], c["chip"]) for c in data["chips"]] == [(3, 0)]
+    assert data["processes"] == []  # ann's process on chip 2 is not shown to bob
+
+
+def test_when_the_service_fails_the_server_probes_itself_and_says_why(tmp_path, monkeypatch):
+    machine = make_fake_machine(tmp_path).activated(monkeypatch)
+    service = _Service(b'{"error": "boom"}', status=500)
+    env = {"ASCEND_LAB_HUB_SERVICE_URL": service.url, "JUPYTERHUB_API_TOKEN": "t"}
+
+    def local(timeout):
+        return probe.collect_status(refresh=True, timeout=timeout).to_dict()
+
+    try:
+        data = hub_probe(local, environ=env)(3.0)
+    finally:
+        service.close()
+    jsonschema.validate(data, SCHEMA)
+    assert machine.calls() == ["info"]
+    assert data["mode"] == "ascend" and len(data["chips"]) == 8
+    notes = [w["message"] for w in data["warnings"] if "hub's status service" in w["message"]]
+    assert notes == ["the hub's status service was not used: the hub service answered HTTP 500"]
+
+
+def test_without_the_hub_only_the_local_probe_runs():
+    runs = []
+    data = hub_probe(lambda t: runs.append(t) or {"mode": "cpu"}, environ={})(2.0)
+    assert runs == [2.0] and data == {"mode": "cpu"}
+
+
+def test_a_learner_without_a_seat_gets_the_hubs_cpu_reason(tmp_path, monkeypatch):
+    machine = make_fake_machine(tmp_path).activated(monkeypatch)
+    reason = "no NPU free: all 8 chips have 2 learners"
+    monkeypatch.setenv("ASCEND_RT_VISIBLE_DEVICES", "")
+    monkeypatch.setenv("ASCEND_LAB_CPU_REASON", reason)
+    doc = _service_doc("carl")  # no seat on a chip: the service shows no chips
+    assert doc["chips"] == []
+    service = _Service(json.dumps(doc).encode())
+    env = {"ASCEND_LAB_HUB_SERVICE_URL": service.url, "JUPYTERHUB_API_TOKEN": "t"}
+    try:
+        data = hub_probe(lambda t: {}, environ=env)(3.0)
+    finally:
+        service.close()
+    jsonschema.validate(data, SCHEMA)
+    assert machine.calls() == []
+    assert data["mode"] == "cpu" and data["reason"] == reason
+    assert data["chips"] == []
