@@ -76,8 +76,20 @@ def configure_hub(
     access = f"access:services!service={SERVICE_NAME}"
     c.JupyterHub.load_roles.append({"name": "user", "scopes": ["self", access]})
     # the servers' own tokens (JUPYTERHUB_API_TOKEN) too, so they ask the service, not npu-smi
+    # (the admin scope stays only on an instructor's server: a token never exceeds its owner)
     c.JupyterHub.load_roles.append(
-        {"name": "server", "scopes": ["users:activity!user", "access:servers!server", access]}
+        {
+            "name": "server",
+            "scopes": ["users:activity!user", "access:servers!server", access, ADMIN_SCOPE],
+        }
+    )
+    # the service reads each learner's last_activity for the instructor's class view
+    c.JupyterHub.load_roles.append(
+        {
+            "name": "ascend-lab-service",
+            "scopes": ["list:users", "read:users:activity"],
+            "services": [SERVICE_NAME],
+        }
     )
     c.JupyterHub.load_roles.append(
         {

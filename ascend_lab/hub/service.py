@@ -11,6 +11,9 @@ It listens where ``JUPYTERHUB_SERVICE_URL`` says and serves under
   ``Authorization: token …``, or the service's OAuth cookie). Learners see their chips;
   holders of ``custom:ascend-lab:admin`` (or hub admins) see all chips and whose each
   process is. Unauthenticated: 403, never a redirect.
+- ``GET <prefix>api/class``: instructors only (else 403): one row per learner's server with
+  its chip, the chip's HBM use, the learner's processes and how long the hub has not seen
+  them (``last_activity`` from the hub's REST API, read with the service's own token).
 - ``GET <prefix>``: the same, for a browser (logs in through the hub's OAuth first).
 
 One background loop runs the probe; requests only read its last snapshot, so forty
@@ -29,7 +32,15 @@ from urllib.parse import urlparse
 
 from ..device import npu_smi, npu_smi_runner
 from .allocator import StateFileError, read_seats
-from .views import Snapshot, is_instructor, pid_user_from_proc, status_for
+from .views import (
+    MAX_USERS_BYTES,
+    Snapshot,
+    class_view,
+    is_instructor,
+    last_activity_of,
+    pid_user_from_proc,
+    status_for,
+)
 
 log = logging.getLogger("ascend_lab.hub.service")
 
@@ -105,6 +116,19 @@ def make_app(prober: Prober, state_path: str, prefix: str) -> Any:
                 raise web.HTTPError(403, "a hub token with access to this service is needed")
             self._send(self._status(user))
 
+    class ApiClassHandler(StatusHandler):
+        async def get(self) -> None:
+            user = self.current_user
+            if not user or not is_instructor(user):
+                raise web.HTTPError(403, "the class view is for instructors")
+            status = self._status(user)
+            if "error" in status:
+                return self._send(status)
+            users, why = await _hub_users()
+            now = time.time()
+            rows = class_view(status, last_activity_of(users), now)
+            self._send({"learners": rows, "activity_error": why, "probe": status["probe"]})
+
     class PageHandler(StatusHandler):
         @web.authenticated
         def get(self) -> None:
@@ -113,11 +137,33 @@ def make_app(prober: Prober, state_path: str, prefix: str) -> Any:
     return web.Application(
         [
             (url_path_join(prefix, "api/status"), ApiStatusHandler),
+            (url_path_join(prefix, "api/class"), ApiClassHandler),
             (url_path_join(prefix, "oauth_callback"), HubOAuthCallbackHandler),
             (prefix, PageHandler),
         ],
         cookie_secret=os.urandom(32),
     )
+
+
+async def _hub_users() -> Any:
+    """``(the hub's GET /users list, "")`` or ``(None, why not)``, with the service's token."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPClientError
+
+    api = os.environ.get("JUPYTERHUB_API_URL", "")
+    token = os.environ.get("JUPYTERHUB_API_TOKEN", "")
+    if not api or not token:
+        return None, "JUPYTERHUB_API_URL or JUPYTERHUB_API_TOKEN is not set"
+    try:
+        response = await AsyncHTTPClient(max_body_size=MAX_USERS_BYTES).fetch(
+            api.rstrip("/") + "/users",
+            headers={"Authorization": "token " + token},
+            request_timeout=10.0,
+        )
+        return json.loads(response.body.decode("utf-8")), ""
+    except HTTPClientError as e:
+        return None, f"the hub's /users answered HTTP {e.code}"
+    except (OSError, ValueError) as e:
+        return None, f"the hub's /users could not be read: {type(e).__name__}"
 
 
 def main(argv: Optional[List[str]] = None) -> int:

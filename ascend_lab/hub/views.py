@@ -7,6 +7,7 @@ every seat and each process mapped to its learner.
 
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Callable, Dict, List, Optional
 
 from ..device.npu_smi import NpuSmiInfo
@@ -111,3 +112,60 @@ def pid_user_from_proc(pid: int, proc: str = "/proc") -> Optional[str]:
         if item.startswith(b"JUPYTERHUB_USER="):
             return item[len(b"JUPYTERHUB_USER=") :].decode("utf-8", "replace")[:256] or None
     return None
+
+
+# A hub's /users answer for a class of 40 is tens of KiB; read no more than this of it.
+MAX_USERS_BYTES = 4 * 1024 * 1024
+
+
+def parse_hub_time(value: Any) -> Optional[float]:
+    """``time.time()`` of a hub REST API timestamp (``2026-11-30T20:00:00.123456Z``)."""
+    if not isinstance(value, str) or not value or len(value) > 64:
+        return None
+    text = value[:-1] + "+00:00" if value.endswith("Z") else value
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:  # the hub writes UTC
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def last_activity_of(users: Any) -> Dict[str, Optional[float]]:
+    """``{user: last activity}`` from the hub's ``GET /users`` answer (odd rows skipped)."""
+    out: Dict[str, Optional[float]] = {}
+    for row in users if isinstance(users, list) else []:
+        if isinstance(row, dict) and isinstance(row.get("name"), str):
+            out[row["name"]] = parse_hub_time(row.get("last_activity"))
+    return out
+
+
+def class_view(
+    status: Dict[str, Any], activity: Dict[str, Optional[float]], now: float
+) -> List[Dict[str, Any]]:
+    """One row per learner's server, from an instructor's ``status_for``: its chip, the
+    chip's HBM use, the learner's processes on it and seconds since the hub last saw them."""
+    chips = {c["id"]: c for c in status.get("chips", [])}
+    rows = []
+    for seat in status.get("seats", []):
+        user = seat["server"].split("/", 1)[0]
+        chip = chips.get(seat.get("chip")) if seat.get("chip") is not None else None
+        seen = activity.get(user)
+        rows.append(
+            {
+                "user": user,
+                "server": seat["server"],
+                "chip": seat.get("chip"),
+                "reason": seat.get("reason", ""),
+                "hbm_used_mb": chip.get("hbm_used_mb") if chip else None,
+                "hbm_total_mb": chip.get("hbm_total_mb") if chip else None,
+                "processes": [
+                    {k: p.get(k) for k in ("pid", "name", "memory_mb")}
+                    for p in (chip.get("processes", []) if chip else [])
+                    if p.get("user") == user
+                ],
+                "idle_s": None if seen is None else max(0.0, round(now - seen, 1)),
+            }
+        )
+    return rows

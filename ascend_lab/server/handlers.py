@@ -1,6 +1,7 @@
 """Authenticated REST handlers of the server extension."""
 
 import json
+import os
 from typing import Any
 
 import tornado.web
@@ -10,7 +11,7 @@ from jupyter_server.utils import url_path_join
 from ..i18n import from_accept_language
 from ..i18n.status_display import with_display
 from . import kernel_env
-from .cache import StatusCache, hub_probe
+from .cache import HUB_SERVICE_URL, StatusCache, hub_probe
 from .config import AscendLabServerConfig
 from .course_locator import locate_course
 
@@ -61,6 +62,39 @@ class CourseHandler(APIHandler):
         self.finish(json.dumps(locate_course(config.course_dir, root_dir, kernel_names, lang)))
 
 
+# An instructor's class view for 40 learners is tens of KiB.
+MAX_CLASS_BYTES = 4 * 1024 * 1024
+
+
+class ClassHandler(APIHandler):
+    """``GET {base_url}ascend-lab/api/class``: the hub service's instructor view, asked with
+    this server's hub token (it carries the admin scope only on an instructor's server).
+    404 when not under the hub service, the service's 403 for a learner."""
+
+    @tornado.web.authenticated
+    async def get(self) -> None:
+        from tornado.httpclient import AsyncHTTPClient, HTTPClientError
+
+        url = os.environ.get(HUB_SERVICE_URL, "")
+        token = os.environ.get("JUPYTERHUB_API_TOKEN", "")
+        if not url.startswith(("http://", "https://")) or not token:
+            raise tornado.web.HTTPError(404, "not under the ascend-lab hub service")
+        try:
+            response = await AsyncHTTPClient(max_body_size=MAX_CLASS_BYTES).fetch(
+                url.rstrip("/") + "/api/class",
+                headers={"Authorization": "token " + token},
+                request_timeout=10.0,
+            )
+        except HTTPClientError as e:
+            code = e.code if e.code in (403, 404) else 502
+            raise tornado.web.HTTPError(code, f"the hub service answered HTTP {e.code}") from None
+        except OSError as e:
+            raise tornado.web.HTTPError(502, f"the hub service did not answer: {e}") from None
+        self.set_header("Content-Type", "application/json; charset=UTF-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(response.body)
+
+
 def setup_handlers(serverapp: Any, config: AscendLabServerConfig) -> StatusCache:
     web_app = serverapp.web_app
     base_url = web_app.settings["base_url"]
@@ -79,6 +113,7 @@ def setup_handlers(serverapp: Any, config: AscendLabServerConfig) -> StatusCache
         ".*$",
         [
             (url_path_join(base_url, NAMESPACE, "api", "status"), StatusHandler, {"cache": cache}),
+            (url_path_join(base_url, NAMESPACE, "api", "class"), ClassHandler),
             (
                 url_path_join(base_url, NAMESPACE, "api", "course"),
                 CourseHandler,
