@@ -4,13 +4,21 @@ an Ascend (or CPU) machine, redacted by default, that replays as status, doctor 
 Modules: :mod:`.machine` (npu-smi views, version files, set_env.sh, status, doctor),
 :mod:`.logs` (plog tails), :mod:`.trace_part` + :mod:`.trace_worker` (``--with-trace``),
 :mod:`.redact`, :mod:`.bundle` (manifest, archive), :mod:`.replay` (status/doctor from a
-bundle), :mod:`.view` (its traces as standalone HTML). Nothing here imports MindSpore
+bundle), :mod:`.view` (its traces as standalone HTML), :mod:`.npu` (bundles recorded on a
+real NPU, for the course). Nothing here imports MindSpore
 except the trace worker, in its own process.
 """
 
 from typing import Any, List, Optional
 
-__all__ = ["make_report", "status_from_bundle", "doctor_from_bundle", "traces_html"]
+__all__ = [
+    "make_report",
+    "status_from_bundle",
+    "doctor_from_bundle",
+    "traces_html",
+    "npu_bundles",
+    "bundle_kernel_graphs",
+]
 
 
 def make_report(**options: Any) -> Any:
@@ -37,3 +45,17 @@ def traces_html(bundle: str, folder: str) -> List[str]:
     from .view import traces_html as _html
 
     return _html(bundle, folder)
+
+
+def npu_bundles(folder: Optional[str] = None) -> List[str]:
+    """Bundles in ``folder`` (default: the course's ``bundles/``) recorded on a real NPU."""
+    from .npu import npu_bundles as _found
+
+    return _found(folder)
+
+
+def bundle_kernel_graphs(path: str) -> Any:
+    """``{jit_level: final kernel graph}`` of the traces kept in a bundle."""
+    from .npu import bundle_kernel_graphs as _graphs
+
+    return _graphs(path)

@@ -79,6 +79,9 @@ class Bundle:
     texts: Dict[str, str] = field(default_factory=dict)
     entries: List[Entry] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
+    # --with-trace: the backend MindSpore really compiled on ("Ascend" only on a real NPU:
+    # the worker falls back to "CPU" when the Ascend backend cannot load, e.g. a fake machine)
+    trace_device: Optional[str] = None
 
     def add_text(self, path: str, text: str) -> None:
         self.texts[path] = text
@@ -136,6 +139,7 @@ class Bundle:
             "counts": counts,
             "entries": [e.to_dict() for e in self.entries],
             "notes": list(self.notes),
+            "trace_device": self.trace_device,
         }
 
 

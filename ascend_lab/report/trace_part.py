@@ -120,6 +120,7 @@ def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
                 detail=f"exit {proc.returncode}; see trace/worker.log",
             )
         bundle.add_json("trace/worker.json", progress)
+        bundle.trace_device = progress.get("device")
         for level in ("O0", "O1", "O2"):
             dump = os.path.join(out, level, "dump")
             if os.path.isdir(dump):
