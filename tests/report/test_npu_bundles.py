@@ -64,3 +64,18 @@ def test_default_folder_is_the_course_bundles_folder(monkeypatch, tmp_path):
     (tmp_path / "zh").mkdir()
     monkeypatch.chdir(tmp_path / "zh")  # the Chinese edition reads the English one's folder
     assert [os.path.basename(p) for p in npu_bundles()] == ["x.tar.gz"]
+
+
+def test_the_manifest_of_a_new_bundle_says_where_the_trace_ran(tmp_path):
+    import time
+
+    from ascend_lab.report.bundle import Bundle, write_archive
+    from ascend_lab.report.redact import Redactor
+
+    for device, found in (("Ascend", True), ("CPU", False), (None, False)):
+        bundle = Bundle(trace_device=device)
+        bundle.record("IR dumps, jit_level=O0", "ok", path="trace/O0/dump")
+        files = bundle.finish(Redactor(), True, 1 << 20, time.monotonic(), 60.0)
+        path = write_archive(files, str(tmp_path / f"{device}.tar.gz"))
+        assert read_manifest(path)["trace_device"] == device
+        assert (path in npu_bundles(str(tmp_path))) is found
