@@ -17,11 +17,12 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ..tracing.capture import (
     _LOCK,
     _native_output_to,
+    mindspore_log_filter,
     native_log_summary,
     restoring_state,
     work_root,
@@ -55,22 +56,8 @@ class _DropProfilerNotices(logging.Filter):
         return "using warmup" not in msg
 
 
-@contextlib.contextmanager
-def _quiet_profiler() -> Iterator[None]:
-    try:
-        from mindspore import log as ms_log
-
-        logger = ms_log._get_logger()  # type: ignore[attr-defined]
-    except Exception:
-        logger = None
-    flt = _DropProfilerNotices()
-    if logger is not None:
-        logger.addFilter(flt)
-    try:
-        yield
-    finally:
-        if logger is not None:
-            logger.removeFilter(flt)
+def _quiet_profiler() -> "contextlib.AbstractContextManager[None]":
+    return mindspore_log_filter(_DropProfilerNotices())
 
 
 def _synchronize(ms: Any, device: Optional[str]) -> None:

@@ -80,14 +80,14 @@ class _DropDeprecation(logging.Filter):
 
 
 @contextlib.contextmanager
-def _quiet_mindspore_logger() -> Iterator[None]:
+def mindspore_log_filter(flt: logging.Filter) -> Iterator[None]:
+    """``flt`` on MindSpore's Python logger for the block (nothing if it cannot be found)."""
     try:
         from mindspore import log as ms_log
 
         logger = ms_log._get_logger()  # type: ignore[attr-defined]
     except Exception:
         logger = None
-    flt = _DropDeprecation()
     if logger is not None:
         logger.addFilter(flt)
     try:
@@ -95,6 +95,10 @@ def _quiet_mindspore_logger() -> Iterator[None]:
     finally:
         if logger is not None:
             logger.removeFilter(flt)
+
+
+def _quiet_mindspore_logger() -> "contextlib.AbstractContextManager[None]":
+    return mindspore_log_filter(_DropDeprecation())
 
 
 def read_context(ms: Any, keys: Sequence[str] = CONTEXT_KEYS) -> Dict[str, Any]:

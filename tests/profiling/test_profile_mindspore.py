@@ -39,6 +39,16 @@ def _profile_dirs():
     return set(glob.glob(os.path.join(tempfile.gettempdir(), "ascend-lab-profile-*")))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def private_tempdir(tmp_path_factory):
+    """Temp folders of this module's profiles go to a folder of its own: another process's
+    profile in the shared /tmp (a notebook, a parallel run) must not count as a leftover."""
+    saved = tempfile.tempdir
+    tempfile.tempdir = str(tmp_path_factory.mktemp("tmp"))
+    yield
+    tempfile.tempdir = saved
+
+
 @pytest.fixture(scope="module", params=sorted(NETS))
 def profiled(request):
     net = NETS[request.param]()
