@@ -13,6 +13,7 @@ import { Signal } from '@lumino/signaling';
 import { fetchCourse, fetchStatus } from './api';
 import { documentPlugin } from './document';
 import { npuIcon } from './icons';
+import { instructorPlugin } from './instructor-plugin';
 import { registerCourse } from './launcher';
 import { DevicePanel } from './panel';
 import { NpuStatusItem, StatusPoller } from './status';
@@ -176,4 +177,4 @@ const coursePlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [devicePlugin, coursePlugin, documentPlugin];
+export default [devicePlugin, coursePlugin, documentPlugin, instructorPlugin];
