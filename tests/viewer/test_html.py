@@ -158,3 +158,20 @@ def test_csp_allows_exactly_the_inlined_module_by_its_hash():
     digest = base64.b64encode(hashlib.sha256(module.encode("utf-8")).digest()).decode()
     assert directives["script-src"] == f"'sha256-{digest}'"
     assert directives["worker-src"] == "blob:"
+
+
+def test_profile_view_needs_a_profile_section(tmp_path):
+    """`view="profile"` draws the Profile tab alone; a payload without a profile is refused."""
+    with pytest.raises(ValueError, match="needs a payload with a profile section"):
+        to_html(course_payload(), str(tmp_path / "x.html"), view="profile")
+    assert list(tmp_path.iterdir()) == []
+    fixture = os.path.join(
+        os.path.dirname(__file__), "..", "fixtures", "profile", "lenet-profile-payload.json"
+    )
+    with open(fixture, encoding="utf-8") as fh:
+        payload = json.load(fh)
+    target = tmp_path / "profile.html"
+    to_html(payload, str(target), view="profile")
+    page = target.read_text(encoding="utf-8")
+    assert 'data-view="profile"' in page
+    assert json.loads(_payload_json(page))["profile"] == payload["profile"]
