@@ -179,6 +179,24 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
     assert server_api(tokens[a], b).status_code == 403
     assert server_api(tokens[b], a).status_code == 403
 
+    # -- a learner's JupyterLab status comes from the service: their chip only ------------
+    def lab_api(token, owner, endpoint):
+        return requests.get(
+            f"{hub.url}/user/{owner}/ascend-lab/api/{endpoint}",
+            headers={"Authorization": f"token {token}"},
+            timeout=60,
+        )
+
+    for name in (a, b):
+        r = lab_api(tokens[name], name, "status")
+        assert r.status_code == 200, r.text[:500]
+        lab = r.json()
+        assert lab["mode"] == "ascend", lab["reason"]
+        assert lab["reason"] == f"chip {seats[name]}, shared by the class through the hub"
+        assert len(lab["chips"]) == 1 and lab["subject"]["hub_chip"] == str(seats[name])
+        assert lab["npu_smi_path"] is None  # the server did not run npu-smi itself
+    assert lab_api(tokens[a], a, "class").status_code == 403  # a learner has no class view
+
     # -- load: every learner polls the service; npu-smi runs once per interval -----------
     latencies = []
     errors = []
@@ -231,3 +249,26 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
     teacher = status(tokens[INSTRUCTOR]).json()
     assert a not in teacher["chips"][chip_of_a]["learners"]
     assert status(tokens[a]).json()["chips"] == []  # no seat, no chip
+
+    # -- the instructor's JupyterLab: the class view, with idle times from the hub --------
+    r = hub.api("POST", f"/users/{INSTRUCTOR}/server")
+    assert r.status_code in (201, 202), r.text
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        server = hub.api("GET", f"/users/{INSTRUCTOR}").json()["servers"].get("", {})
+        if server.get("ready"):
+            hub.server_pids.append(server["state"]["pid"])
+            break
+        time.sleep(1)
+    r = lab_api(tokens[INSTRUCTOR], INSTRUCTOR, "class")
+    assert r.status_code == 200, r.text[:500]
+    view = r.json()
+    assert view["activity_error"] == ""
+    rows = {row["server"]: row for row in view["learners"]}
+    seats = _seats(hub)
+    assert {k: row["chip"] for k, row in rows.items()} == seats
+    assert a not in rows and INSTRUCTOR in rows
+    for row in rows.values():
+        assert row["hbm_total_mb"] > 0 and row["hbm_used_mb"] is not None
+        # every learner's server has reported activity to the hub since it started
+        assert row["idle_s"] is not None and 0 <= row["idle_s"] < 600, row
