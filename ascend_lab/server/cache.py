@@ -63,6 +63,7 @@ def status_from_hub(doc: Mapping[str, Any], local: Any) -> Dict[str, Any]:
     ]
     status.npu_smi_path = None
     if rows:
+        _judge_with_a_chip(status)
         ids = ", ".join(str(r.get("id", "?")) for r in rows)
         status.mode = "ascend"
         status.reason = f"chip {ids}, shared by the class through the hub"
@@ -80,6 +81,20 @@ def status_from_hub(doc: Mapping[str, Any], local: Any) -> Dict[str, Any]:
         "server's own Python",
     }
     return data
+
+
+def _judge_with_a_chip(status: Any) -> None:
+    """The local probe saw no chip (it did not run npu-smi): where it judged the versions
+    as on a machine without Ascend ("MindSpore runs on CPU"), judge them again with one."""
+    from ascend_lab.device import compat
+    from ascend_lab.device.status import cap_warnings, order_warnings
+
+    v = status.versions
+    without, _ = compat.check(v.mindspore, v.cann, v.driver, ascend_present=False)
+    with_chip, warnings = compat.check(v.mindspore, v.cann, v.driver, ascend_present=True)
+    if status.compatibility == without and with_chip != without:
+        status.compatibility = with_chip
+        status.warnings = cap_warnings(order_warnings(list(status.warnings) + warnings))
 
 
 def hub_probe(

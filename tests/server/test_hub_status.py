@@ -137,3 +137,24 @@ def test_a_learner_without_a_seat_gets_the_hubs_cpu_reason(tmp_path, monkeypatch
     assert machine.calls() == []
     assert data["mode"] == "cpu" and data["reason"] == reason
     assert data["chips"] == []
+
+
+def test_with_the_hubs_chip_versions_are_judged_as_on_an_npu_machine(tmp_path, monkeypatch):
+    # a server environment without the Ascend install (the hub does not pass its root on)
+    machine = make_fake_machine(tmp_path, with_root=False).activated(monkeypatch)
+    service = _Service(json.dumps(_service_doc()).encode())
+    env = {"ASCEND_LAB_HUB_SERVICE_URL": service.url, "JUPYTERHUB_API_TOKEN": "t"}
+    try:
+        data = hub_probe(lambda t: {}, environ=env)(3.0)
+    finally:
+        service.close()
+    jsonschema.validate(data, SCHEMA)
+    assert machine.calls() == []
+    assert data["mode"] == "ascend" and data["versions"]["cann"] is None
+    # judged as with an NPU (the pinned MindSpore is newer than the table), not "runs on CPU"
+    assert data["compatibility"] == {
+        "verdict": "unknown",
+        "message": "MindSpore 2.8.0 is not in the compatibility table.",
+        "expected": {},
+        "install": [],
+    }
