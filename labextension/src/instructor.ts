@@ -127,49 +127,59 @@ export function renderClass(
     );
     return;
   }
-  const table = el('table', 'jp-AscendLab-class');
-  const head = el('tr');
-  for (const title of [
-    trans.__('Learner'),
-    trans.__('Chip'),
-    trans.__('HBM'),
-    trans.__('Processes'),
-    trans.__('Idle')
-  ]) {
-    head.append(el('th', '', title));
-  }
-  table.append(head);
+  const list = el('div', 'jp-AscendLab-chips jp-AscendLab-class');
   const rows = [...view.learners].sort((a, b) =>
     String(a.server).localeCompare(String(b.server))
   );
   for (const l of rows) {
-    const row = el('tr', 'jp-AscendLab-learner');
+    const row = el('div', 'jp-AscendLab-chip jp-AscendLab-learner');
     row.dataset.user = String(l.user);
     const chip =
       l.chip === null || l.chip === undefined
         ? trans.__('CPU: %1', String(l.reason || ''))
         : trans.__('chip %1', l.chip);
-    const procs = el('td', 'jp-AscendLab-learner-processes');
-    const list = Array.isArray(l.processes) ? l.processes : [];
-    if (!list.length) {
-      procs.textContent = '–';
-    }
-    for (const p of list) {
-      const mem = p.memory_mb === null ? '' : ` · ${p.memory_mb} MB`;
-      procs.append(
-        el('div', '', `${p.name || trans.__('(no name)')} (PID ${p.pid})${mem}`)
-      );
+    const top = el('div', 'jp-AscendLab-chip-top');
+    top.append(
+      el('span', 'jp-AscendLab-chip-name jp-AscendLab-learner-name', String(l.server)),
+      el('span', 'jp-AscendLab-learner-chip', chip)
+    );
+    row.append(top);
+    if (l.hbm_used_mb !== null && l.hbm_total_mb) {
+      const bar = el('div', 'jp-AscendLab-bar');
+      bar.setAttribute('role', 'meter');
+      bar.setAttribute('aria-label', hbmText(l, trans));
+      const fill = el('div', 'jp-AscendLab-bar-fill');
+      fill.style.width = `${Math.round((100 * l.hbm_used_mb) / l.hbm_total_mb)}%`;
+      bar.append(fill);
+      row.append(bar);
     }
     row.append(
-      el('td', 'jp-AscendLab-learner-name', String(l.server)),
-      el('td', 'jp-AscendLab-learner-chip', chip),
-      el('td', 'jp-AscendLab-learner-hbm', hbmText(l, trans)),
-      procs,
-      el('td', 'jp-AscendLab-learner-idle', idleText(l.idle_s, trans))
+      el('div', 'jp-AscendLab-chip-mem jp-AscendLab-learner-hbm', hbmText(l, trans))
     );
-    table.append(row);
+    const procs = el('div', 'jp-AscendLab-learner-processes');
+    const shown = Array.isArray(l.processes) ? l.processes : [];
+    if (!shown.length) {
+      procs.textContent = trans.__('No processes on the NPUs.');
+    }
+    for (const p of shown) {
+      const mem = p.memory_mb === null ? '' : ` · ${p.memory_mb} MB`;
+      procs.append(
+        el(
+          'div',
+          '',
+          `${p.name || trans.__('(no name)')} · ${trans.__('PID %1', p.pid)}${mem}`
+        )
+      );
+    }
+    const stats = el('div', 'jp-AscendLab-chip-stats');
+    stats.append(
+      el('span', '', trans.__('Idle')),
+      el('span', 'jp-AscendLab-learner-idle', idleText(l.idle_s, trans))
+    );
+    row.append(procs, stats);
+    list.append(row);
   }
-  host.append(table);
+  host.append(list);
 }
 
 /** The panel: fetches the class view now and every REFRESH_SECONDS while it is attached. */

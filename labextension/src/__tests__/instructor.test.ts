@@ -48,8 +48,10 @@ const view = (): IClassView =>
   });
 
 const cells = (host: HTMLElement): string[][] =>
-  [...host.querySelectorAll('tr.jp-AscendLab-learner')].map(r =>
-    [...r.querySelectorAll('td')].map(td => td.textContent ?? '')
+  [...host.querySelectorAll('.jp-AscendLab-learner')].map(r =>
+    ['name', 'chip', 'hbm', 'processes', 'idle'].map(
+      part => r.querySelector(`.jp-AscendLab-learner-${part}`)?.textContent ?? ''
+    )
   );
 
 describe('renderClass', () => {
@@ -57,15 +59,15 @@ describe('renderClass', () => {
     const host = document.createElement('div');
     renderClass(host, view());
     expect(cells(host)).toEqual([
-      ['ann', 'chip 2', '41052 / 65536 MB (63%)', '–', '42 s'],
+      ['ann', 'chip 2', '41052 / 65536 MB (63%)', 'No processes on the NPUs.', '42 s'],
       [
         'bob',
         'chip 2',
         '41052 / 65536 MB (63%)',
-        'python (PID 1333928) · 37709 MB',
+        'python · PID 1333928 · 37709 MB',
         '1 h 2 min'
       ],
-      ['carl', 'CPU: no NPU free', '–', '–', 'never active']
+      ['carl', 'CPU: no NPU free', '–', 'No processes on the NPUs.', 'never active']
     ]);
   });
 
