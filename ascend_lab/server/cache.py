@@ -46,14 +46,19 @@ def _fields(cls: Any, row: Mapping[str, Any]) -> Dict[str, Any]:
     return {k: v for k, v in row.items() if k in names}
 
 
-def status_from_hub(doc: Mapping[str, Any], local: Any) -> Dict[str, Any]:
-    """The status dict from the hub service's answer for this learner (``doc``: only their
-    chip, only their processes) and ``local``, a ``DeviceStatus`` collected here without
-    ``npu-smi`` (versions, environment, warnings)."""
+def status_from_hub(
+    doc: Mapping[str, Any], local: Any, chip: Optional[str] = None
+) -> Dict[str, Any]:
+    """The status dict from the hub service's answer for this server's user (``doc``: a
+    learner's own chip and processes; every chip for an instructor), ``chip`` (the machine
+    chip this server was given, ``ASCEND_LAB_CHIP``) and ``local``, a ``DeviceStatus``
+    collected here without ``npu-smi`` (versions, environment, warnings)."""
     from ascend_lab.device.status import Chip, Process
 
     status = copy.copy(local)  # the probe's cache holds ``local``: never change it
     rows = [r for r in doc.get("chips") or [] if isinstance(r, dict)]
+    if chip or doc.get("admin"):  # an instructor's answer holds every chip: keep this one
+        rows = [r for r in rows if chip and str(r.get("id")) == chip]
     status.chips = [Chip(**_fields(Chip, r)) for r in rows]
     status.processes = [
         Process(**_fields(Process, p))
@@ -125,7 +130,7 @@ def hub_probe(
     def probe(timeout: float) -> Dict[str, Any]:
         doc, why = from_service(timeout) if env.get(HUB_SERVICE_URL) else (None, "")
         if doc is not None:
-            data = status_from_hub(doc, local_without_npu_smi(timeout))
+            data = status_from_hub(doc, local_without_npu_smi(timeout), env.get(HUB_CHIP))
         else:
             data = local_probe(timeout)
             if why:

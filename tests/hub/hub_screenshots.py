@@ -50,6 +50,11 @@ def _lab(browser: Any, hub: Hub, name: str) -> Any:
     page.click("input[type=submit], button[type=submit]")
     page.wait_for_url(f"**/user/{name}/lab**", timeout=90000)
     page.wait_for_selector("#ascend-lab-status .jp-AscendLab-status-text", timeout=90000)
+    # JupyterLab's "get notified about news?" toast would cover the sidebar
+    page.wait_for_timeout(2000)
+    no = page.get_by_role("button", name="No", exact=True)
+    if no.count():
+        no.first.click()
     return context, page
 
 
@@ -95,7 +100,7 @@ def main(argv: List[str]) -> int:
                 expect(tab).to_be_visible(timeout=60000)
                 tab.click()
                 panel = page.locator("#ascend-lab-class-panel")
-                expect(panel.locator("tr.jp-AscendLab-learner")).to_have_count(3, timeout=30000)
+                expect(panel.locator(".jp-AscendLab-learner")).to_have_count(3, timeout=30000)
                 page.wait_for_timeout(1000)
                 panel.screenshot(path=os.path.join(out, "instructor_panel.png"))
                 page.screenshot(path=os.path.join(out, "instructor_lab.png"))

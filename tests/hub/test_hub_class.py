@@ -260,6 +260,9 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
             hub.server_pids.append(server["state"]["pid"])
             break
         time.sleep(1)
+    mine = lab_api(tokens[INSTRUCTOR], INSTRUCTOR, "status").json()
+    assert len(mine["chips"]) == 1, mine["reason"]  # their own chip, not the class's eight
+    assert mine["subject"]["hub_chip"] == str(_seats(hub)[INSTRUCTOR])
     r = lab_api(tokens[INSTRUCTOR], INSTRUCTOR, "class")
     assert r.status_code == 200, r.text[:500]
     view = r.json()

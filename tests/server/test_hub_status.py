@@ -158,3 +158,24 @@ def test_with_the_hubs_chip_versions_are_judged_as_on_an_npu_machine(tmp_path, m
         "expected": {},
         "install": [],
     }
+
+
+def test_an_instructors_server_shows_its_own_chip_not_the_whole_class(tmp_path, monkeypatch):
+    make_fake_machine(tmp_path).activated(monkeypatch)
+    with open(fixture_path(DEFAULT_INFO), encoding="utf-8") as f:
+        info = npu_smi.parse_info(f.read())
+    seats = {"teach": Assignment("teach", 2, since=1.0), "ann": Assignment("ann", 3, since=1.0)}
+    doc = status_for(Snapshot(info, "", 1000.0, 0.4, 7, 5.0), seats, "teach", True, lambda p: None)
+    assert len(doc["chips"]) == 8  # the service shows an instructor every chip
+    service = _Service(json.dumps(doc).encode())
+    env = {"ASCEND_LAB_HUB_SERVICE_URL": service.url, "JUPYTERHUB_API_TOKEN": "t"}
+    try:
+        own = hub_probe(lambda t: {}, environ=dict(env, ASCEND_LAB_CHIP="2"))(3.0)
+        none = hub_probe(lambda t: {}, environ=env)(3.0)  # an instructor in CPU mode
+    finally:
+        service.close()
+    jsonschema.validate(own, SCHEMA)
+    assert [(c["npu"], c["chip"]) for c in own["chips"]] == [(2, 0)]
+    assert own["reason"] == "chip 2, shared by the class through the hub"
+    assert [p["pid"] for p in own["processes"]] == [1333928]
+    assert none["chips"] == [] and none["mode"] == "cpu"
