@@ -29,6 +29,7 @@ import os
 import shlex
 import shutil
 import sys
+import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -166,8 +167,18 @@ class FakeMachine:
         """Each npu-smi call appends its process id (its process group's id) here."""
         return self.log + ".pids"
 
-    def live_processes(self) -> List[int]:
-        """Processes still running (not zombies) in the groups of every npu-smi call."""
+    def live_processes(self, grace: float = 10.0) -> List[int]:
+        """Processes still running (not zombies) in the groups of every npu-smi call, after
+        waiting up to ``grace`` seconds for them to go: a killed process takes a moment to
+        exit on a busy machine. Returns as soon as none is left (no fixed sleep)."""
+        deadline = time.monotonic() + grace
+        while True:
+            live = self._live_now()
+            if not live or time.monotonic() >= deadline:
+                return live
+            time.sleep(0.05)
+
+    def _live_now(self) -> List[int]:
         try:
             with open(self.pid_log) as f:
                 groups = {int(line) for line in f if line.strip()}
