@@ -37,7 +37,11 @@ def probe_in_child(env, code):
         resource.setrlimit(resource.RLIMIT_AS, ({LIMIT_MB} << 20, {LIMIT_MB} << 20))
         out = {{}}
         exec(compile({code!r}, "<probe>", "exec"))
-        out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        # VmHWM, not ru_maxrss: Linux keeps ru_maxrss across fork+exec, so a child of a big
+        # pytest process (MindSpore loaded) would report its parent's size
+        with open("/proc/self/status") as fh:
+            hwm = next(line for line in fh if line.startswith("VmHWM:"))
+        out["peak_rss_mb"] = int(hwm.split()[1]) / 1024
         print(json.dumps(out))
         """
     )

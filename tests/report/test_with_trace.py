@@ -48,13 +48,13 @@ def test_with_trace_bundle_replays_and_its_traces_open(planted_machine, tmp_path
 
 
 def test_ascend_report_magic_writes_the_archive(planted_machine, tmp_path, capsys, monkeypatch):
-    from IPython.testing.globalipapp import get_ipython
+    from IPython.core.interactiveshell import InteractiveShell
 
     import ascend_lab
 
     machine, env = planted_machine
     machine.activated(monkeypatch, sourced=True)
-    ip = get_ipython()
+    ip = InteractiveShell.instance()  # the one other magic tests in this process use too
     ascend_lab.load_ipython_extension(ip)
     out = tmp_path / "m.tar.gz"
     ip.run_line_magic("ascend_report", f"--out {out}")
