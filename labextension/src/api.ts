@@ -71,6 +71,17 @@ export interface IDeviceStatus {
   compatibility: ICompatibility;
   warnings: IStatusWarning[];
   collected_at: number;
+  /** Which Python environment the versions describe (a kernel's, the server's, or this one). */
+  subject?: IStatusSubject;
+}
+
+export interface IStatusSubject {
+  kind: 'process' | 'kernel' | 'server' | string;
+  python?: string | null;
+  kernel?: string | null;
+  set_env?: string | null;
+  note?: string | null;
+  hub_chip?: string | number | null;
 }
 
 /** `GET ascend-lab/api/course`. */
@@ -165,7 +176,8 @@ function structured(d: Partial<IDeviceStatus>): IDeviceStatus {
     },
     compatibility: d.compatibility ?? { verdict: 'unknown', message: '', install: [] },
     warnings: Array.isArray(d.warnings) ? d.warnings : [],
-    collected_at: Number(d.collected_at ?? 0)
+    collected_at: Number(d.collected_at ?? 0),
+    subject: d.subject && typeof d.subject === 'object' ? d.subject : undefined
   };
 }
 

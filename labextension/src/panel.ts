@@ -52,6 +52,8 @@ export interface IPanelModel {
   install: string[];
   warnings: IWarningRow[];
   updated: string;
+  /** Which environment the versions describe (the MindSpore kernel's, or the server's). */
+  describes: string;
 }
 
 const DASH = '–';
@@ -164,6 +166,31 @@ export function panelModel(
   const updated = status.collected_at
     ? trans.__('Updated %1', new Date(status.collected_at * 1000).toLocaleTimeString())
     : '';
+  const subject = status.subject;
+  let describes = '';
+  if (subject?.kind === 'kernel') {
+    describes = trans.__(
+      'Versions and variables of the kernel %1 (%2)',
+      String(subject.kernel ?? ''),
+      String(subject.python ?? '')
+    );
+  } else if (subject?.kind === 'server') {
+    describes = trans.__(
+      'Versions and variables of the Jupyter server (%1)',
+      String(subject.python ?? '')
+    );
+  }
+  if (subject?.hub_chip !== undefined && subject?.hub_chip !== null) {
+    describes = [
+      describes,
+      trans.__(
+        'Chip %1 of this machine, given to you by the class',
+        String(subject.hub_chip)
+      )
+    ]
+      .filter(Boolean)
+      .join(' · ');
+  }
   return {
     heading: head.text,
     mode: status.mode,
@@ -179,7 +206,8 @@ export function panelModel(
       message: w.message,
       fix: w.fix
     })),
-    updated
+    updated,
+    describes
   };
 }
 
@@ -357,6 +385,9 @@ export function renderPanel(
       list.append(li);
     }
     host.append(list);
+  }
+  if (model.describes) {
+    host.append(el('p', 'jp-AscendLab-muted', model.describes));
   }
   if (model.updated) {
     host.append(el('p', 'jp-AscendLab-muted', model.updated));

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { asDeviceStatus, IDeviceStatus } from '../api';
 import { DevicePanel, panelModel, renderPanel, statusAsText } from '../panel';
+import { englishTrans } from '../trans';
 import { StatusPoller } from '../status';
 import ascend from './fixtures/status_910b3_x8.json';
 import xss from './fixtures/status_910b3_xss.json';
@@ -157,5 +158,26 @@ describe('rendering', () => {
     expect(copied[0]).toContain('CPU mode');
     panel.dispose();
     poller.dispose();
+  });
+});
+
+describe('which environment the status describes', () => {
+  it("names the MindSpore kernel whose Python the server probed, and the hub's chip", () => {
+    const data = structuredClone(ascend) as unknown as IDeviceStatus;
+    data.subject = {
+      kind: 'kernel',
+      kernel: 'mindspore',
+      python: '/opt/envs/ms/bin/python',
+      hub_chip: '3'
+    };
+    const m = panelModel(asDeviceStatus(data), englishTrans);
+    expect(m.describes).toBe(
+      'Versions and variables of the kernel mindspore (/opt/envs/ms/bin/python) · ' +
+        'Chip 3 of this machine, given to you by the class'
+    );
+  });
+
+  it('says nothing for the process itself', () => {
+    expect(panelModel(load(ascend), englishTrans).describes).toBe('');
   });
 });
