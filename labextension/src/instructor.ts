@@ -8,6 +8,7 @@
 import { Widget } from '@lumino/widgets';
 
 import { requestAPI } from './api';
+import { el } from './dom';
 import { englishTrans, ITrans } from './trans';
 
 export const CLASS_PANEL_ID = 'ascend-lab-class-panel';
@@ -75,21 +76,6 @@ function hbmText(l: ILearner, trans: ITrans): string {
   }
   const pct = Math.round((100 * l.hbm_used_mb) / l.hbm_total_mb);
   return trans.__('%1 / %2 MB (%3%)', l.hbm_used_mb, l.hbm_total_mb, pct);
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className = '',
-  text?: string
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  if (text !== undefined) {
-    node.textContent = text; // never innerHTML: names and process names come from users
-  }
-  return node;
 }
 
 /** Render the class view into `host` (replacing its content). Text only. */

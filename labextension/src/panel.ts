@@ -7,6 +7,7 @@ import { Widget } from '@lumino/widgets';
 
 import { IChip, IDeviceStatus } from './api';
 import { chipIsOk, statusText, StatusPoller } from './status';
+import { el } from './dom';
 import { englishTrans, ITrans } from './trans';
 
 export interface IChipRow {
@@ -250,21 +251,6 @@ export function statusAsText(status: IDeviceStatus): string {
     }
   }
   return lines.join('\n') + '\n';
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className = '',
-  text?: string
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) {
-    node.className = className;
-  }
-  if (text !== undefined) {
-    node.textContent = text;
-  }
-  return node;
 }
 
 /** Render a panel model into `host` (replacing its content). Pure DOM, text only. */
