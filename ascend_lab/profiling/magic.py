@@ -8,7 +8,7 @@ import argparse
 import shlex
 from typing import Any, List, Optional
 
-from ..tracing.magic import _evaluate
+from ..tracing.magic import run_net_magic
 
 USAGE = "%ascend_profile net x [y ...] [--steps N] [--warmup N] [--keep] [--no-trace] [-o var]"
 
@@ -43,19 +43,11 @@ def parse_line(line: str) -> argparse.Namespace:
 
 def profile_magic(shell: Any, line: str) -> Optional[Any]:
     """Run a profile from the magic line; print a clear message on bad input."""
+    from .. import profile
     from .errors import ProfileError
 
-    try:
-        args = parse_line(line)
-        net = _evaluate(shell, args.net)
-        inputs = [_evaluate(shell, e) for e in args.inputs]
-    except ValueError as exc:
-        print(f"%ascend_profile: {exc}")
-        return None
-    from .. import profile
-
-    try:
-        result = profile(
+    def call(net: Any, inputs: List[Any], args: argparse.Namespace) -> Any:
+        return profile(
             net,
             *inputs,
             steps=args.steps,
@@ -63,15 +55,8 @@ def profile_magic(shell: Any, line: str) -> Optional[Any]:
             keep=args.keep,
             trace=False if args.no_trace else None,
         )
-    except (ProfileError, TypeError, ValueError) as exc:
-        print(f"%ascend_profile: {exc}")
-        return None
-    if shell is not None:
-        shell.user_ns[args.output] = result
-    try:
-        from IPython.display import display
 
-        display(result)
-    except ImportError:  # pragma: no cover
-        print(result.summary())
+    run_net_magic(
+        shell, line, "%ascend_profile", parse_line, call, (ProfileError, TypeError, ValueError)
+    )
     return None

@@ -6,7 +6,7 @@ Names (or Python expressions) are evaluated in the user's namespace; the Trace i
 
 import argparse
 import shlex
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional, Tuple, Type
 
 USAGE = "%ascend_trace net x [y ...] [--fusion] [--level N] [--keep-dumps] [--no-run] [-o var]"
 
@@ -49,30 +49,29 @@ def _evaluate(shell: Any, expr: str) -> Any:
         raise ValueError(f"{expr!r} is not defined in the notebook") from None
 
 
-def trace_magic(shell: Any, line: str) -> Optional[Any]:
-    """Run a trace from the magic line; print a clear message on bad input."""
-    from .errors import TraceError
-
+def run_net_magic(
+    shell: Any,
+    line: str,
+    name: str,
+    parse: Callable[[str], argparse.Namespace],
+    call: Callable[[Any, List[Any], argparse.Namespace], Any],
+    errors: Tuple[Type[BaseException], ...],
+) -> None:
+    """The body of ``%ascend_trace`` / ``%ascend_profile``: parse ``net x [y ...] [-o var]``,
+    evaluate the net and inputs in the user's namespace, ``call`` the tool, store the result
+    under ``-o`` and display it. Bad input and the tool's own ``errors`` are printed, never
+    raised, so "Run All" goes on."""
     try:
-        args = parse_line(line)
+        args = parse(line)
         net = _evaluate(shell, args.net)
         inputs = [_evaluate(shell, e) for e in args.inputs]
     except ValueError as exc:
-        print(f"%ascend_trace: {exc}")
+        print(f"{name}: {exc}")
         return None
-    from .. import trace
-
     try:
-        result = trace(
-            net,
-            *inputs,
-            fusion=args.fusion,
-            level=args.level,
-            keep_dumps=args.keep_dumps,
-            run=not args.no_run,
-        )
-    except (TraceError, TypeError, ValueError) as exc:
-        print(f"%ascend_trace: {exc}")
+        result = call(net, inputs, args)
+    except errors as exc:
+        print(f"{name}: {exc}")
         return None
     if shell is not None:
         shell.user_ns[args.output] = result
@@ -82,4 +81,25 @@ def trace_magic(shell: Any, line: str) -> Optional[Any]:
         display(result)
     except ImportError:  # pragma: no cover
         print(result.summary())
+    return None
+
+
+def trace_magic(shell: Any, line: str) -> Optional[Any]:
+    """Run a trace from the magic line; print a clear message on bad input."""
+    from .. import trace
+    from .errors import TraceError
+
+    def call(net: Any, inputs: List[Any], args: argparse.Namespace) -> Any:
+        return trace(
+            net,
+            *inputs,
+            fusion=args.fusion,
+            level=args.level,
+            keep_dumps=args.keep_dumps,
+            run=not args.no_run,
+        )
+
+    run_net_magic(
+        shell, line, "%ascend_trace", parse_line, call, (TraceError, TypeError, ValueError)
+    )
     return None
