@@ -17,9 +17,11 @@ import {
   nodeTimes,
   timeLegendElement
 } from './profile-view';
+import { setViewerTrans } from './i18n';
 import { injectStyle } from './style';
 import { TimelineView } from './timeline';
 import { Payload, PayloadError, checkPayload } from './types';
+import { ITrans } from '../trans';
 
 export type ViewName = 'graph' | 'compare' | 'timeline' | 'memory' | 'profile' | 'all';
 
@@ -28,6 +30,8 @@ export interface RenderOptions {
   onRequestPass?: (index: number) => Promise<unknown>;
   /** use a web worker for layout (default true; falls back when unavailable) */
   worker?: boolean;
+  /** the page's translator for the viewer's labels (see ./i18n.ts; default: unchanged) */
+  trans?: ITrans;
 }
 
 export interface ViewerHandle {
@@ -355,6 +359,9 @@ export function renderPayload(
   options: RenderOptions = {}
 ): ViewerHandle {
   injectStyle(host);
+  if (options.trans) {
+    setViewerTrans(options.trans);
+  }
   let app: ViewerApp | null = null;
   let errorEl: HTMLElement | null = null;
   const mount = (value: unknown): void => {
