@@ -1,92 +1,67 @@
 """Which edition of the course is this kernel running: Chinese ("zh") or English ("en")?
 
 The two editions' code cells are identical, so the exercises decide from the kernel's
-context, most specific first:
+context, most specific first, with the one detection status, doctor and trace messages use
+(:func:`ascend_lab.i18n.choose`, :mod:`ascend_lab.i18n.edition`):
 
 1. the notebook path jupyter_server gives the kernel (``$JPY_SESSION_NAME``): a course
    notebook (``NN_name.ipynb``) in a ``zh`` folder is the Chinese edition, elsewhere the
    English one;
-2. the folder the kernel started in (the notebook's folder), taken when this module is
-   first imported because the course's first cell then moves into a scratch folder; then
+2. the folder the kernel started in (the notebook's folder), taken when ascend_lab's i18n
+   is first imported because the course's first cell then moves into a scratch folder; then
    the current directory: a ``zh`` folder is the Chinese edition, the course folder that
    holds ``zh/`` the English one;
 3. ``$ASCEND_LAB_LANG`` (``zh`` / ``en``), then the locale: the first set of ``LC_ALL``,
-   ``LC_MESSAGES``, ``LANG`` (``zh_*`` -> Chinese; any other language -> English), as
-   :func:`ascend_lab.i18n.choose` decides for the status and doctor messages.
+   ``LC_MESSAGES``, ``LANG`` (``zh_*`` -> Chinese; any other language -> English).
+
+The messages use the folders (2) only inside a Jupyter kernel; the exercises always do.
 """
 
 import os
-import re
 from typing import Mapping, Optional
 
 from .. import i18n
+from ..i18n import edition as _context
 
 CHINESE = "zh"
 ENGLISH = "en"
 LANG_ENV = i18n.ENV_LANG
-SESSION_ENV = "JPY_SESSION_NAME"
-ZH_FOLDER = "zh"  # notebooks/zh holds the Chinese edition
-_COURSE_NOTEBOOK = re.compile(r"\d\d_[A-Za-z0-9_]+\.ipynb")
+SESSION_ENV = _context.SESSION_ENV
+ZH_FOLDER = _context.ZH_FOLDER
+
+# The kernel's first folder (see :mod:`ascend_lab.i18n.edition`); a name here so a test can
+# stand in for the kernel's start.
+START_FOLDER = _context.START_FOLDER
 
 
-def _cwd() -> str:
-    try:
-        return os.getcwd()
-    except OSError:  # the folder was removed under the kernel
-        return ""
-
-
-# The course's first cell imports the exercises, then scratch_folder() chdirs away.
-START_FOLDER = _cwd()
+def _edition(lang: Optional[str]) -> Optional[str]:
+    return None if lang is None else (CHINESE if lang == i18n.CHINESE else ENGLISH)
 
 
 def normalize(tag: Optional[str]) -> Optional[str]:
     """``"zh"``, ``"zh-CN"``, ``"zh_CN.UTF-8"`` -> "zh"; ``"en_US"`` -> "en"; ``"C"``, ``""``
     and other languages -> None."""
-    found = i18n.normalize(tag[:64] if tag else tag)
-    return None if found is None else (CHINESE if found == i18n.CHINESE else ENGLISH)
+    return _edition(i18n.normalize(tag[:64] if tag else tag))
 
 
 def from_environment(env: Optional[Mapping[str, str]] = None) -> str:
-    """``$ASCEND_LAB_LANG``, else the locale, else English: the same choice as the status and
-    doctor messages (:func:`ascend_lab.i18n.choose`), as an edition name."""
-    return CHINESE if i18n.choose(env=env) == i18n.CHINESE else ENGLISH
+    """``$ASCEND_LAB_LANG``, else the locale, else English, as an edition name
+    (:func:`ascend_lab.i18n.from_environment`)."""
+    return _edition(i18n.from_environment(env)) or ENGLISH
 
 
 def from_notebook_path(path: str) -> Optional[str]:
     """The edition a course notebook path belongs to, or None for any other file."""
-    parts = path.replace("\\", "/").rstrip("/").split("/")
-    if not _COURSE_NOTEBOOK.fullmatch(parts[-1]):
-        return None
-    return CHINESE if len(parts) > 1 and parts[-2] == ZH_FOLDER else ENGLISH
-
-
-def _has_first_notebook(folder: str) -> bool:
-    try:
-        return any(n.startswith("00_") and n.endswith(".ipynb") for n in os.listdir(folder))
-    except OSError:
-        return False
+    return _edition(_context.from_notebook_path(path))
 
 
 def from_folder(folder: str) -> Optional[str]:
     """The edition whose notebooks live in ``folder``, or None when it is not a course folder."""
-    if os.path.basename(os.path.normpath(folder)) == ZH_FOLDER:
-        return CHINESE
-    zh = os.path.join(folder, ZH_FOLDER)
-    if _has_first_notebook(folder) and _has_first_notebook(zh):
-        return ENGLISH
-    return None
+    return _edition(_context.from_folder(folder))
 
 
 def edition(env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None) -> str:
     """ "zh" or "en" for the notebook this kernel runs (see the module docstring)."""
     env = os.environ if env is None else env
-    by_path = from_notebook_path(env.get(SESSION_ENV, "")[:4096])
-    if by_path:
-        return by_path
-    folders = [cwd] if cwd is not None else [START_FOLDER, _cwd()]
-    for folder in folders:
-        by_folder = from_folder(folder) if folder else None
-        if by_folder:
-            return by_folder
-    return from_environment(env)
+    folders = [cwd] if cwd is not None else [START_FOLDER, _context.cwd()]
+    return _edition(_context.from_context(env, folders)) or from_environment(env)

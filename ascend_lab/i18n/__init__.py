@@ -23,6 +23,8 @@ import gettext
 import os
 from typing import Any, Dict, Iterator, Mapping, Optional
 
+from .edition import from_context, kernel_folders
+
 DOMAIN = "ascend_lab_py"
 LOCALEDIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
 ENGLISH = "en"
@@ -58,19 +60,30 @@ def language_argument(value: str) -> str:
 
 
 def choose(explicit: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> str:
-    """The language: ``explicit`` (a flag/argument), else ``$ASCEND_LAB_LANG``, else the
-    first set of ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` (zh_* -> Chinese), else English.
+    """The language: ``explicit`` (a flag/argument), else the course edition of the notebook
+    a Jupyter kernel serves (:mod:`.edition`: ``notebooks/zh/...`` is Chinese), else
+    :func:`from_environment` (``$ASCEND_LAB_LANG``, then the locale), else English.
+
+    The exercises decide the same way (:func:`ascend_lab.exercises.language.edition`).
+    """
+    env = os.environ if env is None else env
+    if explicit:
+        return normalize(explicit) or ENGLISH
+    return from_context(env, kernel_folders(env)) or from_environment(env)
+
+
+def from_environment(env: Optional[Mapping[str, str]] = None) -> str:
+    """``$ASCEND_LAB_LANG``, else the first set of ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``
+    (zh_* -> Chinese), else English.
 
     A value naming a language we have no catalogue for counts as English where it is set
     (``LANG=fr_FR`` gives English, not the next variable), as gettext itself does.
     """
     env = os.environ if env is None else env
-    if explicit:
-        return normalize(explicit) or ENGLISH
     for name in (ENV_LANG,) + _LOCALE_VARS:
         value = env.get(name, "")
         if value:
-            return normalize(value) or ENGLISH
+            return normalize(value[:64]) or ENGLISH
     return ENGLISH
 
 
