@@ -4,6 +4,7 @@
  * boxes in view when a graph shows very many at once.
  */
 import { clear, ellipsis, h, hue, s } from './dom';
+import { viewerTrans } from './i18n';
 import { LayoutClient } from './layout-client';
 import {
   GROUP_H,
@@ -83,7 +84,7 @@ export class GraphPane {
       role: 'group',
       tabindex: 0,
       'aria-label': opts.label,
-      'aria-roledescription': 'graph'
+      'aria-roledescription': viewerTrans().__('graph')
     });
     this.viewport = s('g', { class: 'al-viewport' });
     this.svg.appendChild(this.viewport);
@@ -164,7 +165,7 @@ export class GraphPane {
     const t0 = performance.now();
     if (jobs.length) {
       this.el.setAttribute('data-state', 'layout');
-      this.busy.textContent = 'laying out\u2026';
+      this.busy.textContent = viewerTrans().__('laying out\u2026');
       const results = await this.opts.layout.layout(jobs);
       if (seq !== this.layoutSeq || model !== this.model || this.disposed) {
         return;
@@ -548,6 +549,8 @@ export class GraphPane {
   private drawGroup(box: Box): SVGGElement {
     const id = box.item.slice(2);
     const group = this.model!.groups.get(id)!;
+    const t = viewerTrans();
+    const count = group.count === 1 ? t.__('1 node') : t.__('%1 nodes', group.count);
     const g = s(
       'g',
       {
@@ -558,7 +561,7 @@ export class GraphPane {
         role: 'button',
         tabindex: 0,
         'aria-expanded': 'false',
-        'aria-label': `scope ${id}, ${group.count} nodes, collapsed`
+        'aria-label': t.__('scope %1, %2, collapsed', id, count)
       },
       s('title', {}, id),
       s('rect', { width: box.w, height: box.h, rx: 7 }),
@@ -567,7 +570,7 @@ export class GraphPane {
         { x: 8, y: 18, 'font-weight': 600 },
         `\u25b8 ${ellipsis(group.label, 23)}`
       ),
-      s('text', { x: 8, y: 35, 'fill-opacity': 0.75 }, `${group.count} nodes`)
+      s('text', { x: 8, y: 35, 'fill-opacity': 0.75 }, count)
     );
     this.itemEls.set(box.item, g);
     return g;
@@ -593,7 +596,10 @@ export class GraphPane {
           role: 'button',
           tabindex: 0,
           'aria-expanded': 'true',
-          'aria-label': `scope ${id}, expanded, press Enter to collapse`
+          'aria-label': viewerTrans().__(
+            'scope %1, expanded, press Enter to collapse',
+            id
+          )
         },
         s('rect', {
           width: box.w,

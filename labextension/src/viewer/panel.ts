@@ -1,5 +1,6 @@
 /** The node panel: everything the payload knows about one node, as text. */
 import { clear, h } from './dom';
+import { viewerTrans } from './i18n';
 import { GraphNode, TensorType, formatBytes, formatShape, outputBytes } from './types';
 
 function types(list: TensorType[] | undefined): string {
@@ -16,10 +17,42 @@ function device(list: TensorType[] | undefined): string {
   return parts.length ? parts.join(', ') : '\u2014';
 }
 
+/**
+ * The label shown for a row key. Keys stay English: they are also the rows' `data-field`
+ * (tests and code find rows by them) and what `describe` callbacks return.
+ */
+export function fieldLabel(key: string): string {
+  const t = viewerTrans();
+  const labels: Record<string, string> = {
+    op: t.__('op'),
+    id: t.__('id'),
+    kind: t.__('kind'),
+    name: t.__('name'),
+    scope: t.__('scope'),
+    outputs: t.__('outputs'),
+    inputs: t.__('inputs'),
+    device: t.__('device'),
+    bytes: t.__('bytes'),
+    step: t.__('step'),
+    'input ids': t.__('input ids'),
+    source: t.__('source'),
+    'MindSpore called it': t.__('MindSpore called it'),
+    calls: t.__('calls'),
+    memory: t.__('memory'),
+    'fused kernel': t.__('fused kernel'),
+    'fused from': t.__('fused from'),
+    'fused into': t.__('fused into'),
+    'time per call': t.__('time per call'),
+    'accelerator core': t.__('accelerator core'),
+    time: t.__('time')
+  };
+  return Object.prototype.hasOwnProperty.call(labels, key) ? labels[key] : key;
+}
+
 export class NodePanel {
   readonly el: HTMLDivElement;
 
-  constructor(label = 'Node details') {
+  constructor(label = viewerTrans().__('Node details')) {
     this.el = h('div', {
       class: 'al-panel',
       role: 'region',
@@ -36,7 +69,9 @@ export class NodePanel {
         h(
           'p',
           { class: 'al-muted' },
-          'Click a node (or Tab to it and press Enter) to see its details. Click a scope box to expand it.'
+          viewerTrans().__(
+            'Click a node (or Tab to it and press Enter) to see its details. Click a scope box to expand it.'
+          )
         )
       );
       return;
@@ -75,7 +110,9 @@ export class NodePanel {
     const attrs = node.attrs ?? {};
     const table = h('table', { class: 'al-node-table' });
     for (const [k, v] of rows) {
-      table.appendChild(h('tr', {}, h('td', {}, k), h('td', { 'data-field': k }, v)));
+      table.appendChild(
+        h('tr', {}, h('td', {}, fieldLabel(k)), h('td', { 'data-field': k }, v))
+      );
     }
     this.el.append(h('h3', {}, node.op), table);
     const keys = Object.keys(attrs);
@@ -84,7 +121,7 @@ export class NodePanel {
       for (const k of keys) {
         at.appendChild(h('tr', {}, h('td', {}, k), h('td', {}, String(attrs[k]))));
       }
-      this.el.append(h('h3', {}, 'attributes'), at);
+      this.el.append(h('h3', {}, viewerTrans().__('attributes')), at);
     }
   }
 }
