@@ -17,9 +17,11 @@ import mindspore as ms
 import numpy as np
 from mindspore import nn
 
+from ascend_lab import i18n
 from ascend_lab.nets import LeNet5
 
-CPU_NOTE = (
+# Printed in the reader's language (the Chinese edition's kernel picks Chinese by itself).
+CPU_NOTE = i18n.N_(
     "No Ascend NPU here: running on CPU. What differs: kernels are CPU kernels (no AI Core / "
     "AI CPU split, no CANN graph engine), graph-kernel fusion uses AKG's CPU backend, memory "
     "comes from a dynamic host pool (no SOMAS offsets), AMP keeps Conv2D/MatMul in float32, "
@@ -43,10 +45,10 @@ def pick_device(verbose: bool = True) -> str:
     else:
         ms.set_context(device_target=target)
     if verbose:
-        print(f"MindSpore {ms.__version__}, device: {target}")
+        print(i18n._("MindSpore {}, device: {}").format(ms.__version__, target))
         if target == "CPU":
-            print(f"({status.reason})" if status.reason else "")
-            print("NOTE:", CPU_NOTE)
+            print(f"({i18n.localize(status.reason)})" if status.reason else "")
+            print(i18n._("NOTE:"), i18n._(CPU_NOTE))
     return target
 
 

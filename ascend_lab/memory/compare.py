@@ -11,19 +11,20 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple
 
+from ..i18n import N_, _, localize, msg
 from .lifetimes import fmt_bytes
 from .planner import MemoryPlan
 
-COLUMNS = (
-    "tensors",
-    "excluded",
-    "peak",
-    "lower bound",
-    "peak / lower bound",
-    "no reuse",
-    "saved by fusion",
-    "persistent",
-    "strategy",
+COLUMNS = (  # English names; the tables show them in the reader's language
+    N_("tensors"),
+    N_("excluded"),
+    N_("peak"),
+    N_("lower bound"),
+    N_("peak / lower bound"),
+    N_("no reuse"),
+    N_("saved by fusion"),
+    N_("persistent"),
+    N_("strategy"),
 )
 
 
@@ -39,7 +40,7 @@ class PlanComparison:
         p = plan.problem
         ratio = plan.ratio
         fusion = (
-            f"{p.fused_internal_tensors} tensors, {fmt_bytes(p.fused_internal_bytes)}"
+            msg("{} tensors, {}", p.fused_internal_tensors, fmt_bytes(p.fused_internal_bytes))
             if p.fused_internal_tensors
             else "-"
         )
@@ -80,12 +81,18 @@ class PlanComparison:
             )
         return out
 
+    def shown(self) -> Tuple[Tuple[str, ...], List[Tuple[str, ...]], List[str]]:
+        """(header, rows, notes) in the reader's language (numbers and names as they are)."""
+        header = ("",) + tuple(_(c) for c in COLUMNS)
+        rows = [tuple(localize(c) for c in row) for row in self.rows()]
+        return header, rows, [localize(n) for n in self.notes]
+
     def text(self) -> str:
-        header = ("",) + COLUMNS
-        table = [header] + self.rows()
+        header, rows, notes = self.shown()
+        table = [header] + rows
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in table]
-        lines += ["note: " + n for n in self.notes]
+        lines += [_("note: {}").format(n) for n in notes]
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -93,11 +100,12 @@ class PlanComparison:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-        head = "".join(f"<th>{esc(c)}</th>" for c in ("",) + COLUMNS)
+        header, rows, shown_notes = self.shown()
+        head = "".join(f"<th>{esc(c)}</th>" for c in header)
         body = "".join(
-            "<tr>{}</tr>".format("".join(f"<td>{esc(c)}</td>" for c in row)) for row in self.rows()
+            "<tr>{}</tr>".format("".join(f"<td>{esc(c)}</td>" for c in row)) for row in rows
         )
-        notes = "".join(f"<li>{esc(n)}</li>" for n in self.notes)
+        notes = "".join(f"<li>{esc(n)}</li>" for n in shown_notes)
         return "<table><tr>{}</tr>{}</table>{}".format(
             head,
             body,
@@ -125,30 +133,47 @@ def compare_many(plans: Sequence[MemoryPlan], labels: Sequence[str]) -> PlanComp
     base, other = plans[0], plans[1]
     if base.peak and other.peak:
         comparison.notes.append(
-            f"{names[0]} needs {fmt_bytes(base.peak)} of reusable memory, "
-            f"{names[1]} needs {fmt_bytes(other.peak)} (x{other.peak / base.peak:.2f})."
+            msg(
+                "{} needs {} of reusable memory, {} needs {} (x{}).",
+                names[0],
+                fmt_bytes(base.peak),
+                names[1],
+                fmt_bytes(other.peak),
+                f"{other.peak / base.peak:.2f}",
+            )
         )
     for name, plan in zip(names, plans):
         p = plan.problem
         if p.fused_internal_tensors:
             comparison.notes.append(
-                f"{name}: fusion keeps {p.fused_internal_tensors} intermediate tensor(s) "
-                f"({fmt_bytes(p.fused_internal_bytes)}) on chip, so they never get device memory."
+                msg(
+                    "{}: fusion keeps {} intermediate tensor(s) ({}) on chip, so they never get "
+                    "device memory.",
+                    name,
+                    p.fused_internal_tensors,
+                    fmt_bytes(p.fused_internal_bytes),
+                )
             )
         dynamic = [e for e in p.excluded if e.reason.startswith("dynamic")]
         if dynamic:
             comparison.notes.append(
-                f"{name}: {len(dynamic)} tensor(s) have dynamic shapes (-1): their size is "
-                "only known at run time, so no offset can be planned ahead. SOMAS plans the "
-                "whole graph's memory at compile time and needs static shapes; with dynamic "
-                "shapes MindSpore allocates from a dynamic memory pool instead. The numbers for "
-                f"{name} cover only the static tensors."
+                msg(
+                    "{}: {} tensor(s) have dynamic shapes (-1): their size is only known at run "
+                    "time, so no offset can be planned ahead. SOMAS plans the whole graph's "
+                    "memory at compile time and needs static shapes; with dynamic shapes "
+                    "MindSpore allocates from a dynamic memory pool instead. The numbers for {} "
+                    "cover only the static tensors.",
+                    name,
+                    len(dynamic),
+                    name,
+                )
             )
     return comparison
 
 
 def runtime_peak(device: Optional[str] = None) -> Tuple[Optional[int], str]:
-    """(bytes, explanation) of the runtime's own peak device memory.
+    """(bytes, explanation) of the runtime's own peak device memory; the explanation is in
+    the reader's language (the course prints it).
 
     Only on Ascend: ``mindspore.runtime.max_memory_allocated()``. On CPU MindSpore uses a
     dynamic host pool and reports zeros, so this returns ``(None, reason)`` without calling
@@ -157,11 +182,10 @@ def runtime_peak(device: Optional[str] = None) -> Tuple[Optional[int], str]:
     if device is None:
         device = _current_device()
     if (device or "").lower() != "ascend":
-        return None, (
-            "device is %s: MindSpore's runtime memory statistics are only meaningful on "
+        return None, _(
+            "device is {}: MindSpore's runtime memory statistics are only meaningful on "
             "Ascend (on CPU they are all zeros), so only the planned numbers are shown."
-            % (device or "unknown")
-        )
+        ).format(device or "unknown")
     import mindspore
 
     # mindspore.runtime (2.5+); MindSpore 2.3/2.4 on Ascend images have it in mindspore.hal.
@@ -171,7 +195,7 @@ def runtime_peak(device: Optional[str] = None) -> Tuple[Optional[int], str]:
         source = importlib.import_module("mindspore.hal")
         name = "mindspore.hal"
     peak = int(source.max_memory_allocated())
-    return peak, f"{name}.max_memory_allocated() on Ascend: {fmt_bytes(peak)}"
+    return peak, _("{}.max_memory_allocated() on Ascend: {}").format(name, fmt_bytes(peak))
 
 
 def _current_device() -> Optional[str]:
@@ -192,9 +216,13 @@ def with_runtime_peak(plan: MemoryPlan, device: Optional[str] = None) -> PlanCom
     comparison = PlanComparison(["planned"], [plan])
     if peak is not None:
         comparison.notes.append(
-            f"runtime peak {fmt_bytes(peak)} vs planned arena {fmt_bytes(plan.peak)} + "
-            f"persistent {fmt_bytes(plan.problem.persistent_bytes)} (the runtime also holds "
-            "workspaces and the pool's own overhead)."
+            msg(
+                "runtime peak {} vs planned arena {} + persistent {} (the runtime also holds "
+                "workspaces and the pool's own overhead).",
+                fmt_bytes(peak),
+                fmt_bytes(plan.peak),
+                fmt_bytes(plan.problem.persistent_bytes),
+            )
         )
     comparison.notes.append(why)
     return comparison

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..graph.model import Graph, Node, TensorType
+from ..i18n import N_, msg
 
 DEFAULT_ALIGNMENT = 512
 
@@ -395,8 +396,10 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
     problem.kernels = [k.id for k in kernels]
     if not kernels:
         problem.notes.append(
-            f"The graph {graph.name!r} has no kernels (only parameters/bookkeeping): "
-            "nothing to plan."
+            msg(
+                "The graph {} has no kernels (only parameters/bookkeeping): nothing to plan.",
+                repr(graph.name),
+            )
         )
     resolver = _Resolver(graph)
     step_of = {k.id: s for s, k in enumerate(kernels)}
@@ -460,8 +463,12 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
             if not nbytes:
                 why = _describe(node.outputs[0] if node.outputs else None)
                 problem.notes.append(
-                    f"{node.kind.capitalize()} {node.name or node.id}: size unknown ({why}), "
-                    "counted as 0 persistent bytes."
+                    msg(
+                        "{} {}: size unknown ({}), counted as 0 persistent bytes.",
+                        node.kind.capitalize(),
+                        node.name or node.id,
+                        why,
+                    )
                 )
     output_set = set(outputs)
     for t_id in outputs:
@@ -474,31 +481,43 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
     # 4. Notes: what was left out and why.
     if resolver.unresolved_tuple_items:
         problem.notes.append(
-            f"{len(resolver.unresolved_tuple_items)} TupleGetItem node(s) with an unreadable "
-            "index: their consumers keep every output of the tuple alive (conservative)."
+            msg(
+                "{} TupleGetItem node(s) with an unreadable index: their consumers keep every "
+                "output of the tuple alive (conservative).",
+                len(resolver.unresolved_tuple_items),
+            )
         )
     _note_exclusions(problem)
     if problem.shared:
         problem.notes.append(
-            f"{problem.shared} output(s) of views/in-place ops (Reshape-like, Assign, optimizer "
-            "updates, BatchNorm moving statistics) share their source's memory: no block of "
-            "their own."
+            msg(
+                "{} output(s) of views/in-place ops (Reshape-like, Assign, optimizer updates, "
+                "BatchNorm moving statistics) share their source's memory: no block of their own.",
+                problem.shared,
+            )
         )
     if problem.fused_internal_tensors:
         problem.notes.append(
-            f"Fusion keeps {problem.fused_internal_tensors} intermediate tensor(s) "
-            f"({fmt_bytes(problem.fused_internal_bytes)}) inside fused kernels: they never "
-            "reach device memory."
+            msg(
+                "Fusion keeps {} intermediate tensor(s) ({}) inside fused kernels: they never "
+                "reach device memory.",
+                problem.fused_internal_tensors,
+                fmt_bytes(problem.fused_internal_bytes),
+            )
         )
     if outputs:
         problem.notes.append(
-            f"{len(outputs)} graph output(s) are persistent (returned to the caller) and not "
-            "in the arena."
+            msg(
+                "{} graph output(s) are persistent (returned to the caller) and not in the arena.",
+                len(outputs),
+            )
         )
     if kernels:
         problem.notes.append(
-            "Kernel workspaces (scratch memory some kernels request at launch) are not in the "
-            "graph dump and are not planned."
+            N_(
+                "Kernel workspaces (scratch memory some kernels request at launch) are not in "
+                "the graph dump and are not planned."
+            )
         )
     return problem
 
@@ -509,19 +528,25 @@ def _note_exclusions(problem: MemoryProblem) -> None:
         by_reason.setdefault(item.reason.split(" ", 1)[0], []).append(item)
     for kind, items in sorted(by_reason.items()):
         examples = ", ".join(f"{e.id} [{e.label}]: {e.reason}" for e in items[:5])
-        more = f" and {len(items) - 5} more" if len(items) > 5 else ""
+        more = msg(" and {} more", len(items) - 5) if len(items) > 5 else ""
         if kind == "dynamic":
-            why = (
+            why = N_(
                 "their size is only known at run time, so a static plan cannot place them "
                 "(SOMAS needs static shapes; with dynamic shapes MindSpore falls back to "
                 "a dynamic memory pool)"
             )
         elif kind == "unknown":
-            why = "their byte size cannot be computed"
+            why = N_("their byte size cannot be computed")
         else:
-            why = "they need no memory"
+            why = N_("they need no memory")
         problem.notes.append(
-            f"Excluded {len(items)} tensor(s) from the plan because {why}: {examples}{more}."
+            msg(
+                "Excluded {} tensor(s) from the plan because {}: {}{}.",
+                len(items),
+                why,
+                examples,
+                more,
+            )
         )
 
 

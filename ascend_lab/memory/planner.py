@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
+from ..i18n import N_, _, localize, msg
 from .lifetimes import MemoryProblem, TensorLife, align_up, fmt_bytes
 
 NO_REUSE = "no-reuse"
@@ -78,42 +79,52 @@ class MemoryPlan:
         return self.offsets[tensor_id]
 
     def rows(self) -> List[Tuple[str, str]]:
-        """(name, value) pairs shown by ``summary`` and ``_repr_html_``."""
+        """(name, value) pairs shown by ``summary`` and ``_repr_html_`` (English; they show
+        them in the reader's language)."""
         p = self.problem
         ratio = self.ratio
         rows = [
-            ("graph", p.graph),
-            ("kernels (steps)", str(p.steps)),
-            ("tensors planned", str(len(p.tensors))),
-            (f"peak arena ({self.strategy})", fmt_bytes(self.peak)),
-            ("lower bound", fmt_bytes(self.lower_bound)),
-            ("peak / lower bound", f"{ratio:.3f}" if ratio is not None else "n/a"),
-            ("no reuse", fmt_bytes(self.no_reuse)),
-            ("saved by reuse", fmt_bytes(self.saved)),
-            ("persistent (params, inputs, outputs)", fmt_bytes(p.persistent_bytes)),
-            ("alignment", f"{p.alignment} B"),
+            (N_("graph"), p.graph),
+            (N_("kernels (steps)"), str(p.steps)),
+            (N_("tensors planned"), str(len(p.tensors))),
+            (msg("peak arena ({})", self.strategy), fmt_bytes(self.peak)),
+            (N_("lower bound"), fmt_bytes(self.lower_bound)),
+            (N_("peak / lower bound"), f"{ratio:.3f}" if ratio is not None else "n/a"),
+            (N_("no reuse"), fmt_bytes(self.no_reuse)),
+            (N_("saved by reuse"), fmt_bytes(self.saved)),
+            (N_("persistent (params, inputs, outputs)"), fmt_bytes(p.persistent_bytes)),
+            (N_("alignment"), f"{p.alignment} B"),
         ]
         if p.fused_internal_tensors:
             rows.append(
                 (
-                    "saved by fusion",
-                    f"{p.fused_internal_tensors} tensors, {fmt_bytes(p.fused_internal_bytes)}",
+                    N_("saved by fusion"),
+                    msg(
+                        "{} tensors, {}",
+                        p.fused_internal_tensors,
+                        fmt_bytes(p.fused_internal_bytes),
+                    ),
                 )
             )
         if p.excluded:
-            rows.append(("excluded tensors", str(len(p.excluded))))
+            rows.append((N_("excluded tensors"), str(len(p.excluded))))
         return rows
 
+    def shown_rows(self) -> List[Tuple[str, str]]:
+        """:meth:`rows` in the reader's language (numbers and names as they are)."""
+        return [(localize(k), localize(v)) for k, v in self.rows()]
+
     def summary(self) -> str:
-        width = max(len(k) for k, _ in self.rows())
-        lines = ["Memory plan"]
-        lines += [f"  {k.ljust(width)}  {v}" for k, v in self.rows()]
+        rows = self.shown_rows()
+        width = max(len(k) for k, _v in rows)
+        lines = [_("Memory plan")]
+        lines += [f"  {k.ljust(width)}  {v}" for k, v in rows]
         if self.strategies:
-            lines.append("  strategies:")
+            lines.append("  " + _("strategies:"))
             for name, size in sorted(self.strategies.items(), key=lambda kv: (kv[1], kv[0])):
                 lines.append(f"    {name:<28} {fmt_bytes(size)}")
         for note in self.notes:
-            lines.append("  note: " + note)
+            lines.append("  " + _("note: {}").format(localize(note)))
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -123,9 +134,9 @@ class MemoryPlan:
         esc = html.escape
         body = "".join(
             f"<tr><th style='text-align:left'>{esc(k)}</th><td>{esc(v)}</td></tr>"
-            for k, v in self.rows()
+            for k, v in self.shown_rows()
         )
-        notes = "".join(f"<li>{esc(n)}</li>" for n in self.notes)
+        notes = "".join(f"<li>{esc(localize(n))}</li>" for n in self.notes)
         return "<div class='ascend-lab-memory-plan'><table>{}</table>{}</div>".format(
             body,
             f"<ul>{notes}</ul>" if notes else "",

@@ -1,5 +1,7 @@
 """A small progress indicator: one updating line in a notebook, silent elsewhere.
 
+Callers pass texts already in the reader's language (``ascend_lab.i18n._``).
+
 Interactive means: running inside an IPython kernel with a front end (not a plain terminal
 IPython) and neither ``CI`` nor ``ASCEND_LAB_QUIET`` set. ``ASCEND_LAB_PROGRESS=1``/``0`` forces it
 on or off.
@@ -62,7 +64,12 @@ class Progress:
         except Exception:  # a broken display must never break a trace
             self.enabled = False
 
-    def done(self, text: str = "done") -> None:
+    def done(self, text: Optional[str] = None) -> None:
+        """Finish the line with ``text`` (default: "done" in the reader's language)."""
+        if text is None:
+            from ..i18n import _
+
+            text = _("done")
         self.messages.append(text)
         if not self.enabled or self._handle is None:
             return
