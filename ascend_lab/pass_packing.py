@@ -12,15 +12,61 @@ identical bundles are stored once. The page's viewer decodes a bundle with the b
     {"format": "ascend-lab.packed-passes/1",
      "passes": {"<pass index>": <bundle number>, …},
      "bundles": ["<base64 of gzip of the bundle's JSON>", …]}
+
+A :class:`PassPacker` takes bundles one at a time, so a trace can hand each pass over as
+soon as it is built and drop it (``Trace.to_payload(pass_sink=...)``): a 32-layer LLM's
+hundred passes are never all in memory as Python objects.
 """
 
 import base64
 import gzip
 import hashlib
 import json
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 PACKED_FORMAT = "ascend-lab.packed-passes/1"
+
+TextTransform = Callable[[str], str]
+
+
+class PassPacker:
+    """Bundles of pass graphs, each JSON-encoded, transformed (e.g. paths redacted),
+    deduplicated, gzip-compressed and base64-encoded as it arrives."""
+
+    def __init__(self, level: int = 6, transform: Optional[TextTransform] = None) -> None:
+        self.level = level
+        self.transform = transform
+        self.bundles: List[str] = []
+        self.passes: Dict[str, int] = {}
+        self._number_of: Dict[str, int] = {}
+
+    def add(self, index: int, bundle: Dict[str, Any]) -> int:
+        """Pack ``bundle`` as pass ``index``'s graphs; the bundle's number."""
+        text = json.dumps(bundle, ensure_ascii=False, separators=(",", ":"))
+        if self.transform is not None:
+            text = self.transform(text)
+        data = text.encode("utf-8")
+        del text
+        digest = hashlib.sha256(data).hexdigest()
+        number = self._number_of.get(digest)
+        if number is None:
+            number = self._number_of[digest] = len(self.bundles)
+            blob = gzip.compress(data, compresslevel=self.level, mtime=0)
+            self.bundles.append(base64.b64encode(blob).decode("ascii"))
+        self.passes[str(index)] = number
+        return number
+
+    def refer(self, index: int, number: int) -> None:
+        """Pass ``index`` shows the bundle already packed as ``number``."""
+        if not 0 <= number < len(self.bundles):
+            raise IndexError(f"no packed bundle {number}")
+        self.passes[str(index)] = number
+
+    def packed(self) -> Optional[Dict[str, Any]]:
+        """The ``packed`` document, or None when no pass was packed."""
+        if not self.passes:
+            return None
+        return {"format": PACKED_FORMAT, "passes": dict(self.passes), "bundles": self.bundles}
 
 
 def _view_keys(payload: Dict[str, Any]) -> Set[str]:
@@ -29,10 +75,11 @@ def _view_keys(payload: Dict[str, Any]) -> Set[str]:
 
 
 def pack_passes(
-    payload: Dict[str, Any], level: int = 6
+    payload: Dict[str, Any], level: int = 6, transform: Optional[TextTransform] = None
 ) -> Tuple[Dict[str, Any], Optional[Dict[str, Any]]]:
     """``(payload without the passes' own graphs, packed)``; ``packed`` is None when no
-    pass has a graph of its own (the input is not modified)."""
+    pass has a graph of its own (the input is not modified). ``transform`` is applied to
+    each bundle's JSON text before it is packed."""
     keep = _view_keys(payload)
     graphs = payload["graphs"]
     parts: Dict[str, Dict[str, Any]] = {}
@@ -41,25 +88,16 @@ def pack_passes(
             parts.setdefault(key.split("/", 1)[0], {})[key] = graph
     if not parts:
         return payload, None
-    bundles: List[str] = []
-    number_of: Dict[str, int] = {}
-    packed_passes: Dict[str, int] = {}
+    packer = PassPacker(level=level, transform=transform)
     passes = []
     for entry in payload.get("passes") or []:
         key = entry.get("graph")
         if key in parts:
-            text = json.dumps(parts[key], ensure_ascii=False, separators=(",", ":"))
-            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            if digest not in number_of:
-                number_of[digest] = len(bundles)
-                blob = gzip.compress(text.encode("utf-8"), compresslevel=level, mtime=0)
-                bundles.append(base64.b64encode(blob).decode("ascii"))
-            packed_passes[str(entry["index"])] = number_of[digest]
+            packer.add(entry["index"], parts[key])
             entry = dict(entry, graph=None)
         passes.append(entry)
     lean = dict(payload, graphs={k: g for k, g in graphs.items() if k in keep}, passes=passes)
-    packed = {"format": PACKED_FORMAT, "passes": packed_passes, "bundles": bundles}
-    return lean, packed
+    return lean, packer.packed()
 
 
 def unpack_pass(packed: Dict[str, Any], index: int) -> Dict[str, Any]:

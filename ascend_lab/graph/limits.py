@@ -72,9 +72,14 @@ def read_capped(path: str, env: str) -> bytes:
     return data
 
 
-def read_text_capped(path: str, env: str) -> str:
-    """:func:`read_capped` decoded as UTF-8 (bad bytes become U+FFFD), newlines as ``\\n``."""
-    text = read_capped(path, env).decode("utf-8", errors="replace")
-    if "\r" in text:  # what open()'s universal newlines did before
+def decode_text(data: bytes) -> str:
+    """UTF-8 (bad bytes become U+FFFD), newlines as ``\\n`` (what open() gave before)."""
+    text = data.decode("utf-8", errors="replace")
+    if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def read_text_capped(path: str, env: str) -> str:
+    """:func:`read_capped` decoded by :func:`decode_text`."""
+    return decode_text(read_capped(path, env))

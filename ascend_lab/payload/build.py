@@ -14,6 +14,7 @@ from ..scopes import repair_scopes
 from .schema import SCHEMA_ID
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..pass_packing import PassPacker
     from ..tracing.api import Trace
 
 PASS_MODES = ("changed", "all", "none")
@@ -55,7 +56,15 @@ def memory_section(graph: Graph, key: str) -> Optional[Dict[str, Any]]:
     return plan.to_payload(key)
 
 
-def build_payload(trace: "Trace", passes: str = "changed", memory: bool = True) -> Dict[str, Any]:
+def build_payload(
+    trace: "Trace",
+    passes: str = "changed",
+    memory: bool = True,
+    pass_sink: "Optional[PassPacker]" = None,
+) -> Dict[str, Any]:
+    """The payload of ``trace``. With ``pass_sink``, each pass's own graph (not the main
+    views) goes to that packer as soon as it is built, and the pass entry's ``graph`` is
+    None: passes are walked in order, so at most a few parsed graphs are alive at once."""
     if passes not in PASS_MODES:
         raise ValueError(f"passes must be one of {PASS_MODES}, got {passes!r}")
     graphs: Dict[str, Any] = {}
@@ -64,9 +73,11 @@ def build_payload(trace: "Trace", passes: str = "changed", memory: bool = True) 
     if trace.before_fusion is not None:
         before_key = add_graph(graphs, "before", trace.before_fusion)
     timeline = trace.passes
-    special = {trace.final_index: final_key}
+    # the main views' passes, by the first pass of their run of identical dumps
+    special = {timeline.same_as(trace.final_index): final_key}
     if before_key is not None and trace.before_index is not None:
-        special[trace.before_index] = before_key
+        special[timeline.same_as(trace.before_index)] = before_key
+    packed_as: Dict[str, int] = {}  # pass graph key -> bundle number in pass_sink
     pass_list = []
     for snap in timeline:
         entry: Dict[str, Any] = snap.to_dict()
@@ -78,12 +89,25 @@ def build_payload(trace: "Trace", passes: str = "changed", memory: bool = True) 
             entry["removed"] = list(diff.removed)
             entry["modified"] = list(diff.modified)
             if passes == "all" or snap.changed:
-                key = special.get(snap.index) or f"pass:{snap.index}"
-                if key not in graphs:
-                    add_graph(graphs, key, timeline.snapshot(snap.index))
-                entry["graph"] = key
-        elif snap.index in special:
-            entry["graph"] = special[snap.index]
+                # passes whose dumps are identical share one graph (and one key)
+                first = timeline.same_as(snap.index)
+                key = special.get(first) or f"pass:{first}"
+                if key in special.values():
+                    entry["graph"] = key
+                elif pass_sink is not None:
+                    if key in packed_as:
+                        pass_sink.refer(snap.index, packed_as[key])
+                    else:
+                        bundle: Dict[str, Any] = {}
+                        add_graph(bundle, key, timeline.snapshot(snap.index))
+                        packed_as[key] = pass_sink.add(snap.index, bundle)
+                        del bundle
+                else:
+                    if key not in graphs:
+                        add_graph(graphs, key, timeline.snapshot(snap.index))
+                    entry["graph"] = key
+        elif timeline.same_as(snap.index) in special:
+            entry["graph"] = special[timeline.same_as(snap.index)]
         pass_list.append(entry)
     payload: Dict[str, Any] = {
         "schema": SCHEMA_ID,

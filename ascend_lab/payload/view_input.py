@@ -8,7 +8,7 @@ SnapshotFn = Callable[[int], Any]
 
 
 def payload_for_view(
-    source: Any, passes: str = "changed"
+    source: Any, passes: str = "changed", pass_sink: Any = None
 ) -> Tuple[Dict[str, Any], Optional[SnapshotFn]]:
     """``(payload dict, snapshot callback)`` from a payload dict or a Trace-like object.
 
@@ -16,7 +16,8 @@ def payload_for_view(
     never receives something the viewer cannot read. For a Trace the callback returns the
     pass's graph dict with its ``diff`` (added, removed, modified) against the previous
     pass, so a payload built with ``passes="none"`` (no diffs, no snapshots: fast) still
-    highlights changes on demand.
+    highlights changes on demand. ``pass_sink`` (a Trace only) packs the passes' graphs as
+    they are built (see :class:`~ascend_lab.pass_packing.PassPacker`).
     """
     snapshot = None
     if hasattr(source, "to_payload"):
@@ -35,6 +36,9 @@ def payload_for_view(
                     }
                 return data
 
-        source = trace.to_payload(passes=passes, memory=True)
+        if pass_sink is not None:
+            source = trace.to_payload(passes=passes, memory=True, pass_sink=pass_sink)
+        else:
+            source = trace.to_payload(passes=passes, memory=True)
     check_payload(source)
     return source, snapshot

@@ -50,11 +50,11 @@ class Trace:
         self._net = net
         self.final_index = _final_index(timeline)
         self.before_index = _before_fusion_index(timeline, self.final_index)
-        self.graph: Graph = timeline.snapshot(self.final_index)
+        self.graph: Graph = timeline.pin(self.final_index)
         self.before_fusion: Optional[Graph] = None
         self.fusion: Optional[FusionMap] = None
         if self.fusion_enabled and self.before_index is not None:
-            self.before_fusion = timeline.snapshot(self.before_index)
+            self.before_fusion = timeline.pin(self.before_index)
             self.fusion = build_fusion_map(self.before_fusion, self.graph)
 
     # -- timeline -----------------------------------------------------------------------
@@ -76,29 +76,47 @@ class Trace:
 
     # -- text ---------------------------------------------------------------------------
     def summary(self) -> str:
+        """A few lines on the trace, in the reader's language (numbers and names as they are)."""
+        from ..i18n import _
+
         stages = self.passes.by_stage()
         changed = sum(1 for s in self.passes if s.changed)
         lines = [
-            f"Trace of {self.net_name}: MindSpore {self.mindspore_version or '?'} on "
-            f"{self.device or '?'}, fusion {'on' if self.fusion_enabled else 'off'}, "
-            f"save_graphs level {self.level}",
-            f"  {len(self.passes)} pass dumps ({changed} changed the text): "
-            + ", ".join(f"{k} {len(v)}" for k, v in stages.items()),
-            f"  final kernel graph {self.graph.name} ({self.final_pass.name}): "
-            f"{self.kernel_count} kernels, {len(self.graph.nodes)} nodes",
+            _("Trace of {}: MindSpore {} on {}, fusion {}, save_graphs level {}").format(
+                self.net_name,
+                self.mindspore_version or "?",
+                self.device or "?",
+                _("on") if self.fusion_enabled else _("off"),
+                self.level,
+            ),
+            "  "
+            + _("{} pass dumps ({} changed the text): {}").format(
+                len(self.passes), changed, ", ".join(f"{k} {len(v)}" for k, v in stages.items())
+            ),
+            "  "
+            + _("final kernel graph {} ({}): {} kernels, {} nodes").format(
+                self.graph.name, self.final_pass.name, self.kernel_count, len(self.graph.nodes)
+            ),
         ]
         if self.fusion is not None:
             names = ", ".join(f"{n} x{c}" for n, c in sorted(self.fusion.by_name().items()))
             lines.append(
-                f"  fusion: {self.fusion.kernel_count_before} kernels before -> "
-                f"{self.fusion.kernel_count_after} after; {len(self.fusion.kernels)} fused "
-                f"kernels ({names or 'none'})"
+                "  "
+                + _("fusion: {} kernels before -> {} after; {} fused kernels ({})").format(
+                    self.fusion.kernel_count_before,
+                    self.fusion.kernel_count_after,
+                    len(self.fusion.kernels),
+                    names or _("none"),
+                )
             )
         elif self.fusion_enabled:
-            lines.append("  fusion: no graph before fusion found in the dumps")
+            lines.append("  " + _("fusion: no graph before fusion found in the dumps"))
         lines.append(
-            f"  compile {self.compile_seconds:.2f} s, analysis {self.analysis_seconds:.2f} s"
-            + (f", dumps kept in {self.dump_dir}" if self.dump_dir else "")
+            "  "
+            + _("compile {:.2f} s, analysis {:.2f} s").format(
+                self.compile_seconds, self.analysis_seconds
+            )
+            + (_(", dumps kept in {}").format(self.dump_dir) if self.dump_dir else "")
         )
         return "\n".join(lines)
 
@@ -106,11 +124,17 @@ class Trace:
         return self.summary()
 
     # -- payload and display ------------------------------------------------------------
-    def to_payload(self, passes: str = "changed", memory: bool = True) -> Dict[str, Any]:
-        """The ``ascend-lab.graph/1`` JSON document (see :mod:`ascend_lab.payload`)."""
+    def to_payload(
+        self, passes: str = "changed", memory: bool = True, pass_sink: Any = None
+    ) -> Dict[str, Any]:
+        """The ``ascend-lab.graph/1`` JSON document (see :mod:`ascend_lab.payload`).
+
+        ``pass_sink`` (a :class:`~ascend_lab.pass_packing.PassPacker`) receives each pass's
+        graph as it is built instead of the payload (how the standalone HTML is written).
+        """
         from ..payload import build_payload
 
-        return build_payload(self, passes=passes, memory=memory)
+        return build_payload(self, passes=passes, memory=memory, pass_sink=pass_sink)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, Any]:
         from ..payload import MIME_TYPE, check_payload
@@ -210,15 +234,21 @@ def trace_net(
     progress: Optional[bool],
 ) -> Trace:
     """The implementation of :func:`ascend_lab.trace` (its defaults and docs are there)."""
-    bar = Progress(f"Tracing {type(net).__name__}", enabled=progress)
-    bar.step("compiling in graph mode" + (" with graph-kernel fusion" if fusion else ""))
+    from ..i18n import _
+
+    bar = Progress(_("Tracing {}").format(type(net).__name__), enabled=progress)
+    bar.step(
+        _("compiling in graph mode with graph-kernel fusion")
+        if fusion
+        else _("compiling in graph mode")
+    )
     result = capture(net, inputs, fusion=fusion, level=level, run=run)
     started = time.perf_counter()
     try:
-        bar.step(f"compiled in {result.compile_seconds:.1f} s; reading dumps")
+        bar.step(_("compiled in {:.1f} s; reading dumps").format(result.compile_seconds))
         timeline = PassTimeline(result.dump_dir, keep_text=not keep_dumps)
         actor_sets = _read_actor_sets(result.dump_dir)
-        bar.step(f"parsing the final kernel graph ({len(timeline)} dumps)")
+        bar.step(_("parsing the final kernel graph ({} dumps)").format(len(timeline)))
         tr = Trace(
             type(net).__name__,
             result,
@@ -236,7 +266,7 @@ def trace_net(
         shutil.rmtree(result.workdir, ignore_errors=True)
     tr.analysis_seconds = time.perf_counter() - started
     bar.done(
-        f"{len(timeline)} passes, {tr.kernel_count} kernels"
-        + (f", {len(tr.fusion.kernels)} fused" if tr.fusion is not None else "")
+        _("{} passes, {} kernels").format(len(timeline), tr.kernel_count)
+        + (_(", {} fused").format(len(tr.fusion.kernels)) if tr.fusion is not None else "")
     )
     return tr

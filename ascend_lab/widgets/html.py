@@ -12,11 +12,11 @@ import html
 import json
 import os
 import secrets
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
-from ..pass_packing import pack_passes
+from ..pass_packing import PassPacker, pack_passes
 from ..payload import PayloadError, payload_for_view
-from ..payload.redact import redact_paths
+from ..payload.redact import PathRedactor
 from .assets import read_bundle
 
 # "profile": the Profile tab alone (ascend_lab.profile(...).to_html(path, view="profile"))
@@ -55,9 +55,13 @@ body {{ font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; }}
 PACKED = '<script type="application/json" id="ascend-lab-passes">{}</script>\n'
 
 
-def embed_json(data: Any) -> str:
-    """JSON that is safe inside a <script> element: no ``</`` and no ``<!--``."""
+def embed_json(data: Any, transform: Optional[Callable[[str], str]] = None) -> str:
+    """JSON that is safe inside a <script> element: no ``</`` and no ``<!--``.
+
+    ``transform`` rewrites the JSON text first (path redaction)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if transform is not None:
+        text = transform(text)
     return text.replace("</", "<\\/").replace("<!--", "<\\u0021--")
 
 
@@ -82,7 +86,11 @@ def render_html(
     """The HTML page as a string (see :func:`to_html`)."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
-    data, _ = payload_for_view(payload)
+    redactor = PathRedactor(project) if redact else None
+    transform = redactor.json_text if redactor is not None else None
+    # A trace hands each pass to the packer as it is built (never all passes at once).
+    packer = PassPacker(transform=transform) if hasattr(payload, "to_payload") else None
+    data, _ = payload_for_view(payload, pass_sink=packer)
     if view == "profile" and not data.get("profile"):
         raise ValueError(
             "view='profile' needs a payload with a profile section: "
@@ -92,11 +100,13 @@ def render_html(
         title if title is not None else str(data["meta"].get("title") or "ascend-lab graph")
     )
     try:
-        if redact:
-            data = redact_paths(data, project=project)
-            page_title = redact_paths(page_title, project=project)
-        data, packed = pack_passes(data)  # pass snapshots: gzip, decoded when opened
-        payload_text = embed_json(data)
+        if redactor is not None:
+            page_title = redactor.text(page_title)
+        if packer is not None:
+            packed = packer.packed()
+        else:  # pass snapshots: gzip, decoded when opened
+            data, packed = pack_passes(data, transform=transform)
+        payload_text = embed_json(data, transform)
     except RecursionError:
         raise PayloadError(["the payload nests deeper than Python can walk"]) from None
     module = "\n" + embed_script(read_bundle("standalone.js")) + "\n"

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ascend_lab.graph.errors import GraphParseError
-from ascend_lab.graph.ir_text import parse_ir_text, read_ir_header
+from ascend_lab.graph.ir_text import parse_ir_text, read_ir_counts, read_ir_header
 from ascend_lab.graph.mindir import parse_mindir
 from ascend_lab.graph.model import Graph
 
@@ -139,3 +139,17 @@ def test_both_mindir_decoders_agree_on_corrupt_input(flips):
         except GraphParseError:
             results.append("error")
     assert results[0] == results[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=400))
+def test_byte_counts_never_fail_other_than_with_a_parse_error(data):
+    try:
+        counts = read_ir_counts(b"# IR entry: @g\n" + data)
+    except GraphParseError:  # pragma: no cover - the prefix always gives an entry
+        raise
+    assert counts["entry"] is not None
+    try:
+        read_ir_counts(data)
+    except GraphParseError as exc:
+        assert exc.line == 1

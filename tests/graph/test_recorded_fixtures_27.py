@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_lab.graph.ir_text import parse_ir_file, read_ir_header
+from ascend_lab.graph.ir_text import parse_ir_file, read_ir_counts, read_ir_header
 from ascend_lab.graph.mindir import parse_mindir_file
 from ascend_lab.graph.model import TensorType
 
@@ -171,3 +171,16 @@ def test_mindir_files(dialect):
         "Add",
     ]
     assert len(flow.subgraphs) == 2
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_byte_counts_agree_with_the_header_scan_on_every_recorded_dump(dialect):
+    """read_ir_counts (byte searches, used to list hundreds of dumps) answers what the
+    regex header scan answers, on every dump MindSpore wrote."""
+    paths = sorted(DIALECTS[dialect].rglob("*.ir"))
+    assert len(paths) >= 10
+    for path in paths:
+        data = path.read_bytes()
+        header = read_ir_header(data.decode("utf-8"))
+        counts = read_ir_counts(data)
+        assert counts == {k: header[k] for k in ("entry", "nodes", "cnodes")}, path.name

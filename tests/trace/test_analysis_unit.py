@@ -155,7 +155,12 @@ def test_timeline_flags_unchanged_passes(tmp_path):
     assert build.changed is True
     assert timeline.diff(build.index).changed is False
     assert build.changed is False
-    assert sorted(calls) == ["graph_build_0_0094.ir", "hwopt_common_final_graph_0_0091.ir"]
+    # hwopt_common_final is the same dump as the kernel selection before it: parsed as that
+    assert sorted(calls) == [
+        "graph_build_0_0094.ir",
+        os.path.basename(select.path),
+    ]
+    assert timeline.snapshot(final.index) is timeline.snapshot(select.index)
     # kernel selection vs opt_a: a real change
     d = timeline.diff(select.index)
     assert d.changed and d.added and "%1" in d.modified
@@ -167,6 +172,41 @@ def test_timeline_flags_unchanged_passes(tmp_path):
         "build",
         "optimize",
     ]
+
+
+def test_timeline_keeps_pinned_graphs_and_a_few_recent_ones(tmp_path):
+    dump = _copy_fixture_dump(tmp_path)
+    calls = []
+
+    def parse(text, path):
+        calls.append(os.path.basename(path))
+        from ascend_lab.graph.ir_text import parse_ir_text
+
+        return parse_ir_text(text, path)
+
+    timeline = tl.PassTimeline(dump, parse=parse, keep_text=True)
+    timeline.CACHE_SIZE = 1
+    final = timeline.pin(4)
+    first = timeline.snapshot(0)
+    timeline.snapshot(1)  # pushes pass 0 out of a one-graph cache
+    assert timeline.is_parsed(4) and timeline.is_parsed(1) and not timeline.is_parsed(0)
+    again = timeline.snapshot(0)
+    assert again is not first and again.to_dict() == first.to_dict()
+    assert timeline.snapshot(4) is final
+    assert calls.count(os.path.basename(timeline[0].path)) == 2
+    assert calls.count(os.path.basename(timeline[4].path)) == 1
+    # the kept texts are the files' texts, whatever happens to the folder
+    for snap in timeline:
+        with open(snap.path, encoding="utf-8") as f:
+            assert timeline.text(snap.index) == f.read()
+
+
+def test_body_digest_ignores_addresses_and_instance_lines():
+    a = "# IR entry: @g\nsubgraph instance: kernel_graph0 : 0x56191eb4e760\n%0 = Foo(0x1)\n"
+    b = "# IR entry: @g\nsubgraph instance: kernel_graph1 : 0x7fffabcd0000\n%0 = Foo(0x2)\n"
+    c = "# IR entry: @g\nsubgraph instance: kernel_graph1 : 0x7fffabcd0000\n%0 = Bar(0x2)\n"
+    assert tl.body_digest(a) == tl.body_digest(b) != tl.body_digest(c)
+    assert tl.body_digest(a) == tl.body_digest(a.encode())
 
 
 def test_body_digest_ignores_addresses():
