@@ -159,9 +159,13 @@ class Profile:
         return "\n".join(lines)
 
     def summary(self) -> str:
+        """A few lines on the profile, in the reader's language (numbers and names as they are)."""
+        from ..i18n import _, localize
+
         lines = [
-            f"Profile of {self.net_name} ({self.source}, {len(self.steps)} step(s), "
-            f"{len(self.kernels)} kernels, {len(self.launches)} launches)"
+            _("Profile of {} ({}, {} step(s), {} kernels, {} launches)").format(
+                self.net_name, self.source, len(self.steps), len(self.kernels), len(self.launches)
+            )
         ]
         if self.steps:
             mean = self.mean_step_us or 0.0
@@ -169,19 +173,27 @@ class Profile:
             comm = sum(s.communication_us for s in self.steps) / len(self.steps)
             gap = sum(s.gap_us for s in self.steps) / len(self.steps)
             lines.append(
-                f"mean step {mean / 1000:.3f} ms: kernels {busy / 1000:.3f} ms "
-                f"(communication {comm / 1000:.3f} ms), host/launch gaps {gap / 1000:.3f} ms"
+                _(
+                    "mean step {:.3f} ms: kernels {:.3f} ms (communication {:.3f} ms), "
+                    "host/launch gaps {:.3f} ms"
+                ).format(mean / 1000, busy / 1000, comm / 1000, gap / 1000)
             )
         slow = self.slowest
         if slow is not None:
             lines.append(
-                f"slowest kernel: {slow.name} ({slow.op_type}), {slow.mean_us:.1f} us per call"
+                _("slowest kernel: {} ({}), {:.1f} us per call").format(
+                    slow.name, slow.op_type, slow.mean_us
+                )
             )
         if self.unjoined_rows:
-            lines.append(f"{len(self.unjoined_rows)} profiler row(s) not on a graph node")
+            lines.append(
+                _("{} profiler row(s) not on a graph node").format(len(self.unjoined_rows))
+            )
         if self.unmeasured_nodes:
-            lines.append(f"{len(self.unmeasured_nodes)} graph kernel(s) without a measured time")
-        lines.extend(f"note: {n}" for n in self.notes)
+            lines.append(
+                _("{} graph kernel(s) without a measured time").format(len(self.unmeasured_nodes))
+            )
+        lines.extend(_("note: {}").format(localize(n)) for n in self.notes)
         return "\n".join(lines)
 
     def __repr__(self) -> str:

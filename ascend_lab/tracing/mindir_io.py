@@ -40,14 +40,23 @@ class MindIRComparison:
         return self.max_abs_diff is not None and self.max_abs_diff <= 1e-5
 
     def summary(self) -> str:
-        nodes = f"{len(self.graph.nodes)} nodes" if self.graph is not None else "not parsed"
+        """What was exported and how it compares, in the reader's language."""
+        from ..i18n import _
+
+        nodes = (
+            _("{} nodes").format(len(self.graph.nodes))
+            if self.graph is not None
+            else _("not parsed")
+        )
         diff = "n/a" if self.max_abs_diff is None else f"{self.max_abs_diff:.3g}"
         lines = [
-            f"MindIR {self.path} ({self.size} bytes): {nodes}; "
-            f"loaded back with ms.load + nn.GraphCell, max |difference| = {diff}"
+            _(
+                "MindIR {} ({} bytes): {}; loaded back with ms.load + nn.GraphCell, "
+                "max |difference| = {}"
+            ).format(self.path, self.size, nodes, diff)
         ]
         if self.parse_error:
-            lines.append(f"  parse error: {self.parse_error}")
+            lines.append("  " + _("parse error: {}").format(self.parse_error))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
