@@ -1,7 +1,9 @@
-// Prints, as JSON, every message id passed to trans.__ / trans._n in src/*.ts (not the
-// viewer): the list a translation (ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab.po)
-// must cover. Uses the TypeScript parser, so 'a' + 'b' concatenations are joined.
-// Usage: node scripts/extract-messages.mjs
+// Prints, as JSON, every message id passed to .__ / ._n in src/*.ts, src/document/*.ts and
+// src/viewer/*.ts (not tests, not generated files): the list a translation
+// (ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab.po) must cover. Uses the TypeScript
+// parser, so 'a' + 'b' concatenations are joined.
+// Usage: node scripts/extract-messages.mjs [folder under src ...]   (default: all three;
+// `viewer` alone gives the messages the bundled viewer needs, see build-viewer.mjs)
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +29,17 @@ function literal(node) {
   return null;
 }
 
+const folders =
+  process.argv.length > 2 ? process.argv.slice(2) : ['.', 'document', 'viewer'];
+const files = folders.flatMap(folder =>
+  readdirSync(join(src, folder))
+    .filter(n => n.endsWith('.ts') && !n.endsWith('.generated.ts'))
+    .sort()
+    .map(n => join(folder, n))
+);
 const ids = new Set();
 const problems = [];
-for (const name of readdirSync(src)
-  .filter(n => n.endsWith('.ts'))
-  .sort()) {
+for (const name of files) {
   const file = join(src, name);
   const sf = ts.createSourceFile(
     file,

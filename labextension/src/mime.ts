@@ -1,11 +1,13 @@
 /**
  * MIME renderer for `application/vnd.ascend-lab.graph+json`: a trace output renders in
  * JupyterLab with the same viewer as the widgets, even where widget state is missing.
- * Its own entry point (`jupyterlab.mimeExtension` in package.json).
+ * Its own entry point (`jupyterlab.mimeExtension` in package.json). Labels follow
+ * JupyterLab's display language (the translator the rendermime registry passes).
  */
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 
+import { englishTrans, ITrans, TRANSLATION_DOMAIN } from './trans';
 import { renderPayload } from './viewer';
 
 export const GRAPH_MIME_TYPE = 'application/vnd.ascend-lab.graph+json';
@@ -16,6 +18,7 @@ export class GraphRenderer extends Widget implements IRenderMime.IRenderer {
   constructor(options: IRenderMime.IRendererOptions) {
     super();
     this._mimeType = options.mimeType;
+    this._trans = options.translator?.load(TRANSLATION_DOMAIN) ?? englishTrans;
     this.addClass('jp-AscendLab-graph');
   }
 
@@ -23,7 +26,7 @@ export class GraphRenderer extends Widget implements IRenderMime.IRenderer {
     const payload = model.data[this._mimeType] as unknown;
     try {
       if (this._view === null) {
-        this._view = renderPayload(this.node, payload);
+        this._view = renderPayload(this.node, payload, { trans: this._trans });
       } else {
         this._view.update(payload);
       }
@@ -32,9 +35,10 @@ export class GraphRenderer extends Widget implements IRenderMime.IRenderer {
       this._view = null;
       const message = document.createElement('pre');
       message.className = 'jp-AscendLab-error';
-      message.textContent =
-        'ascend-lab: cannot show this graph: ' +
-        (err instanceof Error ? err.message : String(err));
+      message.textContent = this._trans.__(
+        'ascend-lab: cannot show this graph: %1',
+        err instanceof Error ? err.message : String(err)
+      );
       this.node.replaceChildren(message);
     }
   }
@@ -46,6 +50,7 @@ export class GraphRenderer extends Widget implements IRenderMime.IRenderer {
   }
 
   private _mimeType: string;
+  private _trans: ITrans;
   private _view: ViewerHandle | null = null;
 }
 

@@ -12,7 +12,7 @@ export interface ITrans {
   _n(msgid: string, msgidPlural: string, n: number, ...args: unknown[]): string;
 }
 
-function fill(text: string, args: unknown[]): string {
+export function fill(text: string, args: unknown[]): string {
   // JupyterLab's gettext interpolates %1, %2, … with the extra arguments
   return text.replace(/%(\d+)/g, (all, index: string) => {
     const i = Number(index) - 1;

@@ -7,12 +7,16 @@ import { ServerConnection } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 
 import { API_NAMESPACE } from '../api';
+import { englishTrans, ITrans } from '../trans';
 import { renderPayload } from '../viewer';
 
 type ViewerHandle = ReturnType<typeof renderPayload>;
 
 /** The payload of `path` (relative to the server root); throws with the server's message. */
-export async function fetchGraph(path: string): Promise<unknown> {
+export async function fetchGraph(
+  path: string,
+  trans: ITrans = englishTrans
+): Promise<unknown> {
   const settings = ServerConnection.makeSettings();
   const url =
     URLExt.join(settings.baseUrl, API_NAMESPACE, 'graph') +
@@ -29,14 +33,17 @@ export async function fetchGraph(path: string): Promise<unknown> {
     const message =
       body !== null && typeof (body as { message?: unknown }).message === 'string'
         ? (body as { message: string }).message
-        : `the server answered ${response.status} ${response.statusText}`;
+        : trans.__('the server answered %1 %2', response.status, response.statusText);
     throw new Error(message);
   }
   return body;
 }
 
 export class GraphView extends Widget {
-  constructor(path: string) {
+  constructor(
+    path: string,
+    private readonly _trans: ITrans = englishTrans
+  ) {
     super();
     this.addClass('jp-AscendLab-graphDocument');
     this.node.style.overflow = 'auto';
@@ -56,21 +63,21 @@ export class GraphView extends Widget {
   private async _load(path: string): Promise<void> {
     const status = document.createElement('p');
     status.className = 'jp-AscendLab-loading';
-    status.textContent = `ascend-lab: reading ${path} …`;
+    status.textContent = this._trans.__('ascend-lab: reading %1 …', path);
     this.node.replaceChildren(status);
     try {
-      const payload = await fetchGraph(path);
+      const payload = await fetchGraph(path, this._trans);
       if (this.isDisposed) {
         return;
       }
       this.node.replaceChildren();
-      this._view = renderPayload(this.node, payload);
+      this._view = renderPayload(this.node, payload, { trans: this._trans });
     } catch (err) {
       if (this.isDisposed) {
         return;
       }
       const title = document.createElement('h3');
-      title.textContent = `ascend-lab cannot show ${path}`;
+      title.textContent = this._trans.__('ascend-lab cannot show %1', path);
       const message = document.createElement('pre');
       message.className = 'jp-AscendLab-error';
       message.setAttribute('role', 'alert');

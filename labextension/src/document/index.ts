@@ -14,8 +14,10 @@ import {
   TextModelFactory
 } from '@jupyterlab/docregistry';
 import { Contents } from '@jupyterlab/services';
+import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { npuIcon } from '../icons';
+import { ITrans, TRANSLATION_DOMAIN } from '../trans';
 import { GraphView } from './graph-view';
 
 export const FACTORY_NAME = 'ascend-lab graph';
@@ -38,12 +40,19 @@ class GraphWidgetFactory extends ABCWidgetFactory<
   DocumentWidget<GraphView>,
   DocumentRegistry.IModel
 > {
+  constructor(
+    options: DocumentRegistry.IWidgetFactoryOptions<DocumentWidget<GraphView>>,
+    private readonly _trans: ITrans
+  ) {
+    super(options);
+  }
+
   protected createNewWidget(
     context: DocumentRegistry.IContext<DocumentRegistry.IModel>
   ): DocumentWidget<GraphView> {
     const widget = new DocumentWidget({
       context,
-      content: new GraphView(context.localPath)
+      content: new GraphView(context.localPath, this._trans)
     });
     widget.addClass('jp-AscendLab-graphWidget');
     return widget;
@@ -75,12 +84,14 @@ export const documentPlugin: JupyterFrontEndPlugin<void> = {
   id: 'ascend-lab:graph-documents',
   description: 'Opens .mindir, .ir files and IR dump folders in the ascend-lab viewer.',
   autoStart: true,
-  activate: (app: JupyterFrontEnd) => {
+  optional: [ITranslator],
+  activate: (app: JupyterFrontEnd, translator: ITranslator | null) => {
+    const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
     const registry = app.docRegistry;
     registry.addModelFactory(new NoContentModelFactory());
     registry.addFileType({
       name: FILE_TYPES[0],
-      displayName: 'MindIR model',
+      displayName: trans.__('MindIR model'),
       extensions: ['.mindir'],
       mimeTypes: ['application/octet-stream'],
       contentType: 'file',
@@ -89,7 +100,7 @@ export const documentPlugin: JupyterFrontEndPlugin<void> = {
     });
     registry.addFileType({
       name: FILE_TYPES[1],
-      displayName: 'MindSpore IR dump',
+      displayName: trans.__('MindSpore IR dump'),
       extensions: ['.ir'],
       mimeTypes: ['text/plain'],
       contentType: 'file',
@@ -97,24 +108,27 @@ export const documentPlugin: JupyterFrontEndPlugin<void> = {
       icon: npuIcon
     });
     registry.addWidgetFactory(
-      new GraphWidgetFactory({
-        name: FACTORY_NAME,
-        label: 'ascend-lab graph',
-        modelName: MODEL_NAME,
-        fileTypes: FILE_TYPES,
-        defaultFor: FILE_TYPES,
-        readOnly: true
-      })
+      new GraphWidgetFactory(
+        {
+          name: FACTORY_NAME,
+          label: trans.__('ascend-lab graph'),
+          modelName: MODEL_NAME,
+          fileTypes: FILE_TYPES,
+          defaultFor: FILE_TYPES,
+          readOnly: true
+        },
+        trans
+      )
     );
 
     app.commands.addCommand(OPEN_FOLDER_COMMAND, {
-      label: 'Open as ascend-lab graph',
+      label: trans.__('Open as ascend-lab graph'),
       execute: args => {
         const path = typeof args.path === 'string' ? args.path : folderUnderMenu(app);
         if (path === null) {
           return;
         }
-        const content = new GraphView(path);
+        const content = new GraphView(path, trans);
         const widget = new MainAreaWidget({ content });
         widget.id = `ascend-lab-graph-${path}`;
         widget.title.label = PathExt.basename(path) || path;

@@ -17,7 +17,7 @@ import {
   nodeTimes,
   timeLegendElement
 } from './profile-view';
-import { setViewerTrans } from './i18n';
+import { setViewerTrans, viewerTrans } from './i18n';
 import { injectStyle } from './style';
 import { TimelineView } from './timeline';
 import { Payload, PayloadError, checkPayload } from './types';
@@ -41,13 +41,17 @@ export interface ViewerHandle {
   readonly app: ViewerApp | null;
 }
 
-const TAB_LABELS: Record<Exclude<ViewName, 'all'>, string> = {
-  graph: 'Graph',
-  compare: 'Before / after fusion',
-  timeline: 'Passes',
-  memory: 'Memory',
-  profile: 'Profile'
-};
+function tabLabel(name: Exclude<ViewName, 'all'>): string {
+  const t = viewerTrans();
+  const labels: Record<Exclude<ViewName, 'all'>, string> = {
+    graph: t.__('Graph'),
+    compare: t.__('Before / after fusion'),
+    timeline: t.__('Passes'),
+    memory: t.__('Memory'),
+    profile: t.__('Profile')
+  };
+  return labels[name];
+}
 
 export class ViewerApp {
   readonly el: HTMLDivElement;
@@ -69,16 +73,17 @@ export class ViewerApp {
     const view = options.view ?? 'all';
     const available = this.availableViews();
     const shown: Array<Exclude<ViewName, 'all'>> = view === 'all' ? available : [view];
+    const t = viewerTrans();
     const tabBar = h('div', {
       class: 'al-tabs',
       role: 'tablist',
-      'aria-label': 'ascend-lab views'
+      'aria-label': t.__('ascend-lab views')
     });
     this.el = h('div', {
       class: 'al-root',
       'data-viewer': 'ascend-lab',
       role: 'application',
-      'aria-label': `ascend-lab viewer: ${payload.meta.title}`
+      'aria-label': t.__('ascend-lab viewer: %1', payload.meta.title)
     });
     if (shown.length > 1) {
       this.el.appendChild(tabBar);
@@ -88,7 +93,7 @@ export class ViewerApp {
         class: 'al-view',
         role: 'tabpanel',
         'data-tab': name,
-        'aria-label': TAB_LABELS[name],
+        'aria-label': tabLabel(name),
         hidden: true
       });
       const tab = h(
@@ -100,7 +105,7 @@ export class ViewerApp {
           'aria-selected': 'false',
           'data-tab': name
         },
-        TAB_LABELS[name]
+        tabLabel(name)
       );
       tab.addEventListener('click', () => this.show(name));
       tabBar.appendChild(tab);
@@ -164,6 +169,7 @@ export class ViewerApp {
 
   private build(name: Exclude<ViewName, 'all'>, container: HTMLDivElement): void {
     const p = this.payload;
+    const t = viewerTrans();
     if (name === 'graph') {
       const key = p.views.main;
       const view = new PanesView(
@@ -194,7 +200,9 @@ export class ViewerApp {
           h(
             'p',
             { class: 'al-error' },
-            'This payload has no before/after fusion graphs (trace with fusion=True).'
+            t.__(
+              'This payload has no before/after fusion graphs (trace with fusion=True).'
+            )
           )
         );
         return;
@@ -208,7 +216,7 @@ export class ViewerApp {
     } else if (name === 'timeline') {
       if (!p.passes || !p.passes.length) {
         container.appendChild(
-          h('p', { class: 'al-error' }, 'This payload has no compile passes.')
+          h('p', { class: 'al-error' }, t.__('This payload has no compile passes.'))
         );
         return;
       }
@@ -222,7 +230,7 @@ export class ViewerApp {
           h(
             'p',
             { class: 'al-error' },
-            'This payload has no memory plan (trace with memory=True).'
+            t.__('This payload has no memory plan (trace with memory=True).')
           )
         );
         return;
@@ -250,7 +258,9 @@ export class ViewerApp {
         h(
           'p',
           { class: 'al-error' },
-          `This payload has no usable profile: ${prof ?? 'none'}`
+          prof === null
+            ? viewerTrans().__('This payload has no profile.')
+            : viewerTrans().__('This payload has no usable profile: %1', prof)
         )
       );
       return;
@@ -284,9 +294,12 @@ export class ViewerApp {
     if (mem && mem.graph === graphKey) {
       const ts = mem.tensors.filter(t => t.node === id);
       if (ts.length) {
+        const t = viewerTrans();
         rows.push([
           'memory',
-          ts.map(t => `${t.size} B @ ${t.offset}, steps ${t.start}-${t.end}`).join('\n')
+          ts
+            .map(x => t.__('%1 B @ %2, steps %3-%4', x.size, x.offset, x.start, x.end))
+            .join('\n')
         ]);
       }
     }
@@ -378,10 +391,11 @@ export function renderPayload(
         app.show(keep);
       }
     } catch (err) {
+      const t = viewerTrans();
       const message =
         err instanceof PayloadError
-          ? `ascend-lab viewer: bad payload: ${err.message}`
-          : `ascend-lab viewer error: ${String(err)}`;
+          ? t.__('ascend-lab viewer: bad payload: %1', err.message)
+          : t.__('ascend-lab viewer error: %1', String(err));
       errorEl = h('div', { class: 'al-root al-error', role: 'alert' }, message);
       host.appendChild(errorEl);
     }

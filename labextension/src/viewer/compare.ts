@@ -1,5 +1,6 @@
 /** Before / after fusion: two panes with linked selection through fusion.kernels. */
 import { FusionIndex, fusionLinks, indexFusion, kernelCount } from './fusion';
+import { viewerTrans } from './i18n';
 import { LayoutClient } from './layout-client';
 import { PanesView } from './panes-view';
 import { Payload } from './types';
@@ -23,11 +24,12 @@ export function setupCompare(
   const beforeKey = p.views.before!;
   const afterKey = p.views.after!;
   const index = fusionIndexFor(p);
+  const t = viewerTrans();
   const view = new PanesView(
     layout,
     [
-      { key: 'before', title: 'Before fusion' },
-      { key: 'after', title: 'After fusion' }
+      { key: 'before', title: t.__('Before fusion') },
+      { key: 'after', title: t.__('After fusion') }
     ],
     'compare'
   );
@@ -38,13 +40,14 @@ export function setupCompare(
   view.titles[0].appendChild(
     Object.assign(document.createElement('span'), {
       className: 'al-sub',
-      textContent: `${countBefore} kernels`
+      textContent:
+        countBefore === 1 ? t.__('1 kernel') : t.__('%1 kernels', countBefore)
     })
   );
   view.titles[1].appendChild(
     Object.assign(document.createElement('span'), {
       className: 'al-sub',
-      textContent: `${countAfter} kernels, ${fused} fused`
+      textContent: t.__('%1 kernels, %2 fused', countAfter, fused)
     })
   );
   view.titles[0].setAttribute('data-kernels', String(countBefore));

@@ -14,7 +14,7 @@
  * lazily (a tab on first click, the node panel on each selection), long after
  * renderPayload returned, so a module-level translator is what they all can reach.
  */
-import { englishTrans, ITrans } from '../trans';
+import { englishTrans, fill, ITrans } from '../trans';
 
 let current: ITrans = englishTrans;
 
@@ -44,9 +44,9 @@ export function catalogueTrans(messages: Messages): ITrans {
       ? messages[msgid]
       : msgid;
   return {
-    __: (msgid, ...args) => englishTrans.__(find(msgid), ...args),
+    __: (msgid, ...args) => fill(find(msgid), args),
     _n: (msgid, plural, n, ...args) =>
-      englishTrans.__(find(n === 1 ? msgid : plural), n, ...args)
+      fill(find(n === 1 ? msgid : plural), [n, ...args])
   };
 }
 

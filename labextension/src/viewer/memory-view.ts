@@ -3,6 +3,7 @@
  * in the arena), the live-bytes curve under it, and peak / lower bound / no-reuse totals.
  */
 import { clear, h, hue, s } from './dom';
+import { viewerTrans } from './i18n';
 import { MemoryPlan, MemoryTensor, formatBytes } from './types';
 
 const W = 760;
@@ -19,10 +20,11 @@ export class MemoryView {
   onSelect: (nodeId: string) => void = () => undefined;
 
   constructor(plan: MemoryPlan, nodeLabel: (id: string) => string) {
+    const t = viewerTrans();
     this.tip = h(
       'div',
       { class: 'al-mem-tip', role: 'status', 'aria-live': 'polite' },
-      'Hover a tensor for details; click it to select the node that produces it.'
+      t.__('Hover a tensor for details; click it to select the node that produces it.')
     );
     const steps = Math.max(1, plan.steps);
     const top = Math.max(1, plan.peak, ...plan.tensors.map(t => t.offset + t.size));
@@ -33,15 +35,28 @@ export class MemoryView {
       width: W,
       height: MAP_H + CURVE_H + 62,
       role: 'img',
-      'aria-label': `Memory map: ${plan.tensors.length} tensors over ${plan.steps} steps, peak ${formatBytes(plan.peak)}`
+      'aria-label': t.__(
+        'Memory map: %1 tensors over %2 steps, peak %3',
+        plan.tensors.length,
+        plan.steps,
+        formatBytes(plan.peak)
+      )
     });
     const mapG = s('g', { class: 'al-memmap' });
-    for (const t of plan.tensors) {
-      const x = sx(t.start);
-      const w = Math.max(1, sx(t.end + 1) - x);
-      const y = sy(t.offset + t.size);
-      const hh = Math.max(1, sy(t.offset) - y);
-      const label = `${t.label ?? t.id}: ${formatBytes(t.size)} at offset ${t.offset}, steps ${t.start}\u2013${t.end}, from ${nodeLabel(t.node)}`;
+    for (const tensor of plan.tensors) {
+      const x = sx(tensor.start);
+      const w = Math.max(1, sx(tensor.end + 1) - x);
+      const y = sy(tensor.offset + tensor.size);
+      const hh = Math.max(1, sy(tensor.offset) - y);
+      const label = t.__(
+        '%1: %2 at offset %3, steps %4\u2013%5, from %6',
+        tensor.label ?? tensor.id,
+        formatBytes(tensor.size),
+        tensor.offset,
+        tensor.start,
+        tensor.end,
+        nodeLabel(tensor.node)
+      );
       const r = s(
         'rect',
         {
@@ -50,25 +65,27 @@ export class MemoryView {
           y: y.toFixed(1),
           width: w.toFixed(1),
           height: hh.toFixed(1),
-          fill: `hsl(${hue(t.node)}, 55%, 55%)`,
-          'data-node': t.node,
-          'data-tensor': t.id,
+          fill: `hsl(${hue(tensor.node)}, 55%, 55%)`,
+          'data-node': tensor.node,
+          'data-tensor': tensor.id,
           tabindex: 0,
           role: 'button',
           'aria-label': label
         },
         s('title', {}, label)
       );
-      r.addEventListener('mouseenter', () => this.hover(t, label));
-      r.addEventListener('focus', () => this.hover(t, label));
-      r.addEventListener('click', () => this.pick(t));
+      r.addEventListener('mouseenter', () => this.hover(tensor, label));
+      r.addEventListener('focus', () => this.hover(tensor, label));
+      r.addEventListener('click', () => this.pick(tensor));
       r.addEventListener('keydown', (ev: KeyboardEvent) => {
         if (ev.key === 'Enter') {
-          this.pick(t);
+          this.pick(tensor);
         }
       });
       mapG.appendChild(r);
-      (this.rects.get(t.node) ?? this.rects.set(t.node, []).get(t.node)!).push(r);
+      (
+        this.rects.get(tensor.node) ?? this.rects.set(tensor.node, []).get(tensor.node)!
+      ).push(r);
     }
     // axes and reference lines
     const axes = s('g', {});
@@ -96,7 +113,7 @@ export class MemoryView {
           y1: sy(plan.peak),
           y2: sy(plan.peak)
         },
-        s('title', {}, `arena peak ${formatBytes(plan.peak)}`)
+        s('title', {}, t.__('arena peak %1', formatBytes(plan.peak)))
       )
     );
     axes.appendChild(
@@ -109,7 +126,7 @@ export class MemoryView {
           y1: sy(plan.lower_bound),
           y2: sy(plan.lower_bound)
         },
-        s('title', {}, `lower bound ${formatBytes(plan.lower_bound)}`)
+        s('title', {}, t.__('lower bound %1', formatBytes(plan.lower_bound)))
       )
     );
     // live-bytes curve
@@ -131,38 +148,49 @@ export class MemoryView {
       s(
         'path',
         { class: 'al-curve', d },
-        s('title', {}, `live bytes per step (max ${formatBytes(maxLive)})`)
+        s('title', {}, t.__('live bytes per step (max %1)', formatBytes(maxLive)))
       )
     );
     curve.appendChild(
       s('text', { x: 4, y: base - CURVE_H + 10 }, formatBytes(maxLive))
     );
-    curve.appendChild(s('text', { x: LEFT, y: base + 14 }, 'step 0'));
-    curve.appendChild(s('text', { x: W - 80, y: base + 14 }, `step ${steps}`));
-    curve.appendChild(s('text', { x: LEFT + 4, y: base - CURVE_H - 6 }, 'live bytes'));
+    curve.appendChild(s('text', { x: LEFT, y: base + 14 }, t.__('step %1', 0)));
+    curve.appendChild(s('text', { x: W - 80, y: base + 14 }, t.__('step %1', steps)));
+    curve.appendChild(
+      s('text', { x: LEFT + 4, y: base - CURVE_H - 6 }, t.__('live bytes'))
+    );
     this.svg.append(axes, mapG, curve);
     const saving =
       plan.no_reuse > 0
-        ? ` (${Math.round((100 * (plan.no_reuse - plan.peak)) / plan.no_reuse)}% saved by reuse)`
+        ? t.__(
+            ' (%1% saved by reuse)',
+            Math.round((100 * (plan.no_reuse - plan.peak)) / plan.no_reuse)
+          )
         : '';
     const summary = h(
       'div',
-      { class: 'al-toolbar', role: 'group', 'aria-label': 'Memory plan summary' },
-      h('span', { 'data-field': 'peak' }, `peak ${formatBytes(plan.peak)}`),
+      { class: 'al-toolbar', role: 'group', 'aria-label': t.__('Memory plan summary') },
+      h('span', { 'data-field': 'peak' }, t.__('peak %1', formatBytes(plan.peak))),
       h(
         'span',
         { 'data-field': 'lower_bound' },
-        `lower bound ${formatBytes(plan.lower_bound)}`
+        t.__('lower bound %1', formatBytes(plan.lower_bound))
       ),
       h(
         'span',
         { 'data-field': 'no_reuse' },
-        `no reuse ${formatBytes(plan.no_reuse)}${saving}`
+        t.__('no reuse %1', formatBytes(plan.no_reuse)) + saving
       ),
       h(
         'span',
         {},
-        `strategy ${plan.strategy}, alignment ${plan.alignment} B, ${plan.tensors.length} tensors, ${plan.steps} steps`
+        t.__(
+          'strategy %1, alignment %2 B, %3 tensors, %4 steps',
+          plan.strategy,
+          plan.alignment,
+          plan.tensors.length,
+          plan.steps
+        )
       )
     );
     const notes = h('ul', { class: 'al-muted' });

@@ -5,9 +5,21 @@
 import { clear, h } from './dom';
 import { exportPng, exportSvg, svgText } from './export';
 import { ColorMode, GraphPane } from './graph-pane';
+import { viewerTrans } from './i18n';
 import { LayoutClient } from './layout-client';
 import { NodePanel } from './panel';
 import { GraphNode } from './types';
+
+/** The views' names (PanesView `name`), for labels such as "Search nodes in …". */
+function viewLabel(name: string): string {
+  const t = viewerTrans();
+  const labels: Record<string, string> = {
+    graph: t.__('graph'),
+    compare: t.__('before / after fusion'),
+    timeline: t.__('pass timeline')
+  };
+  return Object.prototype.hasOwnProperty.call(labels, name) ? labels[name] : name;
+}
 
 export interface PaneSpec {
   key: string;
@@ -36,58 +48,72 @@ export class PanesView {
     name: string,
     defaultColor: ColorMode = 'op'
   ) {
+    const t = viewerTrans();
+    const viewName = viewLabel(name);
     this.panel = new NodePanel();
     this.search = h('input', {
       type: 'search',
-      placeholder: 'search op, scope, name',
-      'aria-label': `Search nodes in ${name}`
+      placeholder: t.__('search op, scope, name'),
+      'aria-label': t.__('Search nodes in %1', viewName)
     });
     this.colorSelect = h(
       'select',
-      { 'aria-label': 'Colour nodes by' },
-      h('option', { value: 'op' }, 'colour: op type'),
-      h('option', { value: 'memory' }, 'colour: output size'),
-      h('option', { value: 'changed' }, 'colour: changed in pass')
+      { 'aria-label': t.__('Colour nodes by') },
+      h('option', { value: 'op' }, t.__('colour: op type')),
+      h('option', { value: 'memory' }, t.__('colour: output size')),
+      h('option', { value: 'changed' }, t.__('colour: changed in pass'))
     );
     this.colorSelect.value = defaultColor;
     const bk = h('input', {
       type: 'checkbox',
-      'aria-label':
+      'aria-label': t.__(
         'Show bookkeeping nodes (Load, UpdateState, Depend, MakeTuple, TupleGetItem, Return), constants and weights (parameters)'
+      )
     });
     const shapes = h('input', {
       type: 'checkbox',
-      'aria-label': 'Label edges with the shape of the value they carry'
+      'aria-label': t.__('Label edges with the shape of the value they carry')
     });
-    const fit = h('button', { type: 'button', title: 'Fit to view (f)' }, 'Fit');
+    const fit = h(
+      'button',
+      { type: 'button', title: t.__('Fit to view (f)') },
+      t.__('Fit')
+    );
     const svgBtn = h(
       'button',
-      { type: 'button', title: 'Export the graph as SVG' },
+      { type: 'button', title: t.__('Export the graph as SVG') },
       'SVG'
     );
     const pngBtn = h(
       'button',
-      { type: 'button', title: 'Export the graph as PNG' },
+      { type: 'button', title: t.__('Export the graph as PNG') },
       'PNG'
     );
     this.status = h('span', { class: 'al-status', role: 'status' });
     this.toolbar = h(
       'div',
-      { class: 'al-toolbar', role: 'toolbar', 'aria-label': `${name} tools` },
+      {
+        class: 'al-toolbar',
+        role: 'toolbar',
+        'aria-label': t.__('%1 tools', viewName)
+      },
       this.search,
-      h('label', {}, bk, 'bookkeeping, constants, weights'),
-      h('label', {}, shapes, 'edge shapes'),
+      h('label', {}, bk, t.__('bookkeeping, constants, weights')),
+      h('label', {}, shapes, t.__('edge shapes')),
       this.colorSelect,
       fit,
       svgBtn,
       pngBtn,
       this.status
     );
-    this.results = h('ul', { class: 'al-results', 'aria-label': 'Search results' });
+    this.results = h('ul', {
+      class: 'al-results',
+      'aria-label': t.__('Search results')
+    });
     const panesEl = h('div', { class: 'al-panes' });
     for (const spec of specs) {
       const pane = new GraphPane({
-        label: `${spec.title} graph`,
+        label: t.__('%1 graph', spec.title),
         layout,
         onSelect: (id, p) => this.selected(id, p)
       });
@@ -151,7 +177,7 @@ export class PanesView {
     }
     if (!this.colorSelect.querySelector('option[value="time"]')) {
       this.colorSelect.appendChild(
-        h('option', { value: 'time' }, 'colour: measured time')
+        h('option', { value: 'time' }, viewerTrans().__('colour: measured time'))
       );
       this.colorSelect.after(legend);
       this.colorSelect.addEventListener('change', () => {
@@ -184,13 +210,21 @@ export class PanesView {
   }
 
   updateStatus(): void {
+    const t = viewerTrans();
     const parts = this.panes.map(p => {
       const m = p.model;
       if (!m) {
         return '';
       }
       const hidden = m.graph.nodes.length - m.visible.length;
-      return `${m.visible.length} nodes${hidden ? ` (+${hidden} hidden: bookkeeping, constants, weights)` : ''}, ${m.groups.size - 1} scope${m.groups.size === 2 ? '' : 's'}`;
+      const shown = m.visible.length;
+      const scopes = m.groups.size - 1;
+      return [
+        shown === 1 ? t.__('1 node') : t.__('%1 nodes', shown),
+        hidden ? t.__(' (+%1 hidden: bookkeeping, constants, weights)', hidden) : '',
+        ', ',
+        scopes === 1 ? t.__('1 scope') : t.__('%1 scopes', scopes)
+      ].join('');
     });
     this.status.textContent = parts.filter(Boolean).join(' | ');
   }
@@ -237,13 +271,14 @@ export class PanesView {
       this.results.appendChild(li);
     });
     if (q) {
-      const more =
-        this.matchList.length > shown.length ? ` (first ${shown.length} listed)` : '';
+      const t = viewerTrans();
+      const found = this.matchList.length;
+      const more = found > shown.length ? t.__(' (first %1 listed)', shown.length) : '';
       this.results.insertBefore(
         h(
           'li',
           { class: 'al-muted', role: 'status' },
-          `${this.matchList.length} matches${more}`
+          (found === 1 ? t.__('1 match') : t.__('%1 matches', found)) + more
         ),
         this.results.firstChild
       );

@@ -7,6 +7,7 @@
  * Every string from the payload is set as text.
  */
 import { clear, h, hue, s } from './dom';
+import { viewerTrans } from './i18n';
 import { NO_TIME_COLOUR, timeLegend } from './profile-colour';
 
 export interface ProfileKernel {
@@ -135,15 +136,25 @@ export function describeNodeTime(
   nodeId: string
 ): Array<[string, string]> {
   const rows: Array<[string, string]> = [];
+  const t = viewerTrans();
   for (const k of p.kernels) {
     if (k.node === nodeId) {
-      const share =
-        typeof k.share === 'number'
-          ? `, ${(k.share * 100).toFixed(1)}% of the step`
-          : '';
       rows.push([
         'time per call',
-        `${formatUs(k.mean_us)} (${k.calls} calls, total ${formatUs(k.total_us)}${share})`
+        typeof k.share === 'number'
+          ? t.__(
+              '%1 (%2 calls, total %3, %4% of the step)',
+              formatUs(k.mean_us),
+              k.calls,
+              formatUs(k.total_us),
+              (k.share * 100).toFixed(1)
+            )
+          : t.__(
+              '%1 (%2 calls, total %3)',
+              formatUs(k.mean_us),
+              k.calls,
+              formatUs(k.total_us)
+            )
       ]);
       if (k.core) {
         rows.push(['accelerator core', k.core]);
@@ -152,7 +163,7 @@ export function describeNodeTime(
   }
   for (const u of p.unmeasured_nodes ?? []) {
     if (u.node === nodeId) {
-      rows.push(['time', `not measured: ${u.reason}`]);
+      rows.push(['time', t.__('not measured: %1', u.reason)]);
     }
   }
   return rows;
@@ -215,20 +226,33 @@ export class ProfileView {
     }
     this.full = [t0, Math.max(t1, t0 + 1)];
     this.window = [...this.full];
+    const t = viewerTrans();
     this.svg = s('svg', {
       class: 'al-svg al-gantt',
       width: W,
       height: AXIS_H + Math.max(1, p.lanes.length) * LANE_H + 8,
       role: 'img',
-      'aria-label': `Kernel launches over time: ${p.launches.length} launches on ${p.lanes.length} lane(s)`
+      'aria-label': t.__(
+        'Kernel launches over time: %1 launches on %2 lane(s)',
+        p.launches.length,
+        p.lanes.length
+      )
     });
     this.svg.addEventListener('wheel', ev => this.wheel(ev), { passive: false });
     this.status = h('span', { class: 'al-status', role: 'status' });
-    const zoomIn = h('button', { type: 'button', title: 'Zoom in (or wheel)' }, '+');
-    const zoomOut = h('button', { type: 'button', title: 'Zoom out' }, '\u2212');
-    const reset = h('button', { type: 'button', title: 'Show all steps' }, 'All');
-    const left = h('button', { type: 'button', title: 'Earlier' }, '\u2190');
-    const right = h('button', { type: 'button', title: 'Later' }, '\u2192');
+    const zoomIn = h(
+      'button',
+      { type: 'button', title: t.__('Zoom in (or wheel)') },
+      '+'
+    );
+    const zoomOut = h('button', { type: 'button', title: t.__('Zoom out') }, '\u2212');
+    const reset = h(
+      'button',
+      { type: 'button', title: t.__('Show all steps') },
+      t.__('All')
+    );
+    const left = h('button', { type: 'button', title: t.__('Earlier') }, '\u2190');
+    const right = h('button', { type: 'button', title: t.__('Later') }, '\u2192');
     zoomIn.addEventListener('click', () => this.zoom(0.5));
     zoomOut.addEventListener('click', () => this.zoom(2));
     reset.addEventListener('click', () => this.setWindow(...this.full));
@@ -236,7 +260,7 @@ export class ProfileView {
     right.addEventListener('click', () => this.pan(0.4));
     const toolbar = h(
       'div',
-      { class: 'al-toolbar', role: 'toolbar', 'aria-label': 'Timeline tools' },
+      { class: 'al-toolbar', role: 'toolbar', 'aria-label': t.__('Timeline tools') },
       zoomIn,
       zoomOut,
       left,
@@ -252,11 +276,15 @@ export class ProfileView {
       h(
         'h4',
         {},
-        'Timeline (kernel launches per thread / stream; shaded: measured steps)'
+        t.__('Timeline (kernel launches per thread / stream; shaded: measured steps)')
       ),
       toolbar,
       this.svg,
-      h('h4', {}, `Top ${Math.min(TOP_N, p.kernels.length)} kernels by total time`),
+      h(
+        'h4',
+        {},
+        t.__('Top %1 kernels by total time', Math.min(TOP_N, p.kernels.length))
+      ),
       this.table(),
       this.leftovers()
     );
@@ -274,10 +302,15 @@ export class ProfileView {
         h(
           'p',
           { class: 'al-prof-sum' },
-          `${n} step(s) (${p.source}), mean ${formatUs(mean(st => st.wall_us))}: kernels ` +
-            `${formatUs(mean(st => st.busy_us))}, communication ` +
-            `${formatUs(mean(st => st.communication_us ?? 0))}, host/launch gaps ` +
-            `${formatUs(mean(st => st.gap_us))}`
+          viewerTrans().__(
+            '%1 step(s) (%2), mean %3: kernels %4, communication %5, host/launch gaps %6',
+            n,
+            p.source,
+            formatUs(mean(st => st.wall_us)),
+            formatUs(mean(st => st.busy_us)),
+            formatUs(mean(st => st.communication_us ?? 0)),
+            formatUs(mean(st => st.gap_us))
+          )
         )
       );
     }
@@ -298,19 +331,20 @@ export class ProfileView {
       .sort((a, b) => b[0].total_us - a[0].total_us)
       .slice(0, TOP_N);
     const top = order.length ? order[0][0].total_us : 1;
+    const t = viewerTrans();
     const table = h(
       'table',
-      { class: 'al-prof-table', 'aria-label': 'Slowest kernels' },
+      { class: 'al-prof-table', 'aria-label': t.__('Slowest kernels') },
       h(
         'tr',
         {},
-        h('th', {}, 'kernel'),
-        h('th', {}, 'type'),
-        h('th', {}, 'node'),
-        h('th', { class: 'al-num' }, 'calls'),
-        h('th', { class: 'al-num' }, 'per call'),
-        h('th', { class: 'al-num' }, 'total'),
-        h('th', {}, 'share of step')
+        h('th', {}, t.__('kernel')),
+        h('th', {}, t.__('type')),
+        h('th', {}, t.__('node')),
+        h('th', { class: 'al-num' }, t.__('calls')),
+        h('th', { class: 'al-num' }, t.__('per call')),
+        h('th', { class: 'al-num' }, t.__('total')),
+        h('th', {}, t.__('share of step'))
       )
     );
     for (const [k, i] of order) {
@@ -327,7 +361,7 @@ export class ProfileView {
         },
         h('td', {}, k.name.split('/').slice(-2).join('/')),
         h('td', {}, k.core ? `${k.op_type} (${k.core})` : k.op_type),
-        h('td', {}, k.node ? this.nodeLabel(k.node) : 'not joined'),
+        h('td', {}, k.node ? this.nodeLabel(k.node) : t.__('not joined')),
         h('td', { class: 'al-num' }, String(k.calls)),
         h('td', { class: 'al-num' }, formatUs(k.mean_us)),
         h('td', { class: 'al-num' }, formatUs(k.total_us)),
@@ -360,7 +394,11 @@ export class ProfileView {
     const nodes = p.unmeasured_nodes ?? [];
     if (rows.length) {
       box.appendChild(
-        h('h4', {}, `Profiler rows not on a graph node (${rows.length})`)
+        h(
+          'h4',
+          {},
+          viewerTrans().__('Profiler rows not on a graph node (%1)', rows.length)
+        )
       );
       const ul = h('ul', { class: 'al-prof-unjoined' });
       for (const r of rows) {
@@ -370,7 +408,11 @@ export class ProfileView {
     }
     if (nodes.length) {
       box.appendChild(
-        h('h4', {}, `Graph kernels without a measured time (${nodes.length})`)
+        h(
+          'h4',
+          {},
+          viewerTrans().__('Graph kernels without a measured time (%1)', nodes.length)
+        )
       );
       const ul = h('ul', { class: 'al-prof-unmeasured' });
       for (const u of nodes) {
@@ -406,7 +448,12 @@ export class ProfileView {
             s(
               'title',
               {},
-              `step ${st.index}: ${formatUs(st.wall_us)}, gaps ${formatUs(st.gap_us)}`
+              viewerTrans().__(
+                'step %1: %2, gaps %3',
+                st.index,
+                formatUs(st.wall_us),
+                formatUs(st.gap_us)
+              )
             )
           )
         );
@@ -455,10 +502,17 @@ export class ProfileView {
       this.svg.appendChild(bar);
       shown++;
     }
+    const tr = viewerTrans();
     const dropped = p.launches_dropped
-      ? `, ${p.launches_dropped} not in the payload`
+      ? tr.__(', %1 not in the payload', p.launches_dropped)
       : '';
-    this.status.textContent = `${shown} of ${p.launches.length} launches shown, window ${formatUs(span)}${dropped}`;
+    this.status.textContent =
+      tr.__(
+        '%1 of %2 launches shown, window %3',
+        shown,
+        p.launches.length,
+        formatUs(span)
+      ) + dropped;
     this.highlight();
   }
 
@@ -537,7 +591,7 @@ export class ProfileView {
 export function timeLegendElement(times: Map<string, number>): HTMLSpanElement {
   const el = h('span', {
     class: 'al-time-legend',
-    'aria-label': 'Measured time colours'
+    'aria-label': viewerTrans().__('Measured time colours')
   });
   for (const [us, colour] of timeLegend(times)) {
     el.appendChild(
@@ -545,13 +599,13 @@ export function timeLegendElement(times: Map<string, number>): HTMLSpanElement {
         style: `display:inline-block;width:10px;height:10px;margin:0 2px 0 6px;background:${colour}`
       })
     );
-    el.appendChild(document.createTextNode(`${formatUs(us)}/step`));
+    el.appendChild(document.createTextNode(viewerTrans().__('%1/step', formatUs(us))));
   }
   el.appendChild(
     h('span', {
       style: `display:inline-block;width:10px;height:10px;margin:0 2px 0 6px;background:${NO_TIME_COLOUR}`
     })
   );
-  el.appendChild(document.createTextNode('not measured'));
+  el.appendChild(document.createTextNode(viewerTrans().__('not measured')));
   return el;
 }

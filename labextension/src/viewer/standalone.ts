@@ -1,9 +1,13 @@
 /**
  * Entry of the standalone HTML export: reads the payload from
  * <script type="application/json" id="ascend-lab-payload"> (and the packed pass snapshots
- * from #ascend-lab-passes, when present) and renders into #ascend-lab-root.
+ * from #ascend-lab-passes, when present) and renders into #ascend-lab-root, with labels in
+ * the page's language (`<html lang>`, written by ascend_lab/widgets/html.py) from the
+ * bundled catalogue.
  */
 import { renderPayload, ViewName } from './app';
+import { CATALOGUES } from './catalogues.generated';
+import { transForLanguage } from './i18n';
 import { packedPassLoader, readPacked } from './packed-passes';
 
 function start(): void {
@@ -33,7 +37,8 @@ function start(): void {
   }
   // a new task after parsing a big payload keeps each main-thread task short
   setTimeout(() => {
-    const handle = renderPayload(host, payload, { view, onRequestPass });
+    const trans = transForLanguage(document.documentElement.lang, CATALOGUES);
+    const handle = renderPayload(host, payload, { view, onRequestPass, trans });
     (window as unknown as { ascendLab?: unknown }).ascendLab = handle;
   }, 0);
 }

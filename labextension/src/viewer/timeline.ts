@@ -4,23 +4,48 @@
  * ones listed; snapshots not in the payload are requested from the host.
  */
 import { clear, h } from './dom';
+import { viewerTrans } from './i18n';
 import { LayoutClient } from './layout-client';
 import { PanesView } from './panes-view';
 import { GraphData, PassDiff, PassInfo, Payload, Stage } from './types';
 
-export const STAGE_EXPLAIN: Record<Stage, string> = {
-  frontend:
-    'Frontend: Python is parsed into a graph, types and shapes are inferred, side effects are ordered (auto-monad).',
-  optimize:
-    'Optimizer: inlining, constant folding and algebraic simplification on the whole graph.',
-  backend:
-    'Backend: the graph is split into kernel graphs, kernels are selected (dtype, format) and hardware passes run.',
-  graph_kernel:
-    'Graph-kernel fusion: neighbouring element-wise ops are clustered and compiled into fused kernels (AKG).',
-  build:
-    'Build: kernels are compiled and the final kernel graph (execution order) is fixed.',
-  other: 'Other pass.'
-};
+/** What a stage of the compile pipeline does, in the page's language. */
+export function stageExplain(stage: Stage): string {
+  const t = viewerTrans();
+  const explain: Record<Stage, string> = {
+    frontend: t.__(
+      'Frontend: Python is parsed into a graph, types and shapes are inferred, side effects are ordered (auto-monad).'
+    ),
+    optimize: t.__(
+      'Optimizer: inlining, constant folding and algebraic simplification on the whole graph.'
+    ),
+    backend: t.__(
+      'Backend: the graph is split into kernel graphs, kernels are selected (dtype, format) and hardware passes run.'
+    ),
+    graph_kernel: t.__(
+      'Graph-kernel fusion: neighbouring element-wise ops are clustered and compiled into fused kernels (AKG).'
+    ),
+    build: t.__(
+      'Build: kernels are compiled and the final kernel graph (execution order) is fixed.'
+    ),
+    other: t.__('Other pass.')
+  };
+  return explain[stage] ?? '';
+}
+
+/** A stage's short name, in the page's language. */
+export function stageLabel(stage: Stage): string {
+  const t = viewerTrans();
+  const labels: Record<Stage, string> = {
+    frontend: t.__('frontend'),
+    optimize: t.__('optimize'),
+    backend: t.__('backend'),
+    graph_kernel: t.__('graph kernel'),
+    build: t.__('build'),
+    other: t.__('other')
+  };
+  return labels[stage] ?? stage;
+}
 
 const STAGE_ORDER: Stage[] = [
   'frontend',
@@ -70,46 +95,58 @@ export class TimelineView {
     private readonly requestPass?: (index: number) => Promise<unknown>
   ) {
     const passes = payload.passes ?? [];
+    const t = viewerTrans();
     this.slider = h('input', {
       type: 'range',
       min: 0,
       max: 0,
       step: 1,
       value: 0,
-      'aria-label': 'Compile pass'
+      'aria-label': t.__('Compile pass')
     });
     this.skip = h('input', {
       type: 'checkbox',
-      'aria-label': 'Skip passes that changed nothing'
+      'aria-label': t.__('Skip passes that changed nothing')
     });
     this.skip.checked = true;
     const prev = h(
       'button',
-      { type: 'button', 'aria-label': 'Previous pass' },
+      { type: 'button', 'aria-label': t.__('Previous pass') },
       '\u25c0'
     );
-    const next = h('button', { type: 'button', 'aria-label': 'Next pass' }, '\u25b6');
+    const next = h(
+      'button',
+      { type: 'button', 'aria-label': t.__('Next pass') },
+      '\u25b6'
+    );
     this.info = h('div', {
       class: 'al-passinfo',
       role: 'status',
       'aria-live': 'polite'
     });
-    this.list = h('ul', { class: 'al-passlist', 'aria-label': 'Passes by stage' });
+    this.list = h('ul', {
+      class: 'al-passlist',
+      'aria-label': t.__('Passes by stage')
+    });
     const controls = h(
       'div',
       { class: 'al-toolbar' },
       prev,
       next,
-      h('label', {}, this.skip, 'skip unchanged passes'),
+      h('label', {}, this.skip, t.__('skip unchanged passes')),
       h(
         'span',
         { class: 'al-muted' },
-        `${passes.length} passes, ${passes.filter(p => p.changed).length} changed something`
+        t.__(
+          '%1 passes, %2 changed something',
+          passes.length,
+          passes.filter(p => p.changed).length
+        )
       )
     );
     this.graphs = new PanesView(
       layout,
-      [{ key: 'pass', title: 'Snapshot' }],
+      [{ key: 'pass', title: t.__('Snapshot') }],
       'timeline',
       'changed'
     );
@@ -149,7 +186,7 @@ export class TimelineView {
         continue;
       }
       this.list.appendChild(
-        h('li', { class: 'al-stage' }, `${stage} (${members.length})`)
+        h('li', { class: 'al-stage' }, `${stageLabel(stage)} (${members.length})`)
       );
       for (const i of members) {
         const p = passes[i];
@@ -194,7 +231,10 @@ export class TimelineView {
     if (pos >= 0) {
       this.slider.value = String(pos);
     }
-    this.slider.setAttribute('aria-valuetext', `${pass.name} (${pass.stage})`);
+    this.slider.setAttribute(
+      'aria-valuetext',
+      `${pass.name} (${stageLabel(pass.stage)})`
+    );
     for (const [k, li] of this.items) {
       li.setAttribute('aria-current', k === i ? 'true' : 'false');
     }
@@ -205,11 +245,11 @@ export class TimelineView {
     } else if (this.fetched.has(i)) {
       graph = this.fetched.get(i)!;
     } else if (this.requestPass) {
-      this.showInfo(pass, 'loading this snapshot\u2026');
+      this.showInfo(pass, viewerTrans().__('loading this snapshot\u2026'));
       try {
         const got = await this.requestPass(pass.index);
         if (!isGraph(got)) {
-          throw new Error('the kernel sent no graph');
+          throw new Error(viewerTrans().__('the kernel sent no graph'));
         }
         this.fetched.set(i, got);
         graph = got;
@@ -218,14 +258,20 @@ export class TimelineView {
         if (seq === this.seq) {
           this.showInfo(
             pass,
-            `could not load this snapshot: ${err instanceof Error ? err.message : String(err)}`
+            viewerTrans().__(
+              'could not load this snapshot: %1',
+              err instanceof Error ? err.message : String(err)
+            )
           );
           void this.graphs.panes[0].setGraph(null);
         }
         return;
       }
     } else {
-      this.showInfo(pass, 'this snapshot is not included in the payload');
+      this.showInfo(
+        pass,
+        viewerTrans().__('this snapshot is not included in the payload')
+      );
     }
     if (seq !== this.seq) {
       return;
@@ -241,6 +287,16 @@ export class TimelineView {
 
   private showInfo(pass: PassInfo, note: string | null): void {
     clear(this.info);
+    const t = viewerTrans();
+    const where =
+      pass.node_count !== null && pass.node_count !== undefined
+        ? t.__(
+            '%1, pass %2, %3 nodes',
+            stageLabel(pass.stage),
+            pass.index,
+            pass.node_count
+          )
+        : t.__('%1, pass %2', stageLabel(pass.stage), pass.index);
     const added = pass.added?.length ?? 0;
     const removed = pass.removed?.length ?? 0;
     const modified = pass.modified?.length ?? 0;
@@ -249,19 +305,15 @@ export class TimelineView {
         'div',
         {},
         h('strong', { 'data-field': 'pass-name' }, pass.name),
-        ` \u2014 ${pass.stage}, pass ${pass.index}${pass.node_count !== null && pass.node_count !== undefined ? `, ${pass.node_count} nodes` : ''}`
+        ` \u2014 ${where}`
       ),
-      h(
-        'div',
-        { class: 'al-explain' },
-        pass.explain ?? STAGE_EXPLAIN[pass.stage] ?? ''
-      ),
+      h('div', { class: 'al-explain' }, pass.explain ?? stageExplain(pass.stage)),
       h(
         'div',
         { 'data-field': 'changes' },
         pass.changed
-          ? `+${added} added, \u2212${removed} removed, ~${modified} modified`
-          : 'no change in this pass'
+          ? t.__('+%1 added, \u2212%2 removed, ~%3 modified', added, removed, modified)
+          : t.__('no change in this pass')
       )
     );
     this.info.appendChild(
@@ -272,13 +324,13 @@ export class TimelineView {
           'span',
           {},
           h('span', { class: 'al-swatch', style: 'background: var(--al-added)' }),
-          'added'
+          t.__('added')
         ),
         h(
           'span',
           {},
           h('span', { class: 'al-swatch', style: 'background: var(--al-modified)' }),
-          'modified'
+          t.__('modified')
         )
       )
     );
@@ -288,7 +340,7 @@ export class TimelineView {
         h(
           'div',
           { class: 'al-muted' },
-          `removed: ${shown}${removed > 12 ? ', \u2026' : ''}`
+          t.__('removed: %1', `${shown}${removed > 12 ? ', \u2026' : ''}`)
         )
       );
     }

@@ -1,9 +1,13 @@
 /**
- * anywidget front end: `export default { render({ model, el }) }`. Reads the `payload` and
- * `view` traitlets, re-renders when they change, and asks the kernel for pass snapshots
- * that are not in the payload (`request-pass` -> `pass` custom messages).
+ * anywidget front end: `export default { render({ model, el }) }`. Reads the `payload`,
+ * `view` and `lang` traitlets, re-renders when they change, and asks the kernel for pass
+ * snapshots that are not in the payload (`request-pass` -> `pass` custom messages).
+ * Labels are in `lang` (the kernel's ascend_lab.i18n language), from the bundled catalogue:
+ * an anywidget module cannot reach JupyterLab's translator.
  */
 import { renderPayload, ViewerHandle, ViewName } from './app';
+import { CATALOGUES } from './catalogues.generated';
+import { transForLanguage } from './i18n';
 
 interface AnyModel {
   get(name: string): unknown;
@@ -63,7 +67,8 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
     const view = String(model.get('view') ?? 'all');
     const options = {
       view: (VIEWS.has(view) ? view : 'all') as ViewName,
-      onRequestPass
+      onRequestPass,
+      trans: transForLanguage(String(model.get('lang') ?? ''), CATALOGUES)
     };
     handle?.dispose();
     handle = renderPayload(el, model.get('payload'), options);
@@ -72,11 +77,13 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
   model.on('msg:custom', onMessage);
   model.on('change:payload', draw);
   model.on('change:view', draw);
+  model.on('change:lang', draw);
   draw();
   return () => {
     model.off('msg:custom', onMessage);
     model.off('change:payload', draw);
     model.off('change:view', draw);
+    model.off('change:lang', draw);
     handle?.dispose();
     handle = null;
   };

@@ -247,7 +247,9 @@ describe('renderPayload in a DOM', () => {
         n.getAttribute('data-id')
       )
     ).toEqual(['1']);
-    expect(host.querySelector('.al-results')!.textContent).toContain('1 matches');
+    expect(host.querySelector('.al-results [role="status"]')!.textContent).toBe(
+      '1 match'
+    );
     search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
     await settle();
     expect(pane.selected).toBe('1');
