@@ -3,6 +3,9 @@
 Each subcommand lives in the module that owns the feature; that module provides
 ``add_arguments(parser)`` and ``run(args) -> int``. Modules are imported only for the
 subcommand being run, so ``ascend-lab status`` stays fast (no MindSpore import).
+
+``--help`` is shown in the reader's language: ``--lang`` anywhere on the line, else
+``$ASCEND_LAB_LANG``, else the locale (:func:`ascend_lab.i18n.choose`).
 """
 
 import argparse
@@ -11,19 +14,39 @@ import sys
 from typing import List, Optional
 
 from ._version import __version__
+from .i18n import N_, using
+from .i18n.cli_help import LocalizedHelpFormatter, lang_in_argv
 
-# name -> (module, one-line help)
+# name -> (module, one-line help); scripts/i18n_extract.py reads the modules from here
 SUBCOMMANDS = {
-    "status": ("ascend_lab.device.cli", "show NPUs, HBM, health, processes and versions"),
-    "install-kernel": ("ascend_lab.kernel.cli_install", "register the MindSpore Jupyter kernel"),
-    "uninstall-kernel": ("ascend_lab.kernel.cli_uninstall", "remove a kernel ascend-lab installed"),
-    "kernels": ("ascend_lab.kernel.cli_list", "list Jupyter kernels and which are ascend-lab's"),
-    "course": ("ascend_lab.course_cmd", "open the course in JupyterLab (registers the kernel)"),
-    "doctor": ("ascend_lab.doctor.cli", "diagnose an Ascend/MindSpore error log or the setup"),
-    "view": ("ascend_lab.viewfile.cli", "open a .mindir, .ir file or dump folder in the viewer"),
+    "status": ("ascend_lab.device.cli", N_("show NPUs, HBM, health, processes and versions")),
+    "install-kernel": (
+        "ascend_lab.kernel.cli_install",
+        N_("register the MindSpore Jupyter kernel"),
+    ),
+    "uninstall-kernel": (
+        "ascend_lab.kernel.cli_uninstall",
+        N_("remove a kernel ascend-lab installed"),
+    ),
+    "kernels": (
+        "ascend_lab.kernel.cli_list",
+        N_("list Jupyter kernels and which are ascend-lab's"),
+    ),
+    "course": (
+        "ascend_lab.course_cmd",
+        N_("open the course in JupyterLab (registers the kernel)"),
+    ),
+    "doctor": (
+        "ascend_lab.doctor.cli",
+        N_("diagnose an Ascend/MindSpore error log or the setup"),
+    ),
+    "view": (
+        "ascend_lab.viewfile.cli",
+        N_("open a .mindir, .ir file or dump folder in the viewer"),
+    ),
     "report": (
         "ascend_lab.report.cli",
-        "write one archive of this machine for a helper (redacted)",
+        N_("write one archive of this machine for a helper (redacted)"),
     ),
 }
 
@@ -32,11 +55,14 @@ def _build_parser(chosen: Optional[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ascend-lab",
         description="Ascend NPUs and MindSpore from inside Jupyter.",
+        formatter_class=LocalizedHelpFormatter,
     )
     parser.add_argument("--version", action="version", version="ascend-lab " + __version__)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        sp = sub.add_parser(name, help=help_text, description=help_text)
+        sp = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=LocalizedHelpFormatter
+        )
         if name == chosen:
             module = importlib.import_module(module_name)
             module.add_arguments(sp)  # type: ignore[attr-defined]
@@ -48,11 +74,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in argv if not a.startswith("-")), None)
     parser = _build_parser(chosen if chosen in SUBCOMMANDS else None)
-    args = parser.parse_args(argv)
-    module = getattr(args, "_module", None)
-    if module is None:
-        parser.print_help()
-        return 0 if not argv else 2
+    with using(lang_in_argv(argv)):  # --help and usage errors in the reader's language
+        args = parser.parse_args(argv)
+        module = getattr(args, "_module", None)
+        if module is None:
+            parser.print_help()
+            return 0 if not argv else 2
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

@@ -1,10 +1,15 @@
-"""Collect the English messages status and doctor can show, and update the catalogue.
+"""Collect the English messages ascend-lab's Python side can show, and update the catalogue.
 
     python scripts/i18n_extract.py          # update ascend_lab_py.po, then run msgfmt.py
 
-Two kinds of message are collected from the source (AST, nothing is imported):
+Three kinds of message are collected from the source (AST, nothing is imported):
 
-- calls ``_("...")``, ``N_("...")`` and ``msg("...", ...)`` (``ascend_lab.i18n``);
+- calls ``_("...")``, ``N_("...")`` and ``msg("...", ...)`` (``ascend_lab.i18n``) in status,
+  doctor, tracing, memory and profiling, the course's ``notebooks/course_nets.py`` and the
+  command line's modules;
+- the ``help=`` / ``description=`` of the ``ascend-lab`` command's parsers (the modules
+  named in ``ascend_lab/cli.py``'s ``SUBCOMMANDS``, and the helpers they share), which
+  :mod:`ascend_lab.i18n.cli_help` shows translated;
 - in the device package, whose messages are plain English strings: the message and fix
   of every ``StatusWarning(...)``, ``Compatibility(...)`` messages, ``reason=...``, and
   values given to ``reason``/``message``/``msg``/``fix`` names and to ``problems`` tuples,
@@ -24,7 +29,25 @@ from typing import Dict, Iterator, List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "ascend_lab" / "locale" / "zh_CN" / "LC_MESSAGES" / "ascend_lab_py.po"
-MARKED_DIRS = ("ascend_lab/doctor", "ascend_lab/device", "ascend_lab/i18n")
+MARKED_DIRS = (
+    "ascend_lab/doctor",
+    "ascend_lab/device",
+    "ascend_lab/i18n",
+    "ascend_lab/tracing",
+    "ascend_lab/memory",
+    "ascend_lab/profiling",
+    "notebooks/course_nets.py",
+)
+CLI = "ascend_lab/cli.py"
+CLI_HELPERS = ("ascend_lab/kernel/cli_common.py",)  # options shared by subcommands
+PARSER_CALLS = (
+    "ArgumentParser",
+    "add_argument",
+    "add_argument_group",
+    "add_mutually_exclusive_group",
+    "add_parser",
+)
+HELP_KEYWORDS = ("help", "description")
 PLAIN_DIR = "ascend_lab/device"
 MARKERS = ("_", "N_", "msg")
 MESSAGE_NAMES = ("reason", "smi_reason", "message", "msg", "fix")
@@ -132,22 +155,70 @@ def marked_messages(tree: ast.AST) -> Iterator[str]:
                 yield first.value
 
 
+def help_messages(tree: ast.AST) -> Iterator[ast.AST]:
+    """The help and description texts given to argparse in a module."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _name(node.func) in PARSER_CALLS:
+            for k in node.keywords:
+                if k.arg in HELP_KEYWORDS:
+                    yield from _branches(k.value)
+
+
+def _help_text(node: ast.AST) -> Optional[str]:
+    # a plain string is looked up whole (braces and all); a built one as a template
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return template(node)
+
+
+def cli_files(root: Path = ROOT) -> List[Path]:
+    """``ascend_lab/cli.py``, the module of every subcommand it names, and shared helpers
+    (those of them that exist: a test extracts from a partial copy of the tree)."""
+    if not (root / CLI).is_file():
+        return []
+    tree = ast.parse((root / CLI).read_text(encoding="utf-8"), CLI)
+    modules = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Tuple) and node.elts:
+            first = node.elts[0]
+            if isinstance(first, ast.Constant) and str(first.value).startswith("ascend_lab."):
+                modules.append(str(first.value).replace(".", "/") + ".py")
+    paths = [root / p for p in [CLI] + sorted(set(modules)) + list(CLI_HELPERS)]
+    return [p for p in paths if p.is_file()]
+
+
+def _sources(root: Path) -> List[Path]:
+    paths: List[Path] = []
+    for name in MARKED_DIRS:
+        where = root / name
+        if where.is_file():
+            paths.append(where)
+        elif where.is_dir():
+            paths += sorted(where.rglob("*.py"))
+    return paths + [p for p in cli_files(root) if p not in paths]
+
+
 def extract(root: Path = ROOT) -> Dict[str, List[str]]:
-    """``{msgid: ["path:line", ...]}`` of every message status and doctor can show."""
+    """``{msgid: ["path:line", ...]}`` of every message ascend-lab's Python side can show."""
     found: Dict[str, List[str]] = {}
-    for folder in MARKED_DIRS:
-        for path in sorted((root / folder).rglob("*.py")):
-            rel = str(path.relative_to(root))
-            tree = ast.parse(path.read_text(encoding="utf-8"), rel)
-            for text in marked_messages(tree):
-                found.setdefault(text, []).append(rel)
-            if rel.startswith(PLAIN_DIR):
-                for expr in plain_messages(tree):
-                    for branch in _branches(expr):
-                        text = template(branch)
-                        if _useful(text) and text is not None:
-                            where = f"{rel}:{getattr(branch, 'lineno', 0)}"
-                            found.setdefault(text, []).append(where)
+    for path in cli_files(root):
+        rel = str(path.relative_to(root))
+        for expr in help_messages(ast.parse(path.read_text(encoding="utf-8"), rel)):
+            text = _help_text(expr)
+            if _useful(text) and text is not None:
+                found.setdefault(text, []).append(f"{rel}:{getattr(expr, 'lineno', 0)}")
+    for path in _sources(root):
+        rel = str(path.relative_to(root))
+        tree = ast.parse(path.read_text(encoding="utf-8"), rel)
+        for text in marked_messages(tree):
+            found.setdefault(text, []).append(rel)
+        if rel.startswith(PLAIN_DIR):
+            for expr in plain_messages(tree):
+                for branch in _branches(expr):
+                    text = template(branch)
+                    if _useful(text) and text is not None:
+                        where = f"{rel}:{getattr(branch, 'lineno', 0)}"
+                        found.setdefault(text, []).append(where)
     return found
 
 

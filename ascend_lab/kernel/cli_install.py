@@ -6,6 +6,7 @@ import shlex
 import sys
 from typing import Any, Dict, Optional
 
+from ..i18n import N_
 from . import setenv, spec
 from .cli_common import add_location_arguments, fail, location_from_args
 
@@ -19,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f'name shown in Jupyter (default: "{spec.DISPLAY_NAME_ASCEND}" '
         f'or "{spec.DISPLAY_NAME_CPU}")',
     )
-    add_location_arguments(parser, " (default outside a venv/conda env)")
+    add_location_arguments(parser, N_(" (default outside a venv/conda env)"))
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--set-env",

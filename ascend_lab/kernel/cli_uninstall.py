@@ -2,6 +2,7 @@
 
 import argparse
 
+from ..i18n import N_
 from . import spec
 from .cli_common import add_location_arguments, fail, location_from_args, location_given
 
@@ -10,7 +11,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--name", default=spec.DEFAULT_NAME, help="kernel name (default: %(default)s)"
     )
-    add_location_arguments(parser, " (default: the one Jupyter would use)")
+    add_location_arguments(parser, N_(" (default: the one Jupyter would use)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..i18n import N_
 from .make import (
     DEFAULT_BUDGET_SECONDS,
     DEFAULT_MAX_MB,
@@ -11,7 +12,7 @@ from .make import (
     DEFAULT_TRACE_BUDGET_SECONDS,
 )
 
-DESCRIPTION = (
+DESCRIPTION = N_(
     "Write one .tar.gz with what a helper needs to see of this machine: every npu-smi view, "
     "driver/firmware/CANN version files, set_env.sh's effect, OS/CPU/Python, versions and "
     "the compatibility verdict, the status and doctor checks, the newest plog tails. "

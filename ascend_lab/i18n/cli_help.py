@@ -1,0 +1,64 @@
+"""``--help`` of the ``ascend-lab`` command line in the reader's language.
+
+Help and description strings are written in English where the parsers are built; this
+formatter shows them through the catalogue (:func:`ascend_lab.i18n.localize`) when the help
+is printed, in the language of the enclosing :func:`ascend_lab.i18n.using` block.
+``scripts/i18n_extract.py`` collects every ``help=`` / ``description=`` of the command's
+parsers, so a new option without a translation fails the catalogue test.
+
+argparse's own words ("usage:", "options", "show this help message and exit") come from
+Python's ``argparse`` gettext domain, which ships no Chinese; the few that frame every help
+page are in our catalogue too.
+"""
+
+import argparse
+from typing import Any, Iterable, List, Optional
+
+from . import N_, _, localize, normalize
+
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),  # Python 3.10+
+    N_("optional arguments"),  # Python 3.8, 3.9
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+)
+
+
+class LocalizedHelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, with help, descriptions and section titles translated."""
+
+    def _get_help_string(self, action: argparse.Action) -> Optional[str]:
+        text = action.help
+        return localize(text) if text and text is not argparse.SUPPRESS else text
+
+    def add_text(self, text: Optional[str]) -> None:
+        if text and text is not argparse.SUPPRESS:
+            text = localize(text)
+        super().add_text(text)
+
+    def start_section(self, heading: Optional[str]) -> None:
+        super().start_section(_(heading) if heading else heading)
+
+    def add_usage(
+        self,
+        usage: Optional[str],
+        actions: Iterable[argparse.Action],
+        groups: Iterable[Any],
+        prefix: Optional[str] = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+def lang_in_argv(argv: List[str]) -> Optional[str]:
+    """The language a command line asks for with ``--lang X`` / ``--lang=X`` (read before
+    parsing, so ``--help`` anywhere on the line is shown in it); None if absent or unknown."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return normalize(argv[i + 1][:64])
+        if arg.startswith("--lang="):
+            return normalize(arg[len("--lang=") :][:64])
+    return None
