@@ -4,6 +4,11 @@ The page runs exactly one script, the viewer module inlined in it: its Content S
 Policy names that script by its SHA-256 hash (no ``'unsafe-inline'``), allows blob: workers
 (the layout) and images (PNG export), and loads nothing from anywhere. By default the
 machine's paths are taken out of the payload first (:mod:`ascend_lab.payload.redact`).
+
+The viewer's labels are in the page's language (``<html lang>``): the one
+:func:`ascend_lab.i18n.current` gives (``--lang``, ``$ASCEND_LAB_LANG``, the locale) unless
+``lang`` says otherwise. The translations travel inside the bundled script (built from
+``ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab.po``), so the page needs no server for them.
 """
 
 import base64
@@ -14,6 +19,7 @@ import os
 import secrets
 from typing import Any, Callable, Optional, Tuple
 
+from .. import i18n
 from ..pass_packing import PassPacker, pack_passes
 from ..payload import PayloadError, payload_for_view
 from ..payload.redact import PathRedactor
@@ -29,7 +35,7 @@ CSP_TEMPLATE = (
 )
 
 PAGE = """<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{csp}">
@@ -70,6 +76,13 @@ def embed_script(code: str) -> str:
     return code.replace("</script", "<\\/script").replace("<!--", "<\\!--")
 
 
+def page_language(lang: Optional[str] = None) -> str:
+    """The BCP 47 tag of the page's language (``zh-CN``, ``en``): ``lang`` if given, else
+    :func:`ascend_lab.i18n.current`. The viewer reads it from ``<html lang>``."""
+    chosen = i18n.normalize(lang) if lang else i18n.current()
+    return (chosen or i18n.ENGLISH).replace("_", "-")
+
+
 def script_hash(code: str) -> str:
     """The CSP source for an inline script whose text is ``code`` (``sha256-<base64>``)."""
     digest = hashlib.sha256(code.encode("utf-8")).digest()
@@ -82,6 +95,7 @@ def render_html(
     view: str = "all",
     redact: bool = True,
     project: Optional[str] = None,
+    lang: Optional[str] = None,
 ) -> str:
     """The HTML page as a string (see :func:`to_html`)."""
     if view not in VIEWS:
@@ -111,6 +125,7 @@ def render_html(
         raise PayloadError(["the payload nests deeper than Python can walk"]) from None
     module = "\n" + embed_script(read_bundle("standalone.js")) + "\n"
     return PAGE.format(
+        lang=page_language(lang),
         csp=CSP_TEMPLATE.format(script_hash=script_hash(module)),
         title=html.escape(page_title, quote=True),
         view=view,
@@ -127,6 +142,7 @@ def to_html(
     view: str = "all",
     redact: bool = True,
     project: Optional[str] = None,
+    lang: Optional[str] = None,
 ) -> str:
     """Write one self-contained HTML file with the viewer; return its absolute path.
 
@@ -139,8 +155,11 @@ def to_html(
     ``<dump>/...`` or ``…/name`` (see :mod:`ascend_lab.payload.redact`). The file gets
     the permissions of any new file (``0666`` minus the umask); an existing file is
     replaced whole, never half-written.
+
+    ``lang`` (``"zh"``, ``"en"``, ...): the language of the viewer's labels; default the
+    current one (:func:`ascend_lab.i18n.current`: ``--lang``, ``$ASCEND_LAB_LANG``, locale).
     """
-    page = render_html(payload, title=title, view=view, redact=redact, project=project)
+    page = render_html(payload, title=title, view=view, redact=redact, project=project, lang=lang)
     target = os.path.abspath(os.fspath(path))
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):

@@ -8,7 +8,7 @@ import traitlets
 
 from ..payload.view_input import SnapshotFn, payload_for_view
 from .assets import STATIC_DIR, bundle_path
-from .html import VIEWS
+from .html import VIEWS, page_language
 
 
 def lazy_passes(payload: Dict[str, Any]) -> Dict[str, Any]:
@@ -43,11 +43,16 @@ class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
 
     ``snapshot(index)`` answers the page's requests for pass snapshots that the payload
     does not include (a Trace's ``snapshot``); it returns a Graph or a graph dict.
+
+    ``lang`` (``"zh"``, ``"en"``): the language of the viewer's labels, default the
+    kernel's (:func:`ascend_lab.i18n.current`). The page translates with the catalogue
+    bundled in viewer.js: an anywidget cannot reach JupyterLab's translator.
     """
 
     _esm = pathlib.Path(STATIC_DIR) / "viewer.js"
     payload = traitlets.Dict().tag(sync=True)
     view = traitlets.Unicode("all").tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)  # BCP 47, e.g. "zh-CN"
     _default_view = "all"
 
     def __init__(
@@ -56,6 +61,7 @@ class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
         view: Optional[str] = None,
         snapshot: Optional[SnapshotFn] = None,
         passes: str = "none",
+        lang: Optional[str] = None,
         **kwargs: Any,
     ) -> None:
         bundle_path("viewer.js")  # clear error when the bundle is not built
@@ -69,7 +75,7 @@ class ViewerWidget(anywidget.AnyWidget):  # type: ignore[misc]
         view = view or self._default_view
         if view not in VIEWS:
             raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
-        super().__init__(payload=data, view=view, **kwargs)
+        super().__init__(payload=data, view=view, lang=page_language(lang), **kwargs)
         self._snapshot = snapshot or trace_snapshot
         self.on_msg(self._on_message)
 
