@@ -4,13 +4,15 @@ The file is memory-mapped and walked at the protobuf wire level: the graphs' par
 (``GraphProto.parameter``, one ``TensorProto`` per weight) are copied without their data
 fields (``raw_data`` and the typed ``*_data`` lists), which are skipped by their length
 and never read; everything else is copied as is. The parser then sees every weight's
-name, shape and dtype. Field numbers are those of MindSpore's ``mind_ir.proto``
-(:mod:`ascend_lab.graph.mind_ir_fields`).
+name, shape and dtype. The same walk lists where each weight's bytes are
+(:func:`weight_records`), for the statistics read on request
+(:mod:`ascend_lab.viewfile.weight_stats`). Field numbers are those of MindSpore's
+``mind_ir.proto`` (:mod:`ascend_lab.graph.mind_ir_fields`).
 """
 
 import mmap
 import os
-from typing import Optional, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, TypeVar
 
 from ..graph.errors import GraphParseError
 
@@ -19,14 +21,47 @@ GRAPH_PARAMETER = 3  # GraphProto.parameter
 # TensorProto: float_data, int32_data, string_data, int64_data, raw_data, double_data,
 # uint64_data
 TENSOR_DATA = frozenset({3, 4, 5, 6, 9, 10, 11})
+TENSOR_DIMS, TENSOR_DATA_TYPE, TENSOR_NAME, TENSOR_RAW_DATA = 1, 2, 7, 9
+TENSOR_EXTERNAL_DATA = 12  # ExternalDataProto: 1 location, 2 offset, 3 length
+MAX_RANK = 1024  # as the parser: more dimensions is a corrupt file
 
 _MODEL, _GRAPH, _TENSOR = "model", "graph", "tensor"
+_T = TypeVar("_T")
 
 
 class _Skipped:
     def __init__(self) -> None:
         self.tensors = 0
         self.bytes = 0
+
+
+class ExternalData(NamedTuple):
+    """``TensorProto.external_data``: ``length`` bytes at ``offset`` of file ``location``
+    (relative to the model's folder; MindSpore writes ``<name>_variables/data_N``)."""
+
+    location: str
+    offset: int
+    length: int
+
+
+class WeightRecord(NamedTuple):
+    """One weight of a ``.mindir``: where its bytes are, without reading them."""
+
+    name: str  # as in the file: ``<graph name>:<parameter name>``
+    data_type: int  # TensorProto.DataType code
+    dims: Tuple[int, ...]
+    raw_data: Optional[Tuple[int, int]]  # (file offset, length) of raw_data in the file
+    external: Optional[ExternalData]
+    other_data: Tuple[int, ...]  # typed data fields present (float_data, ...), by number
+
+
+class _Field(NamedTuple):
+    number: int
+    wire: int
+    start: int  # the field's key
+    body: int  # its value (after the length, for length-delimited fields)
+    end: int  # the byte after it
+    value: int  # a varint's value, a length-delimited field's length
 
 
 def _varint(data: "mmap.mmap", pos: int, end: int) -> Tuple[int, int]:
@@ -56,46 +91,51 @@ def _encode_varint(value: int) -> bytes:
             return bytes(out)
 
 
-def _copy(data: "mmap.mmap", start: int, end: int, kind: str, skipped: _Skipped) -> bytes:
-    out = bytearray()
+def _fields(data: "mmap.mmap", start: int, end: int) -> Iterator[_Field]:
+    """The fields of the message in ``data[start:end]``, values not read."""
     pos = start
     while pos < end:
         field_start = pos
         key, pos = _varint(data, pos, end)
         number, wire = key >> 3, key & 7
+        value = 0
+        body = pos
         if wire == 0:
-            _, pos = _varint(data, pos, end)
+            value, pos = _varint(data, pos, end)
         elif wire == 1:
             pos += 8
         elif wire == 5:
             pos += 4
         elif wire == 2:
-            length, body = _varint(data, pos, end)
-            pos = body + length
+            value, body = _varint(data, pos, end)
+            pos = body + value
             if pos > end:
                 raise GraphParseError(
-                    f"corrupt or truncated MindIR: field {number} claims {length} bytes but "
+                    f"corrupt or truncated MindIR: field {number} claims {value} bytes but "
                     "its message ends first",
                     offset=field_start,
                 )
-            inner = _inner_kind(kind, number)
-            if inner is not None:
-                payload = _copy(data, body, pos, inner, skipped)
-                out += _encode_varint(key) + _encode_varint(len(payload)) + payload
-                continue
-            if kind == _TENSOR and number in TENSOR_DATA:
-                skipped.bytes += length
-                continue
         else:
             raise GraphParseError(
                 f"corrupt MindIR: unsupported wire type {wire}", offset=field_start
             )
         if pos > end:
             raise GraphParseError("corrupt or truncated MindIR: a field runs past its message")
-        if kind == _TENSOR and number in TENSOR_DATA:
-            skipped.bytes += pos - field_start
-            continue
-        out += data[field_start:pos]
+        yield _Field(number, wire, field_start, body, pos, value)
+
+
+def _copy(data: "mmap.mmap", start: int, end: int, kind: str, skipped: _Skipped) -> bytes:
+    out = bytearray()
+    for f in _fields(data, start, end):
+        inner = _inner_kind(kind, f.number) if f.wire == 2 else None
+        if inner is not None:
+            payload = _copy(data, f.body, f.end, inner, skipped)
+            key = f.number << 3 | f.wire
+            out += _encode_varint(key) + _encode_varint(len(payload)) + payload
+        elif kind == _TENSOR and f.number in TENSOR_DATA:
+            skipped.bytes += f.value if f.wire == 2 else f.end - f.start
+        else:
+            out += data[f.start : f.end]
     if kind == _TENSOR:
         skipped.tensors += 1
     return bytes(out)
@@ -109,15 +149,93 @@ def _inner_kind(kind: str, number: int) -> Optional[str]:
     return None
 
 
-def read_mindir_skeleton(path: str) -> Tuple[bytes, int, int]:
-    """``(model bytes without weight data, weights, weight bytes skipped)``."""
+def _text(data: "mmap.mmap", f: _Field) -> str:
+    return bytes(data[f.body : f.end]).decode("utf-8", errors="replace")
+
+
+def _external(data: "mmap.mmap", start: int, end: int) -> ExternalData:
+    location, numbers = "", {2: 0, 3: 0}
+    for f in _fields(data, start, end):
+        if f.number == 1 and f.wire == 2:
+            location = _text(data, f)
+        elif f.number in numbers and f.wire == 0:
+            numbers[f.number] = f.value
+    return ExternalData(location, numbers[2], numbers[3])
+
+
+def _record(data: "mmap.mmap", start: int, end: int) -> WeightRecord:
+    name, data_type = "", 0
+    dims: List[int] = []
+    raw: Optional[Tuple[int, int]] = None
+    external: Optional[ExternalData] = None
+    other: List[int] = []
+    for f in _fields(data, start, end):
+        if f.number == TENSOR_NAME and f.wire == 2:
+            name = _text(data, f)
+        elif f.number == TENSOR_DATA_TYPE and f.wire == 0:
+            data_type = f.value
+        elif f.number == TENSOR_DIMS and f.wire == 0:
+            dims.append(f.value)
+        elif f.number == TENSOR_DIMS and f.wire == 2:  # packed
+            pos = f.body
+            while pos < f.end:
+                value, pos = _varint(data, pos, f.end)
+                dims.append(value)
+                if len(dims) > MAX_RANK:
+                    break
+        elif f.number == TENSOR_RAW_DATA and f.wire == 2:
+            raw = (f.body, f.value)
+        elif f.number == TENSOR_EXTERNAL_DATA and f.wire == 2:
+            external = _external(data, f.body, f.end)
+        elif f.number in TENSOR_DATA:
+            other.append(f.number)
+        if len(dims) > MAX_RANK:
+            raise GraphParseError(
+                f"corrupt MindIR: weight {name or '?'} has more than {MAX_RANK} dimensions",
+                offset=f.start,
+            )
+    # int64 dims are varints of their two's complement: -1 (dynamic) is 2**64 - 1
+    signed = tuple(d - (1 << 64) if d >= 1 << 63 else d for d in dims)
+    return WeightRecord(name, data_type, signed, raw, external, tuple(other))
+
+
+def _records(data: "mmap.mmap", start: int, end: int, kind: str, out: List[WeightRecord]) -> None:
+    for f in _fields(data, start, end):
+        inner = _inner_kind(kind, f.number) if f.wire == 2 else None
+        if inner == _TENSOR:
+            out.append(_record(data, f.body, f.end))
+        elif inner is not None:
+            _records(data, f.body, f.end, inner, out)
+
+
+def _walk_file(path: str, walk: Callable[["mmap.mmap", int], _T]) -> _T:
     size = os.path.getsize(path)
     if size == 0:
         raise GraphParseError("empty file: not a MindIR model", path, offset=0)
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        skipped = _Skipped()
         try:
-            model = _copy(data, 0, size, _MODEL, skipped)
+            return walk(data, size)
         except GraphParseError as exc:
             raise GraphParseError(exc.reason, path, offset=exc.offset) from None
-    return model, skipped.tensors, skipped.bytes
+
+
+def read_mindir_skeleton(path: str) -> Tuple[bytes, int, int]:
+    """``(model bytes without weight data, weights, weight bytes skipped)``."""
+
+    def walk(data: "mmap.mmap", size: int) -> Tuple[bytes, int, int]:
+        skipped = _Skipped()
+        model = _copy(data, 0, size, _MODEL, skipped)
+        return model, skipped.tensors, skipped.bytes
+
+    return _walk_file(path, walk)
+
+
+def weight_records(path: str) -> Dict[str, WeightRecord]:
+    """Every weight of the ``.mindir`` at ``path`` by its name in the file, data not read."""
+
+    def walk(data: "mmap.mmap", size: int) -> Dict[str, WeightRecord]:
+        found: List[WeightRecord] = []
+        _records(data, 0, size, _MODEL, found)
+        return {r.name: r for r in found}
+
+    return _walk_file(path, walk)
