@@ -21,6 +21,7 @@ import contextlib
 import contextvars
 import gettext
 import os
+import unicodedata
 from typing import Any, Dict, Iterator, Mapping, Optional
 
 from .edition import from_context, kernel_folders
@@ -145,6 +146,16 @@ def _(message: str) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue; it is translated where it is shown."""
     return message
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def ljust(text: str, width: int) -> str:
+    """``text.ljust(width)`` in terminal columns, so tables of Chinese labels line up."""
+    return text + " " * max(0, width - display_width(text))
 
 
 class Msg(str):

@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ..i18n import N_, _, localize, msg
+from ..i18n import N_, _, display_width, ljust, localize, msg
 from .lifetimes import fmt_bytes
 from .planner import MemoryPlan
 
@@ -84,14 +84,15 @@ class PlanComparison:
     def shown(self) -> Tuple[Tuple[str, ...], List[Tuple[str, ...]], List[str]]:
         """(header, rows, notes) in the reader's language (numbers and names as they are)."""
         header = ("",) + tuple(_(c) for c in COLUMNS)
-        rows = [tuple(localize(c) for c in row) for row in self.rows()]
+        # the labels are the caller's names: shown as given
+        rows = [row[:1] + tuple(localize(c) for c in row[1:]) for row in self.rows()]
         return header, rows, [localize(n) for n in self.notes]
 
     def text(self) -> str:
         header, rows, notes = self.shown()
         table = [header] + rows
-        widths = [max(len(r[i]) for r in table) for i in range(len(header))]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in table]
+        widths = [max(display_width(r[i]) for r in table) for i in range(len(header))]
+        lines = ["  ".join(ljust(c, w) for c, w in zip(r, widths)).rstrip() for r in table]
         lines += [_("note: {}").format(n) for n in notes]
         return "\n".join(lines)
 

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..i18n import N_, _, localize, msg
+from ..i18n import N_, _, display_width, ljust, localize, msg
 from .lifetimes import MemoryProblem, TensorLife, align_up, fmt_bytes
 
 NO_REUSE = "no-reuse"
@@ -116,9 +116,9 @@ class MemoryPlan:
 
     def summary(self) -> str:
         rows = self.shown_rows()
-        width = max(len(k) for k, _v in rows)
+        width = max(display_width(k) for k, _v in rows)
         lines = [_("Memory plan")]
-        lines += [f"  {k.ljust(width)}  {v}" for k, v in rows]
+        lines += [f"  {ljust(k, width)}  {v}" for k, v in rows]
         if self.strategies:
             lines.append("  " + _("strategies:"))
             for name, size in sorted(self.strategies.items(), key=lambda kv: (kv[1], kv[0])):

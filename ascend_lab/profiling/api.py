@@ -9,6 +9,7 @@ import shutil
 import tempfile
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
+from ..i18n import N_, msg
 from .ascend_files import parse_kernel_details, parse_op_statistic
 from .build import build_profile
 from .cpu_files import parse_execute_timestamps, parse_op_detail
@@ -26,7 +27,7 @@ def _read_launches(folder: str) -> Tuple[str, List[KernelLaunch], dict, List[str
     files = find_files(folder)
     notes: List[str] = []
     if files.truncated:
-        notes.append(f"{folder} holds very many files; only the first ones were searched")
+        notes.append(msg("{} holds very many files; only the first ones were searched", folder))
     if files.is_ascend:
         path = files.paths["kernel_details"]
         launches = parse_kernel_details(read_text(path), path)
@@ -56,8 +57,12 @@ def _ascend_extras(profile: Profile) -> None:
         counted = len(profile.launches)
         if listed != counted:
             profile.notes.append(
-                f"op_statistic.csv counts {listed} launches, kernel_details.csv {counted} "
-                "in the measured steps (op_statistic covers the whole profiled span)"
+                msg(
+                    "op_statistic.csv counts {} launches, kernel_details.csv {} in the measured "
+                    "steps (op_statistic covers the whole profiled span)",
+                    listed,
+                    counted,
+                )
             )
     view = profile.files.get("trace_view")
     if view:
@@ -66,8 +71,12 @@ def _ascend_extras(profile: Profile) -> None:
             free = sum(s.duration_us for s in overlap.get("Free", []))
             comm = sum(s.duration_us for s in overlap.get("Communication(Not Overlapped)", []))
             profile.notes.append(
-                f"trace_view.json overlap analysis: not-overlapped communication "
-                f"{comm:.1f} us, free (device idle) {free:.1f} us over the profiled span"
+                msg(
+                    "trace_view.json overlap analysis: not-overlapped communication {} us, free "
+                    "(device idle) {} us over the profiled span",
+                    f"{comm:.1f}",
+                    f"{free:.1f}",
+                )
             )
 
 
@@ -98,7 +107,7 @@ def _load(folder: str, net_name: str, windows: Optional[Sequence[Tuple[float, fl
         _ascend_extras(profile)
     if source == "cpu":
         profile.notes.append(
-            "data loading is not reported on CPU (each step is called with the same inputs)"
+            N_("data loading is not reported on CPU (each step is called with the same inputs)")
         )
     return profile
 
@@ -106,11 +115,18 @@ def _load(folder: str, net_name: str, windows: Optional[Sequence[Tuple[float, fl
 def attach_trace(profile: Profile, trace: Any, why_missing: Optional[str] = None) -> None:
     """Join ``profile`` to ``trace``'s final graph, or note why there is no graph."""
     if trace is None:
-        profile.notes.append(
-            "no trace: kernels are not joined to graph nodes"
-            + (f" ({why_missing})" if why_missing else "")
-            + "; the table and timeline are complete"
-        )
+        if why_missing:
+            note = msg(
+                "no trace: kernels are not joined to graph nodes ({}); the table and timeline "
+                "are complete",
+                why_missing,
+            )
+        else:
+            note = N_(
+                "no trace: kernels are not joined to graph nodes; the table and timeline are "
+                "complete"
+            )
+        profile.notes.append(note)
         return
     profile.trace = trace
     join_to_graph(profile, trace.graph)
@@ -161,11 +177,13 @@ def profile_net(
     profile.mindspore_version = run.mindspore_version
     if step is not None:
         profile.notes.append(
-            "each step ran your step function: host work in it (data loading, asnumpy, "
-            "Python) shows as gaps between kernels"
+            N_(
+                "each step ran your step function: host work in it (data loading, asnumpy, "
+                "Python) shows as gaps between kernels"
+            )
         )
     if warmup == 0:
-        profile.notes.append("warmup=0: the first step includes the graph compile")
+        profile.notes.append(N_("warmup=0: the first step includes the graph compile"))
     attach_trace(profile, trace, why_missing)
     if keep:
         profile.profiler_dir = folder

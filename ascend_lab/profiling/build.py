@@ -5,6 +5,7 @@ per step. Pure: no MindSpore, no files.
 import bisect
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..i18n import N_, msg
 from .model import KernelLaunch, KernelStats, OpTypeStats, Profile, StepTime
 
 Window = Tuple[float, float]  # (start, end) in microseconds, the profiler's clock
@@ -58,8 +59,11 @@ def assign_steps(
                 outside += 1
         if outside:
             notes.append(
-                f"{outside} launch(es) fell outside the measured steps (warm-up or "
-                "asynchronous work) and are not counted"
+                msg(
+                    "{} launch(es) fell outside the measured steps (warm-up or asynchronous "
+                    "work) and are not counted",
+                    outside,
+                )
             )
         return list(windows), outside, notes
     by_step: Dict[int, List[KernelLaunch]] = {}
@@ -67,12 +71,14 @@ def assign_steps(
         for launch in launches:
             by_step.setdefault(int(launch.step), []).append(launch)  # type: ignore[arg-type]
         notes.append(
-            "no measured step times: each step spans its first to its last kernel "
-            "(host time before and after is not included)"
+            N_(
+                "no measured step times: each step spans its first to its last kernel "
+                "(host time before and after is not included)"
+            )
         )
     elif launches:
         by_step[0] = list(launches)
-        notes.append("no step boundaries: all launches are counted as one step")
+        notes.append(N_("no step boundaries: all launches are counted as one step"))
     derived: List[Window] = []
     for new_index, step_id in enumerate(sorted(by_step)):
         group = by_step[step_id]
@@ -196,5 +202,5 @@ def build_profile(
         notes=list(notes or []) + step_notes,
     )
     if not launches:
-        profile.notes.append("the profiler recorded no kernel launches")
+        profile.notes.append(N_("the profiler recorded no kernel launches"))
     return profile

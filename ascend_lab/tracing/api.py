@@ -82,11 +82,11 @@ class Trace:
         stages = self.passes.by_stage()
         changed = sum(1 for s in self.passes if s.changed)
         lines = [
-            _("Trace of {}: MindSpore {} on {}, fusion {}, save_graphs level {}").format(
+            _("Trace of {}: MindSpore {} on {}, {}, save_graphs level {}").format(
                 self.net_name,
                 self.mindspore_version or "?",
                 self.device or "?",
-                _("on") if self.fusion_enabled else _("off"),
+                _("fusion on") if self.fusion_enabled else _("fusion off"),
                 self.level,
             ),
             "  "
