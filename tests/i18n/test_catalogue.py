@@ -14,6 +14,7 @@ msgfmt = load_script("msgfmt")
 HAN = re.compile(r"[\u4e00-\u9fff]")
 CHINESE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")  # with full-width punctuation
 CODE = re.compile(r"`[^`]{1,500}`")
+ARGPARSE_FIELD = re.compile(r"%\(\w{1,40}\)[sdr]")
 
 
 def _fields(template):
@@ -30,9 +31,19 @@ def test_extraction_finds_the_messages_of_every_layer():
         "NPU {} chip {} health is {}",
         "npu-smi not found on PATH",
         "CPU mode",
+        # what the course's code cells print, and the command line's --help
+        "Trace of {}: MindSpore {} on {}, {}, save_graphs level {}",
+        "compiling in graph mode",
+        "Memory plan",
+        "{} graph kernel(s) without a measured time",
+        "MindSpore {}, device: {}",
+        "print the status as JSON",
+        "kernel name (default: %(default)s)",
+        "this Python environment ({})",
+        "show this help message and exit",
     ):
         assert msgid in found, msgid
-    assert len(found) >= 150
+    assert len(found) >= 350
 
 
 HOW = (
@@ -67,6 +78,8 @@ def test_translations_keep_placeholders_and_commands():
         dropped = [a for a in args if str(a) not in shown]
         assert not dropped or msgid.endswith(("chip{} found by npu-smi",)), (msgid, msgstr)
         assert sorted(CODE.findall(msgid)) == sorted(CODE.findall(msgstr)), msgid
+        # argparse fills %(default)s in help texts
+        assert sorted(ARGPARSE_FIELD.findall(msgid)) == sorted(ARGPARSE_FIELD.findall(msgstr))
         if HAN.search(msgid.replace("{}", "")) is None and re.search(r"[A-Za-z]{4}", msgid):
             # words to translate: Chinese text or punctuation (product names and commands stay)
             assert CHINESE.search(msgstr) or msgid == msgstr, msgid

@@ -1,0 +1,85 @@
+"""``ascend-lab ... --help`` in Chinese: under a Chinese locale or with ``--lang zh``."""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from ascend_lab import cli
+from ascend_lab.i18n import localize, using
+from ascend_lab.i18n.cli_help import lang_in_argv
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run_cli(args, **env):
+    base = {k: v for k, v in os.environ.items() if k not in ("ASCEND_LAB_LANG", "LC_ALL")}
+    base.update(env, COLUMNS="200")
+    proc = subprocess.run(
+        [sys.executable, "-m", "ascend_lab"] + args,
+        capture_output=True,
+        text=True,
+        env=base,
+        cwd=REPO,
+        timeout=120,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def helps(parser):
+    yield parser.description
+    for action in parser._actions:
+        if action.help and action.help is not argparse.SUPPRESS:
+            yield action.help
+
+
+@pytest.mark.parametrize("name", sorted(cli.SUBCOMMANDS))
+def test_every_help_text_of_every_subcommand_has_a_translation(name):
+    parser = cli._build_parser(name)
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    texts = list(helps(sub.choices[name])) + list(helps(parser))
+    assert len(texts) >= 4
+    with using("zh"):
+        for text in texts:
+            assert HAN.search(localize(text)), (name, text)
+    for text in texts:  # English stays as written
+        assert localize(text, "en") == text
+
+
+def test_status_help_under_a_chinese_locale():
+    code, out, err = run_cli(["status", "--help"], LANG="zh_CN.UTF-8")
+    assert code == 0, err
+    assert out.startswith("用法：ascend-lab status")
+    assert "以 JSON 输出状态" in out and "显示此帮助信息并退出" in out
+    assert "每次调用 npu-smi 允许的秒数（默认 5）" in out
+    assert "print the status as JSON" not in out
+    # the option names and values stay as they are
+    assert "--json" in out and "$ASCEND_LAB_ASCEND_ROOT" in out
+
+
+def test_lang_zh_beats_the_environment_and_english_is_the_default():
+    code, out, err = run_cli(["status", "--help", "--lang", "zh"], LANG="en_US.UTF-8")
+    assert code == 0 and "以 JSON 输出状态" in out, err
+    code, out, err = run_cli(["install-kernel", "--help"], LANG="C", ASCEND_LAB_LANG="zh")
+    assert code == 0 and "内核名称（默认：mindspore）" in out, err  # %(default)s filled in
+    code, out, err = run_cli(["status", "--help"], LANG="C")
+    assert code == 0 and "print the status as JSON" in out and not HAN.search(out), err
+
+
+def test_the_main_help_lists_the_commands_in_chinese():
+    code, out, err = run_cli([], LANG="zh_CN.UTF-8")
+    assert code == 0, err
+    assert "在 Jupyter 中使用昇腾 NPU 与 MindSpore。" in out
+    assert "显示 NPU、HBM、健康状态、进程和版本" in out
+
+
+def test_lang_is_read_before_parsing():
+    assert lang_in_argv(["status", "--help", "--lang", "zh"]) == "zh_CN"
+    assert lang_in_argv(["doctor", "--lang=zh-CN", "x.log"]) == "zh_CN"
+    assert lang_in_argv(["doctor", "--", "--lang", "zh"]) is None  # a file named --lang
+    assert lang_in_argv(["status", "--lang"]) is None
+    assert lang_in_argv(["status", "--lang", "fr"]) is None
