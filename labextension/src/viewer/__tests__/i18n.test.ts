@@ -17,15 +17,7 @@ import { languageTag, setViewerTrans, transForLanguage, viewerTrans } from '../i
 import { coursePayload } from './payloads';
 
 const root = join(__dirname, '..', '..', '..');
-const JSON_FILE = join(
-  root,
-  '..',
-  'ascend_lab',
-  'locale',
-  'zh_CN',
-  'LC_MESSAGES',
-  'ascend_lab.json'
-);
+const JSON_FILE = join(root, '../ascend_lab/locale/zh_CN/LC_MESSAGES/ascend_lab.json');
 const shipped = JSON.parse(readFileSync(JSON_FILE, 'utf8')) as Record<string, unknown>;
 
 /** JupyterLab's TranslationManager with the zh_CN language data the server would send. */
