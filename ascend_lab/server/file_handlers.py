@@ -6,11 +6,16 @@ resolved first). Files (or a folder's ``.ir`` files together) larger than
 ``ASCEND_LAB_VIEW_MAX_BYTES`` (default 1 GiB) are refused with 413 and a message saying how
 to allow more. Parsing runs in a worker thread, so the server keeps answering meanwhile.
 Errors answer ``{"message": ...}`` with 400 (cannot be read), 403 (outside the root), 404.
+
+``GET {base_url}ascend-lab/api/graph/weight?path=<path>&name=<weight>``: the statistics of
+one weight of a ``.mindir`` (:func:`ascend_lab.viewfile.weight_stats.weight_stats`), read
+from its bytes on disk in bounded chunks, for the node panel's "Statistics" button; the
+same confinement, limit and error answers.
 """
 
 import json
 import os
-from typing import Any, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 import tornado.web
 from jupyter_server.base.handlers import APIHandler
@@ -55,6 +60,32 @@ def load_payload(path: str) -> Tuple[int, Any]:
     """``(HTTP status, body)`` for the real path ``path`` (runs in a worker thread)."""
     from ..viewfile import ViewFileError, payload_for_path
 
+    refusal = _refusal(path)
+    if refusal is not None:
+        return refusal
+    try:
+        return 200, payload_for_path(path)
+    except ViewFileError as exc:
+        return 400, {"message": str(exc)}
+
+
+def load_weight_stats(path: str, name: str) -> Tuple[int, Any]:
+    """``(HTTP status, body)``: statistics of weight ``name`` of the .mindir at ``path``."""
+    from ..viewfile.weight_stats import WeightStatsError, weight_stats
+
+    refusal = _refusal(path)
+    if refusal is not None:
+        return refusal
+    if not name:
+        return 400, {"message": "which weight? (the name parameter is missing)"}
+    try:
+        return 200, weight_stats(path, name)
+    except WeightStatsError as exc:
+        return 400, {"message": str(exc)}
+
+
+def _refusal(path: str) -> Optional[Tuple[int, Any]]:
+    """404 or 413 for ``path``, or None when it may be read."""
     if not os.path.exists(path):
         return 404, {"message": f"{os.path.basename(path)}: no such file or folder"}
     size = input_size(path)
@@ -64,17 +95,13 @@ def load_payload(path: str) -> Tuple[int, Any]:
             "message": f"{os.path.basename(path)} is {size:,} bytes, over the viewer's limit "
             f"of {limit:,} bytes (set {VIEW_MAX_BYTES_ENV} for the server to allow more)"
         }
-    try:
-        return 200, payload_for_path(path)
-    except ViewFileError as exc:
-        return 400, {"message": str(exc)}
+    return None
 
 
-class GraphFileHandler(APIHandler):
-    """The payload of one graph file or dump folder under the server's root."""
+class _UnderRootHandler(APIHandler):
+    """Answers about one path under the server's root, worked out in a worker thread."""
 
-    @tornado.web.authenticated
-    async def get(self) -> None:
+    async def _answer_for(self, work: Callable[..., Tuple[int, Any]], *args: str) -> None:
         relative = self.get_argument("path", "")
         root = self.settings.get("server_root_dir") or self.contents_manager.root_dir
         try:
@@ -82,7 +109,7 @@ class GraphFileHandler(APIHandler):
         except ValueError as exc:
             self._answer(403, {"message": str(exc)})
             return
-        status, body = await IOLoop.current().run_in_executor(None, load_payload, path)
+        status, body = await IOLoop.current().run_in_executor(None, work, path, *args)
         if status != 200:
             # paths in messages are the user's own, relative to the root they browse
             body["message"] = body["message"].replace(os.path.dirname(path) + os.sep, "")
@@ -95,7 +122,25 @@ class GraphFileHandler(APIHandler):
         self.finish(json.dumps(body))
 
 
+class GraphFileHandler(_UnderRootHandler):
+    """The payload of one graph file or dump folder under the server's root."""
+
+    @tornado.web.authenticated
+    async def get(self) -> None:
+        await self._answer_for(load_payload)
+
+
+class WeightStatsHandler(_UnderRootHandler):
+    """The statistics of one weight of a .mindir under the server's root."""
+
+    @tornado.web.authenticated
+    async def get(self) -> None:
+        await self._answer_for(load_weight_stats, self.get_argument("name", ""))
+
+
 def setup_file_handlers(serverapp: Any) -> None:
     base_url = serverapp.web_app.settings["base_url"]
     route = url_path_join(base_url, "ascend-lab", "api", "graph")
-    serverapp.web_app.add_handlers(".*$", [(route, GraphFileHandler)])
+    serverapp.web_app.add_handlers(
+        ".*$", [(route, GraphFileHandler), (url_path_join(route, "weight"), WeightStatsHandler)]
+    )

@@ -147,7 +147,8 @@ def _short(name: str) -> str:
 
 def _records(path: str) -> Dict[str, WeightRecord]:
     if not os.path.isfile(path):
-        raise WeightStatsError(f"{path}: no such file")
+        missing = "no such file" if not os.path.exists(path) else "not a .mindir file"
+        raise WeightStatsError(f"{path}: {missing}")
     try:
         return weight_records(path)
     except GraphParseError as exc:
