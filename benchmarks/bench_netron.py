@@ -90,22 +90,21 @@ SETTLE_PROBE = """
     if (!armed) arm();
   }).observe(document, { subtree: true, childList: true, attributes: true,
                          characterData: true });
-  // Stops at `limit`; asks each <svg> once whether it is shown, so that a hidden graph of
-  // thousands of nodes costs one check per poll, not one per node.
+  // Stops at `limit`; looks into shown top-level <svg>s only, so that polling a hidden graph
+  // of thousands of nodes costs one check per poll, not one per node.
+  const SHOWN = { opacityProperty: true, visibilityProperty: true };
   const boxesInView = (limit) => {
     let n = 0;
-    const w = innerWidth, h = innerHeight, shown = new Map();
-    for (const el of document.querySelectorAll(NODES)) {
-      const svg = el.ownerSVGElement || el;
-      if (!shown.has(svg)) {
-        shown.set(svg, svg.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
-      }
-      if (!shown.get(svg)) continue;
-      const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < w && r.top < h
-          && el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
-        n += 1;
-        if (n >= limit) break;
+    const w = innerWidth, h = innerHeight;
+    for (const svg of document.getElementsByTagName('svg')) {
+      if (svg.ownerSVGElement || !svg.checkVisibility(SHOWN) || !svg.querySelector(NODES)) continue;
+      for (const el of svg.querySelectorAll(NODES)) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < w
+            && r.top < h && el.checkVisibility(SHOWN)) {
+          n += 1;
+          if (n >= limit) return n;
+        }
       }
     }
     return n;
