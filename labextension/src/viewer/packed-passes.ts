@@ -3,6 +3,8 @@
  * is base64 of gzip of `{key: graph, "key/sub": graph, …}`, decoded with the browser's
  * DecompressionStream only when the pass slider reaches that pass.
  */
+import { viewerTrans } from './i18n';
+
 export const PACKED_FORMAT = 'ascend-lab.packed-passes/1';
 
 export interface PackedPasses {
@@ -48,7 +50,7 @@ export function packedPassLoader(
   return async (index: number): Promise<unknown> => {
     const n = packed.passes[String(index)];
     if (n === undefined || packed.bundles[n] === undefined) {
-      throw new Error('this snapshot is not included in the page');
+      throw new Error(viewerTrans().__('this snapshot is not included in the page'));
     }
     let pending = decoded.get(n);
     if (!pending) {

@@ -7,7 +7,7 @@
  */
 import { renderPayload, ViewerHandle, ViewName } from './app';
 import { CATALOGUES } from './catalogues.generated';
-import { transForLanguage } from './i18n';
+import { transForLanguage, viewerTrans } from './i18n';
 
 interface AnyModel {
   get(name: string): unknown;
@@ -42,7 +42,12 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
         model.send({ type: 'request-pass', index });
       }
       setTimeout(
-        () => reject(new Error('the kernel did not answer (is it still running?)')),
+        () =>
+          reject(
+            new Error(
+              viewerTrans().__('the kernel did not answer (is it still running?)')
+            )
+          ),
         REQUEST_TIMEOUT_MS
       );
     });
