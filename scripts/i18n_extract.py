@@ -227,7 +227,8 @@ def _quote(text: str) -> str:
     return '"' + out.replace("\n", "\\n") + '"'
 
 
-HEADER = """# Chinese (Simplified) messages of ascend-lab's Python side: status and doctor.
+HEADER = """# Chinese (Simplified) messages of ascend-lab's Python side: status, doctor, what the
+# course prints (trace, memory, profile), the command line's --help.
 # Source of ascend_lab_py.mo: python scripts/msgfmt.py <this file>
 # Update the list of messages: python scripts/i18n_extract.py
 msgid ""
