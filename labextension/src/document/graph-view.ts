@@ -12,15 +12,16 @@ import { renderPayload } from '../viewer';
 
 type ViewerHandle = ReturnType<typeof renderPayload>;
 
-/** The payload of `path` (relative to the server root); throws with the server's message. */
-export async function fetchGraph(
-  path: string,
-  trans: ITrans = englishTrans
+/** The JSON answer of `ascend-lab/api/<segments>?<query>`; throws with the server's message. */
+async function fetchJson(
+  segments: string[],
+  query: Record<string, string>,
+  trans: ITrans
 ): Promise<unknown> {
   const settings = ServerConnection.makeSettings();
   const url =
-    URLExt.join(settings.baseUrl, API_NAMESPACE, 'graph') +
-    URLExt.objectToQueryString({ path });
+    URLExt.join(settings.baseUrl, API_NAMESPACE, ...segments) +
+    URLExt.objectToQueryString(query);
   const response = await ServerConnection.makeRequest(url, {}, settings);
   const text = await response.text();
   let body: unknown = null;
@@ -37,6 +38,23 @@ export async function fetchGraph(
     throw new Error(message);
   }
   return body;
+}
+
+/** The payload of `path` (relative to the server root); throws with the server's message. */
+export function fetchGraph(
+  path: string,
+  trans: ITrans = englishTrans
+): Promise<unknown> {
+  return fetchJson(['graph'], { path }, trans);
+}
+
+/** The statistics of weight `name` of the .mindir at `path`, read by the server. */
+export function fetchWeightStats(
+  path: string,
+  name: string,
+  trans: ITrans = englishTrans
+): Promise<unknown> {
+  return fetchJson(['graph', 'weight'], { path, name }, trans);
 }
 
 export class GraphView extends Widget {
@@ -71,7 +89,14 @@ export class GraphView extends Widget {
         return;
       }
       this.node.replaceChildren();
-      this._view = renderPayload(this.node, payload, { trans: this._trans });
+      // a .mindir's weights stay on the server: their statistics are read there on request
+      const onRequestWeightStats = path.toLowerCase().endsWith('.mindir')
+        ? (name: string) => fetchWeightStats(path, name, this._trans)
+        : undefined;
+      this._view = renderPayload(this.node, payload, {
+        trans: this._trans,
+        onRequestWeightStats
+      });
     } catch (err) {
       if (this.isDisposed) {
         return;

@@ -20,6 +20,7 @@ import {
 import { setViewerTrans, viewerTrans } from './i18n';
 import { injectStyle } from './style';
 import { TimelineView } from './timeline';
+import { weightStatsSource } from './weight-stats';
 import { Payload, PayloadError, checkPayload } from './types';
 import { ITrans } from '../trans';
 
@@ -28,6 +29,9 @@ export type ViewName = 'graph' | 'compare' | 'timeline' | 'memory' | 'profile' |
 export interface RenderOptions {
   view?: ViewName;
   onRequestPass?: (index: number) => Promise<unknown>;
+  /** a weight's statistics by its name (see ./weight-stats.ts); hosts that can read the
+   * model's weights pass it */
+  onRequestWeightStats?: (name: string) => Promise<unknown>;
   /** use a web worker for layout (default true; falls back when unavailable) */
   worker?: boolean;
   /** the page's translator for the viewer's labels (see ./i18n.ts; default: unchanged) */
@@ -187,6 +191,7 @@ export class ViewerApp {
         }
       };
       this.graphView = view;
+      view.panel.weightStats = weightStatsSource(p, this.options.onRequestWeightStats);
       container.appendChild(view.el);
       const prof = this.profileOn(key);
       if (prof) {

@@ -2,6 +2,7 @@
 import { clear, h } from './dom';
 import { viewerTrans } from './i18n';
 import { GraphNode, TensorType, formatBytes, formatShape, outputBytes } from './types';
+import { WeightStatsSource, weightStatsSection } from './weight-stats';
 
 function types(list: TensorType[] | undefined): string {
   if (!list || list.length === 0) {
@@ -51,6 +52,8 @@ export function fieldLabel(key: string): string {
 
 export class NodePanel {
   readonly el: HTMLDivElement;
+  /** where a weight's statistics come from (set by the app for a .mindir), or null */
+  weightStats: WeightStatsSource | null = null;
 
   constructor(label = viewerTrans().__('Node details')) {
     this.el = h('div', {
@@ -115,6 +118,9 @@ export class NodePanel {
       );
     }
     this.el.append(h('h3', {}, node.op), table);
+    if (node.kind === 'parameter' && this.weightStats) {
+      this.el.append(weightStatsSection(node, this.weightStats));
+    }
     const keys = Object.keys(attrs);
     if (keys.length) {
       const at = h('table', { class: 'al-attr-table' });
