@@ -26,14 +26,14 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 PACKED_FORMAT = "ascend-lab.packed-passes/1"
 
-TextTransform = Callable[[str], str]
+BundleTransform = Callable[[Any], Any]
 
 
 class PassPacker:
-    """Bundles of pass graphs, each JSON-encoded, transformed (e.g. paths redacted),
+    """Bundles of pass graphs, each transformed (e.g. paths redacted), JSON-encoded,
     deduplicated, gzip-compressed and base64-encoded as it arrives."""
 
-    def __init__(self, level: int = 6, transform: Optional[TextTransform] = None) -> None:
+    def __init__(self, level: int = 6, transform: Optional[BundleTransform] = None) -> None:
         self.level = level
         self.transform = transform
         self.bundles: List[str] = []
@@ -42,9 +42,9 @@ class PassPacker:
 
     def add(self, index: int, bundle: Dict[str, Any]) -> int:
         """Pack ``bundle`` as pass ``index``'s graphs; the bundle's number."""
-        text = json.dumps(bundle, ensure_ascii=False, separators=(",", ":"))
         if self.transform is not None:
-            text = self.transform(text)
+            bundle = self.transform(bundle)
+        text = json.dumps(bundle, ensure_ascii=False, separators=(",", ":"))
         data = text.encode("utf-8")
         del text
         digest = hashlib.sha256(data).hexdigest()
@@ -75,11 +75,11 @@ def _view_keys(payload: Dict[str, Any]) -> Set[str]:
 
 
 def pack_passes(
-    payload: Dict[str, Any], level: int = 6, transform: Optional[TextTransform] = None
+    payload: Dict[str, Any], level: int = 6, transform: Optional[BundleTransform] = None
 ) -> Tuple[Dict[str, Any], Optional[Dict[str, Any]]]:
     """``(payload without the passes' own graphs, packed)``; ``packed`` is None when no
     pass has a graph of its own (the input is not modified). ``transform`` is applied to
-    each bundle's JSON text before it is packed."""
+    each bundle before it is packed."""
     keep = _view_keys(payload)
     graphs = payload["graphs"]
     parts: Dict[str, Dict[str, Any]] = {}

@@ -11,13 +11,11 @@ rewrites every absolute path in every string of the payload:
 - inside an ascend-lab temporary folder (dumps): ``<dump>/...``;
 - anywhere else (the home folder, other temporary folders, /opt, ...): ``…/file.py``.
 
-Pure: strings in, strings out; one linear regex pass per string that holds a ``/``.
-:func:`redact_json_text` does the same on a JSON document's text (what the standalone HTML
-embeds): a big trace's payload has millions of strings, and walking them in Python took
-most of ``to_html``'s time.
+Pure: strings in, strings out; one linear regex pass per distinct string that holds a
+``/``. Graph nodes' identifier fields (ids, op names, scopes, types) are compiler names,
+not paths, and are not walked.
 """
 
-import json
 import os
 import re
 import tempfile
@@ -32,10 +30,14 @@ _SEGMENT = r"[^/\s:'\",;()\[\]<>{}|*?]+"
 _GENERIC = r"(?<![\w.~<>/-])~?/" + _SEGMENT + "/" + _PATH_CHARS + "+"
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
 ELLIPSIS = "\u2026"
-# A JSON string value (not a key: nothing but blanks and ":" follows a key) with a "/".
-# Linear: the part before the first "/" cannot cross a "/" or a quote, so each attempt
-# ends at the next quote and a failed one is retried only from a quote.
-_JSON_SLASH_STRING = re.compile(r'"[^"\\/]*(?:\\.[^"\\/]*)*/(?:[^"\\]|\\.)*"(?!\s*:)')
+# Fields of a graph node (a dict with "id" and "op") that hold compiler identifiers, never
+# paths: ids, op names, cell scopes, dtypes and shapes. Not walked: a 32-layer LLM's
+# payload has millions of them, and walking them was most of writing its HTML.
+_IDENTIFIER_FIELDS = frozenset(
+    ("id", "op", "kind", "name", "scope", "repaired_scope", "inputs", "outputs")
+    + ("input_types", "subgraph", "step")
+)
+_CACHE_MAX = 500_000
 
 
 def _folder(path: Optional[str]) -> Optional[str]:
@@ -60,6 +62,7 @@ class PathRedactor:
             re.escape(p) + r"(?![\w.-])(?:/" + _PATH_CHARS + "*)?" for p in reversed(literals)
         ]
         self._pattern = re.compile("|".join(branches + [_GENERIC]))
+        self._done: Dict[str, str] = {}  # string -> its redacted form
 
     def path(self, path: str) -> str:
         """The shareable form of one absolute path."""
@@ -80,21 +83,21 @@ class PathRedactor:
             return text
         return self._pattern.sub(lambda m: self.path(m.group(0)), text)
 
-    def json_text(self, document: str) -> str:
-        """``document`` (JSON text) with :meth:`text` applied to every string value."""
-        done: Dict[str, str] = {}  # scopes and source files repeat thousands of times
+    def value(self, value: Any) -> Any:
+        """A copy of a JSON value with :meth:`text` applied to every string value (keys
+        kept), except the identifier fields of graph nodes (see ``_IDENTIFIER_FIELDS``).
+        Each distinct string is rewritten once: source files repeat thousands of times."""
+        done = self._done
 
-        def one(match: "re.Match[str]") -> str:
-            literal = match.group(0)
-            out = done.get(literal)
+        def one(text: str) -> str:
+            out = done.get(text)
             if out is None:
-                value = json.loads(literal)
-                new = self.text(value)
-                out = literal if new == value else json.dumps(new, ensure_ascii=False)
-                done[literal] = out
+                out = self.text(text)
+                if len(done) < _CACHE_MAX:
+                    done[text] = out
             return out
 
-        return _JSON_SLASH_STRING.sub(one, document)
+        return _map_strings(value, one)
 
 
 def _cwd() -> Optional[str]:
@@ -105,10 +108,15 @@ def _cwd() -> Optional[str]:
 
 
 def _map_strings(value: Any, fn: Callable[[str], str]) -> Any:
-    """A copy of a JSON value with ``fn`` applied to every string value (keys kept)."""
+    """A copy of a JSON value with ``fn`` applied to every string value (keys kept; the
+    identifier fields of graph nodes kept as they are)."""
     if isinstance(value, str):
         return fn(value)
     if isinstance(value, dict):
+        if "id" in value and "op" in value:  # a graph node
+            return {
+                k: (v if k in _IDENTIFIER_FIELDS else _map_strings(v, fn)) for k, v in value.items()
+            }
         return {k: _map_strings(v, fn) for k, v in value.items()}
     if isinstance(value, list):
         out: List[Any] = [_map_strings(v, fn) for v in value]
@@ -121,10 +129,4 @@ def redact_paths(payload: Any, project: Optional[str] = None) -> Any:
 
     ``project``: the folder paths are made relative to (default: the current folder).
     """
-    return _map_strings(payload, PathRedactor(project).text)
-
-
-def redact_json_text(document: str, project: Optional[str] = None) -> str:
-    """:func:`redact_paths` for a JSON document's text: the same strings, rewritten the same
-    way, without building the document as Python objects."""
-    return PathRedactor(project).json_text(document)
+    return PathRedactor(project).value(payload)

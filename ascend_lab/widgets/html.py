@@ -17,7 +17,7 @@ import html
 import json
 import os
 import secrets
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Optional, Tuple
 
 from .. import i18n
 from ..pass_packing import PassPacker, pack_passes
@@ -61,13 +61,9 @@ body {{ font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; }}
 PACKED = '<script type="application/json" id="ascend-lab-passes">{}</script>\n'
 
 
-def embed_json(data: Any, transform: Optional[Callable[[str], str]] = None) -> str:
-    """JSON that is safe inside a <script> element: no ``</`` and no ``<!--``.
-
-    ``transform`` rewrites the JSON text first (path redaction)."""
+def embed_json(data: Any) -> str:
+    """JSON that is safe inside a <script> element: no ``</`` and no ``<!--``."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    if transform is not None:
-        text = transform(text)
     return text.replace("</", "<\\/").replace("<!--", "<\\u0021--")
 
 
@@ -101,7 +97,7 @@ def render_html(
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
     redactor = PathRedactor(project) if redact else None
-    transform = redactor.json_text if redactor is not None else None
+    transform = redactor.value if redactor is not None else None
     # A trace hands each pass to the packer as it is built (never all passes at once).
     packer = PassPacker(transform=transform) if hasattr(payload, "to_payload") else None
     data, _ = payload_for_view(payload, pass_sink=packer)
@@ -114,13 +110,14 @@ def render_html(
         title if title is not None else str(data["meta"].get("title") or "ascend-lab graph")
     )
     try:
-        if redactor is not None:
-            page_title = redactor.text(page_title)
         if packer is not None:
             packed = packer.packed()
         else:  # pass snapshots: gzip, decoded when opened
             data, packed = pack_passes(data, transform=transform)
-        payload_text = embed_json(data, transform)
+        if redactor is not None:
+            page_title = redactor.text(page_title)
+            data = redactor.value(data)
+        payload_text = embed_json(data)
     except RecursionError:
         raise PayloadError(["the payload nests deeper than Python can walk"]) from None
     module = "\n" + embed_script(read_bundle("standalone.js")) + "\n"
