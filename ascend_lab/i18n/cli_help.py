@@ -12,9 +12,10 @@ page are in our catalogue too.
 """
 
 import argparse
+import re
 from typing import Any, Iterable, List, Optional
 
-from . import N_, _, localize, normalize
+from . import N_, _, display_width, localize, normalize
 
 ARGPARSE_WORDS = (
     N_("usage: "),
@@ -26,8 +27,45 @@ ARGPARSE_WORDS = (
 )
 
 
+# A Chinese character (or full-width sign) on its own, a run of anything else but spaces,
+# or one space: the pieces a line may break between.
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
+_PIECE = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+| ")
+_WIDE = re.compile(f"[{_CJK}]")
+
+
+def wrap(text: str, width: int) -> List[str]:
+    """``text`` in lines of at most ``width`` terminal columns, breaking at spaces and between
+    Chinese characters (textwrap counts characters and only breaks at spaces)."""
+    lines: List[str] = []
+    line, used = "", 0
+    for piece in _PIECE.findall(" ".join(text.split())):
+        size = display_width(piece)
+        if piece != " " and used + size > width and line.strip():
+            lines.append(line.rstrip())
+            line, used = "", 0
+        if piece == " " and not line:
+            continue
+        line += piece
+        used += size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
 class LocalizedHelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, with help, descriptions and section titles translated."""
+    """argparse's formatter, with help, descriptions and section titles translated, and
+    Chinese text wrapped by terminal columns."""
+
+    def _split_lines(self, text: str, width: int) -> List[str]:
+        if not _WIDE.search(text):
+            return super()._split_lines(text, width)
+        return wrap(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if not _WIDE.search(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap(text, width - len(indent)))
 
     def _get_help_string(self, action: argparse.Action) -> Optional[str]:
         text = action.help

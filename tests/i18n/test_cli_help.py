@@ -18,7 +18,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def run_cli(args, **env):
     base = {k: v for k, v in os.environ.items() if k not in ("ASCEND_LAB_LANG", "LC_ALL")}
-    base.update(env, COLUMNS="200")
+    base.update({"COLUMNS": "200"}, **env)
     proc = subprocess.run(
         [sys.executable, "-m", "ascend_lab"] + args,
         capture_output=True,
@@ -83,3 +83,18 @@ def test_lang_is_read_before_parsing():
     assert lang_in_argv(["doctor", "--", "--lang", "zh"]) is None  # a file named --lang
     assert lang_in_argv(["status", "--lang"]) is None
     assert lang_in_argv(["status", "--lang", "fr"]) is None
+
+
+def test_chinese_help_is_wrapped_by_terminal_columns():
+    from ascend_lab.i18n import display_width
+    from ascend_lab.i18n.cli_help import wrap
+
+    text = "把协助排查的人需要看到的本机信息写入一个 .tar.gz：npu-smi 的各个视图、驱动/固件"
+    lines = wrap(text, 20)
+    assert all(display_width(line) <= 20 for line in lines), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # nothing lost
+    assert "npu-smi" in "\n".join(lines)  # a word is not cut
+    code, out, err = run_cli(["report", "--help"], LANG="zh_CN.UTF-8", COLUMNS="60")
+    assert code == 0, err
+    widths = [display_width(line) for line in out.splitlines()]
+    assert max(widths) <= 60 and len(widths) > 15, out
