@@ -9,7 +9,7 @@ import os
 import sys
 
 from .error_page import error_html
-from .sources import ViewFileError, payload_for_path
+from .sources import MINDIR_SUFFIX, ViewFileError, payload_for_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("changed", "all", "none"),
         default="changed",
         help="for a dump folder: which passes' graphs to embed (default: changed)",
+    )
+    parser.add_argument(
+        "--weight-stats",
+        action="store_true",
+        help="for a .mindir with -o: compute every weight's statistics (min, max, mean, std, "
+        "histogram) into the page, with progress on stderr (--serve computes them on request)",
     )
 
 
@@ -69,6 +75,7 @@ def _view_bundle(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from ..widgets.html import render_html
+    from . import weight_page
 
     if _is_report_bundle(args.path):
         return _view_bundle(args)
@@ -80,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"ascend-lab view: {exc}", file=sys.stderr)
         page = error_html(name, str(exc))
         failed = True
+    mindir = not failed and args.path.lower().endswith(MINDIR_SUFFIX)
+    if args.weight_stats and (args.serve or not mindir):
+        reason = "weights are read on request" if args.serve else "only a .mindir has weights"
+        print(f"ascend-lab view: --weight-stats ignored ({reason})", file=sys.stderr)
     if args.serve:
         if failed:
             return 2
@@ -88,8 +99,14 @@ def run(args: argparse.Namespace) -> int:
         def announce(url: str) -> None:
             print(f"Serving {name} at {url}  (Ctrl-C to stop)", flush=True)
 
-        serve_page(page, port=args.port, announce=announce)
+        answer = None
+        if mindir:  # the page asks this server for a weight's statistics
+            page = weight_page.with_stats_endpoint(page)
+            answer = weight_page.stats_answerer(args.path)
+        serve_page(page, port=args.port, announce=announce, weight_stats=answer)
         return 0
+    if mindir and args.weight_stats:
+        page = weight_page.with_precomputed_stats(page, weight_page.precompute(args.path))
     if failed and not args.output:
         return 2  # nothing asked for a file: do not leave an error page behind
     target = os.path.abspath(args.output or (name.rsplit(".", 1)[0] or name) + ".html")
