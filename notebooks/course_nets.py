@@ -48,7 +48,7 @@ def pick_device(verbose: bool = True) -> str:
         print(i18n._("MindSpore {}, device: {}").format(ms.__version__, target))
         if target == "CPU":
             print(f"({i18n.localize(status.reason)})" if status.reason else "")
-            print(i18n._("NOTE:"), i18n._(CPU_NOTE))
+            print(i18n._("NOTE: {}").format(i18n._(CPU_NOTE)))
     return target
 
 
