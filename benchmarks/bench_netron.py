@@ -40,7 +40,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -137,12 +137,13 @@ SETTLE_PROBE = """
 """
 
 
-def probe(nodes: str, error: str) -> str:
+def probe(nodes: str, error: str, cap_ms: int = LOAD_CAP_MS) -> str:
+    """The init script that reports the settled first view (see the module docstring)."""
     return SETTLE_PROBE % {
         "nodes": json.dumps(nodes),
         "error": json.dumps(error),
         "quiet": QUIET_MS,
-        "cap": LOAD_CAP_MS,
+        "cap": cap_ms,
     }
 
 
@@ -228,7 +229,15 @@ def only_origin(context: Any, origin: str) -> List[str]:
     return attempts
 
 
-def load(browser: Any, origin: str, url: str, script: str, shot: str) -> Dict[str, Any]:
+def load(
+    browser: Any,
+    origin: str,
+    url: str,
+    script: str,
+    shot: str,
+    check: Optional[Callable[[Any], Any]] = None,
+) -> Dict[str, Any]:
+    """One fresh load; the probe's report, plus ``check(page)`` run right after it (tests)."""
     context = browser.new_context(viewport=VIEWPORT)
     # Netron asks for cookie consent (after a geo-IP lookup) unless this cookie is set.
     context.add_cookies([{"name": "consent", "value": "1", "url": origin}])
@@ -245,6 +254,8 @@ def load(browser: Any, origin: str, url: str, script: str, shot: str) -> Dict[st
         while not results:
             page.wait_for_timeout(200)
         result = results[0]
+        if check is not None:
+            result["check"] = check(page)
         page.screenshot(path=shot)
     finally:
         context.close()
