@@ -116,6 +116,8 @@ def repair_scopes(graph: Graph) -> Dict[str, str]:
 
     Nodes not in the result are drawn in their own ``scope``.
     """
+    if sum(1 for n in graph.nodes if _is_drawn(n)) < 2:
+        return {}  # nothing to compare a scope with (most subgraphs of a frontend pass)
     preds, succs = data_neighbours(graph)
     order = [n for n in graph.nodes if n.id in preds]
     scopes: Dict[str, Path] = {n.id: split_scope(n.scope) for n in order}

@@ -359,31 +359,46 @@ def _signature(node: Node, id_to_key: Dict[str, str]) -> Tuple[object, ...]:
     )
 
 
+@dataclass
+class GraphFingerprint:
+    """What a diff compares of one graph: stable key -> node id, and -> node signature."""
+
+    ids: Dict[str, str]
+    signatures: Dict[str, Tuple[object, ...]]
+
+
+def fingerprint(graph: Graph) -> GraphFingerprint:
+    """The :class:`GraphFingerprint` of ``graph`` (computed once per pass by a timeline)."""
+    keyed = graph_keys(graph)
+    by_object = {id(n): k for k, n in keyed.items()}
+    id_to_key: Dict[str, str] = {}
+    for g in [graph] + list(graph.subgraphs.values()):
+        for n in g.nodes:
+            if id(n) in by_object:
+                id_to_key[n.id] = by_object[id(n)]
+    return GraphFingerprint(
+        ids={k: n.id for k, n in keyed.items()},
+        signatures={k: _signature(n, id_to_key) for k, n in keyed.items()},
+    )
+
+
+def diff_fingerprints(old: GraphFingerprint, new: GraphFingerprint) -> PassDiff:
+    """Nodes added, removed and modified from the graph of ``old`` to that of ``new``."""
+    result = PassDiff()
+    old_signatures = old.signatures
+    for key, signature in new.signatures.items():
+        before = old_signatures.get(key)
+        if before is None and key not in old_signatures:
+            result.added.append(new.ids[key])
+        elif signature != before:
+            result.modified.append(new.ids[key])
+    result.removed = [key for key in old_signatures if key not in new.signatures]
+    return result
+
+
 def diff_graphs(before: Graph, after: Graph) -> PassDiff:
     """Nodes added, removed and modified from ``before`` to ``after``."""
-    old = graph_keys(before)
-    new = graph_keys(after)
-    old_ids = {id(n): k for k, n in old.items()}
-    new_ids = {id(n): k for k, n in new.items()}
-
-    def id_map(graph: Graph, keys: Dict[int, str]) -> Dict[str, str]:
-        out = {}
-        for g in [graph] + list(graph.subgraphs.values()):
-            for n in g.nodes:
-                if id(n) in keys:
-                    out[n.id] = keys[id(n)]
-        return out
-
-    old_map = id_map(before, old_ids)
-    new_map = id_map(after, new_ids)
-    result = PassDiff()
-    for key, node in new.items():
-        if key not in old:
-            result.added.append(node.id)
-        elif _signature(node, new_map) != _signature(old[key], old_map):
-            result.modified.append(node.id)
-    result.removed = [key for key in old if key not in new]
-    return result
+    return diff_fingerprints(fingerprint(before), fingerprint(after))
 
 
 class PassTimeline:
@@ -411,6 +426,7 @@ class PassTimeline:
         self._graphs: Dict[int, Graph] = {}  # in order of last use
         self._pinned: Set[int] = set()
         self._diffs: Dict[int, PassDiff] = {}
+        self._fingerprints: Dict[int, GraphFingerprint] = {}  # the two most recent
         # index -> the first index of its run of identical dumps (same digest and count)
         self._same_as: Dict[int, int] = {}
         self.snapshots: List[PassSnapshot] = []
@@ -539,10 +555,21 @@ class PassTimeline:
         elif self._same_as[index] == self._same_as[index - 1]:
             result = PassDiff()
         else:
-            result = diff_graphs(self.snapshot(index - 1), self.snapshot(index))
+            result = diff_fingerprints(self._fingerprint(index - 1), self._fingerprint(index))
         snap.changed = index == 0 or result.changed
         self._diffs[index] = result
         return result
+
+    def _fingerprint(self, index: int) -> GraphFingerprint:
+        # walking the passes in order, each pass's fingerprint serves two diffs
+        first = self._same_as[index]
+        found = self._fingerprints.pop(first, None)
+        if found is None:
+            found = fingerprint(self.snapshot(first))
+        self._fingerprints[first] = found
+        while len(self._fingerprints) > 2:
+            del self._fingerprints[next(iter(self._fingerprints))]
+        return found
 
     def changed_indices(self) -> List[int]:
         return [s.index for s in self.snapshots if s.changed]
