@@ -16,11 +16,15 @@ function start(): void {
   if (!data || !host) {
     return;
   }
+  const trans = transForLanguage(document.documentElement.lang, CATALOGUES);
   let payload: unknown;
   try {
     payload = JSON.parse(data.textContent ?? '');
   } catch (err) {
-    host.textContent = `ascend-lab: the embedded payload is not valid JSON (${String(err)})`;
+    host.textContent = trans.__(
+      'ascend-lab: the embedded payload is not valid JSON (%1)',
+      String(err)
+    );
     return;
   }
   const view = (host.getAttribute('data-view') ?? 'all') as ViewName;
@@ -37,7 +41,6 @@ function start(): void {
   }
   // a new task after parsing a big payload keeps each main-thread task short
   setTimeout(() => {
-    const trans = transForLanguage(document.documentElement.lang, CATALOGUES);
     const handle = renderPayload(host, payload, { view, onRequestPass, trans });
     (window as unknown as { ascendLab?: unknown }).ascendLab = handle;
   }, 0);
