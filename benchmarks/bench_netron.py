@@ -20,7 +20,10 @@ context every time, alternating ours / Netron so machine load hits both alike.
 Netron: ``--netron DIR`` (its ``source/`` folder, as in the repository; Netron's browser
 version needs no build). Without it, ``source/`` of tag ``--netron-ref`` is extracted once
 from the local mirror ``--netron-git`` (``fetch github:lutzroeder/netron``) into
-``.cache/netron/<ref>/`` (gitignored). Nothing is downloaded.
+``.cache/netron/<ref>/`` (gitignored); nothing is downloaded. ``--netron-wheel VERSION``
+takes the released browser files from PyPI's ``netron`` wheel instead (``pip download``
+once into the same cache): complete where a partial mirror lacks large files, but a
+packaged build, whose telemetry requests are blocked and listed.
 
 Screenshots: test-artifacts/netron/<net>-ours.png and <net>-netron.png (last run).
 Prints numbers only; nothing here asserts a time.
@@ -34,12 +37,14 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
+import zipfile
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -152,7 +157,32 @@ def netron_version(source: str) -> str:
     if os.path.isfile(package):
         with open(package, encoding="utf-8") as f:
             return str(json.loads(f.read(1_000_000)).get("version", "?"))
-    return "? (no package.json next to the source folder)"
+    with open(os.path.join(source, "index.html"), encoding="utf-8") as f:
+        head = f.read(4000)
+    found = re.search(r'<meta name="version" content="([0-9.]{1,20})">', head)
+    return found.group(1) if found else "? (no version in package.json or index.html)"
+
+
+def netron_wheel(version: str) -> str:
+    """Netron's browser files from its PyPI wheel (``pip download``), cached once."""
+    target = os.path.join(CACHE, f"pypi-{version}")
+    source = os.path.join(target, "netron")
+    if os.path.isfile(os.path.join(source, "index.html")):
+        return source
+    wheels = os.path.join(CACHE, "wheel")
+    wheel = os.path.join(wheels, f"netron-{version}-py3-none-any.whl")
+    if not os.path.isfile(wheel):
+        pip = [sys.executable, "-m", "pip", "download", f"netron=={version}", "--no-deps"]
+        subprocess.run(pip + ["-d", wheels], check=True)
+    tmp = tempfile.mkdtemp(dir=CACHE, prefix=".extract-")
+    try:
+        with zipfile.ZipFile(wheel) as whl:
+            names = [n for n in whl.namelist() if n.startswith("netron/") and ".." not in n]
+            whl.extractall(tmp, members=names)
+        os.replace(tmp, target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return source
 
 
 def extract_netron(git_dir: str, ref: str) -> str:
@@ -311,13 +341,23 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--netron", help="Netron's source/ folder (with index.html)")
     parser.add_argument("--netron-git", default=NETRON_GIT, help="bare git dir of Netron")
     parser.add_argument("--netron-ref", default=NETRON_REF, help="tag or commit to extract")
+    parser.add_argument(
+        "--netron-wheel",
+        metavar="VERSION",
+        help="use the browser files of PyPI's netron==VERSION instead (pip download, cached)",
+    )
     args = parser.parse_args(argv)
     nets = pairs(args.ours, args.mindir)
     for ours, mindir in nets:
         for path in (ours, mindir):
             if not os.path.isfile(path):
                 sys.exit(f"missing input: {path}")
-    netron = os.path.abspath(args.netron or extract_netron(args.netron_git, args.netron_ref))
+    if args.netron:
+        netron = os.path.abspath(args.netron)
+    elif args.netron_wheel:
+        netron = netron_wheel(args.netron_wheel)
+    else:
+        netron = extract_netron(args.netron_git, args.netron_ref)
     if not os.path.isfile(os.path.join(netron, "index.html")):
         sys.exit(f"{netron} has no index.html; --netron wants Netron's source/ folder")
     os.makedirs(SHOTS, exist_ok=True)
