@@ -25,7 +25,7 @@ import ast
 import re
 import sys
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterable, Iterator, List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "ascend_lab" / "locale" / "zh_CN" / "LC_MESSAGES" / "ascend_lab_py.po"
@@ -48,6 +48,8 @@ PARSER_CALLS = (
     "add_parser",
 )
 HELP_KEYWORDS = ("help", "description")
+# {file: dict names}: module-level tables whose values are messages (shown through ``_``)
+TABLES = {"ascend_lab/tracing/timeline.py": ("EXPLAIN", "GENERIC_EXPLAIN")}
 PLAIN_DIR = "ascend_lab/device"
 MARKERS = ("_", "N_", "msg")
 MESSAGE_NAMES = ("reason", "smi_reason", "message", "msg", "fix")
@@ -147,6 +149,18 @@ def plain_messages(tree: ast.AST) -> Iterator[ast.AST]:
                         yield node.value
 
 
+def table_messages(tree: ast.AST, names: Iterable[str]) -> Iterator[str]:
+    """The string values of the module-level dicts ``names``."""
+    for node in getattr(tree, "body", []):
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        if _name(target) in names and isinstance(node.value, ast.Dict):
+            for value in node.value.values:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    yield value.value
+
+
 def marked_messages(tree: ast.AST) -> Iterator[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _name(node.func) in MARKERS and node.args:
@@ -211,6 +225,8 @@ def extract(root: Path = ROOT) -> Dict[str, List[str]]:
         rel = str(path.relative_to(root))
         tree = ast.parse(path.read_text(encoding="utf-8"), rel)
         for text in marked_messages(tree):
+            found.setdefault(text, []).append(rel)
+        for text in table_messages(tree, TABLES.get(rel, ())):
             found.setdefault(text, []).append(rel)
         if rel.startswith(PLAIN_DIR):
             for expr in plain_messages(tree):

@@ -178,11 +178,14 @@ def stage_key(name: str) -> str:
 
 
 def explain(name: str, stage: Optional[str] = None) -> str:
-    """One line about what the pass ``name`` does (generic for unknown names)."""
+    """One line about what the pass ``name`` does (generic for unknown names), in the
+    reader's language (the course prints it; the tables are in the gettext catalogue)."""
+    from ..i18n import _
+
     key = stage_key(name)
     if key in EXPLAIN:
-        return EXPLAIN[key]
-    return GENERIC_EXPLAIN.get(stage or classify(name), GENERIC_EXPLAIN["other"])
+        return _(EXPLAIN[key])
+    return _(GENERIC_EXPLAIN.get(stage or classify(name), GENERIC_EXPLAIN["other"]))
 
 
 def classify(name: str, after_optimize: bool = False) -> str:

@@ -41,6 +41,7 @@ def test_extraction_finds_the_messages_of_every_layer():
         "kernel name (default: %(default)s)",
         "this Python environment ({})",
         "show this help message and exit",
+        "Basic ops clustered into fused kernels (Fused_*).",  # a pass explanation (table)
     ):
         assert msgid in found, msgid
     assert len(found) >= 350

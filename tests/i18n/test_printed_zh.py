@@ -192,3 +192,11 @@ def test_trace_progress_lines_in_chinese(monkeypatch):
     assert bar.messages[3] == f"{len(tr.passes)} 个 Pass，{tr.kernel_count} 个算子"
     with using("en"):
         assert Counter(NUMBER.findall(summary)) == Counter(NUMBER.findall(tr.summary()))
+
+
+def test_pass_explanations_follow_the_language_of_the_trace():
+    dumps = os.path.join(IR, "lenet_fusion")
+    en, zh = both(lambda: [s.explain for s in PassTimeline(dumps)])
+    assert len(en) == len(zh) == 7
+    assert all(HAN.search(z) for z in zh) and not any(HAN.search(e) for e in en)
+    assert "Fused_*" in " ".join(zh)  # names in the explanations stay as they are
