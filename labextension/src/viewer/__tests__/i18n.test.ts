@@ -141,7 +141,7 @@ describe('viewer labels with a zh_CN translator', () => {
     await pane.select('1');
     await settle();
     expect(text('[data-view="graph"] [data-field="memory"]')).toBe(
-      '8192 B @ 偏移 0，step 0-1'
+      '8192 B @ 偏移 0，执行步 0-1'
     );
     expect(text('[data-view="graph"] [data-field="op"]')).toBe('Conv2D');
     h.app!.show('memory');
