@@ -33,6 +33,7 @@ Usage: .venv/bin/python benchmarks/bench_netron.py [--ours HTML --mindir MINDIR 
 """
 
 import argparse
+import collections
 import functools
 import http.server
 import json
@@ -313,7 +314,10 @@ def summary(runs: List[Dict[str, Any]]) -> Dict[str, Any]:
     errors = sorted({r["error"] for r in runs if "error" in r})
     errors += sorted({e for r in runs for e in r["page_errors"]})
     out["errors"] = errors
-    out["network"] = sorted({u for r in runs for u in r["network_attempts"]})
+    hosts = collections.Counter(
+        "/".join(u.split("/", 3)[:3]) for r in runs for u in r["network_attempts"]
+    )
+    out["network"] = [f"{host} x{n}" for host, n in sorted(hosts.items())]
     return out
 
 
