@@ -15,12 +15,15 @@ context every time, alternating ours / Netron so machine load hits both alike.
   that follows the last mutation. "graph" is when a node box was first seen (polled every
   100 ms). Netron fetches the ``.mindir`` from the same server (``index.html?url=...``, its
   own way of opening a URL), so its time includes reading the file, as ours includes parsing
-  the HTML.
+  the HTML. Netron's cookie-consent cookie is set beforehand (else it asks, after a geo-IP
+  lookup). The probe's own main-thread time is printed; it stays far below 1% of a load.
 
 Netron: ``--netron DIR`` (its ``source/`` folder, as in the repository; Netron's browser
 version needs no build). Without it, ``source/`` of tag ``--netron-ref`` is extracted once
 from the local mirror ``--netron-git`` (``fetch github:lutzroeder/netron``) into
-``.cache/netron/<ref>/`` (gitignored); nothing is downloaded. ``--netron-wheel VERSION``
+``.cache/netron/<ref>/`` (gitignored); nothing is downloaded. (Our mirror lacks the blobs of
+onnx-metadata.json and mlir-metadata.json; Netron's format probe gets a 404 for the first and
+goes on; a full file would only add its parse time to Netron's side.) ``--netron-wheel VERSION``
 takes the released browser files from PyPI's ``netron`` wheel instead (``pip download``
 once into the same cache): complete where a partial mirror lacks large files, but a
 packaged build, whose telemetry requests are blocked and listed.
@@ -29,7 +32,8 @@ Screenshots: test-artifacts/netron/<net>-ours.png and <net>-netron.png (last run
 Prints numbers only; nothing here asserts a time.
 
 Usage: .venv/bin/python benchmarks/bench_netron.py [--ours HTML --mindir MINDIR ...]
-       [--runs 3] [--netron DIR]
+       [--runs 3] [--netron DIR | --netron-wheel 9.3.3]
+Tests of the probe: tests/viewer/test_settle_probe_browser.py (-m browser).
 """
 
 import argparse
