@@ -158,6 +158,11 @@ def ljust(text: str, width: int) -> str:
     return text + " " * max(0, width - display_width(text))
 
 
+def rjust(text: str, width: int) -> str:
+    """``text.rjust(width)`` in terminal columns."""
+    return " " * max(0, width - display_width(text)) + text
+
+
 class Msg(str):
     """An English message that remembers its template and arguments."""
 

@@ -143,12 +143,15 @@ class Profile:
 
     # -- text ---------------------------------------------------------------------------
     def table(self, n: int = 10) -> str:
-        """The top-``n`` kernels as a plain-text table."""
+        """The top-``n`` kernels as a plain-text table (headings in the reader's language)."""
+        from ..i18n import _, display_width, ljust, rjust
+
         head = (
-            f"{'kernel':<48} {'type':<14} {'calls':>5} {'total us':>10} {'mean us':>9} "
-            f"{'share':>6}  node"
+            f"{ljust(_('kernel'), 48)} {ljust(_('type'), 14)} {rjust(_('calls'), 5)} "
+            f"{rjust(_('total us'), 10)} {rjust(_('mean us'), 9)} {rjust(_('share'), 6)}  "
+            + _("node")
         )
-        lines = [head, "-" * len(head)]
+        lines = [head, "-" * display_width(head)]
         for k in self.top(n):
             share = f"{k.share * 100:5.1f}%" if k.share is not None else "     -"
             name = k.name if len(k.name) <= 48 else "…" + k.name[-47:]

@@ -200,3 +200,11 @@ def test_pass_explanations_follow_the_language_of_the_trace():
     assert len(en) == len(zh) == 7
     assert all(HAN.search(z) for z in zh) and not any(HAN.search(e) for e in en)
     assert "Fused_*" in " ".join(zh)  # names in the explanations stay as they are
+
+
+def test_profile_table_headings_in_chinese_rows_unchanged():
+    profile = load_profile(ASCEND, "LeNet5", trace=FakeTrace(ascend_graph()))
+    en, zh = both(lambda: profile.table(3).splitlines())
+    assert zh[0].split() == ["算子", "类型", "次数", "总计", "us", "平均", "us", "占比", "图节点"]
+    assert zh[2:] == en[2:]  # the rows: names and numbers as they are
+    assert display_width(zh[1]) == display_width(zh[0])
