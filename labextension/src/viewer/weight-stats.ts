@@ -131,7 +131,7 @@ function number(v: number | null): string {
   }
   return Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6
     ? v.toPrecision(6)
-    : v.toExponential(4);
+    : v.toExponential(5);
 }
 
 /** A bar chart of the histogram: one bar per bin, its range and count in a tooltip. */
