@@ -9,6 +9,7 @@ import { renderPayload, ViewName } from './app';
 import { CATALOGUES } from './catalogues.generated';
 import { transForLanguage } from './i18n';
 import { packedPassLoader, readPacked } from './packed-passes';
+import { pageWeightStatsLoader } from './weight-stats';
 
 function start(): void {
   const data = document.getElementById('ascend-lab-payload');
@@ -39,9 +40,22 @@ function start(): void {
   } catch (err) {
     console.warn('ascend-lab: pass snapshots unreadable', err);
   }
+  let onRequestWeightStats: ((name: string) => Promise<unknown>) | undefined;
+  try {
+    // weight statistics written into the page, or the serving process's endpoint
+    const stats = document.getElementById('ascend-lab-weight-stats');
+    onRequestWeightStats = pageWeightStatsLoader(stats);
+  } catch (err) {
+    console.warn('ascend-lab: weight statistics unreadable', err);
+  }
   // a new task after parsing a big payload keeps each main-thread task short
   setTimeout(() => {
-    const handle = renderPayload(host, payload, { view, onRequestPass, trans });
+    const handle = renderPayload(host, payload, {
+      view,
+      onRequestPass,
+      onRequestWeightStats,
+      trans
+    });
     (window as unknown as { ascendLab?: unknown }).ascendLab = handle;
   }, 0);
 }
