@@ -1,6 +1,8 @@
 """A ``.mindir`` without its weights' bytes, so a 100 MB model opens in a few MB of memory.
 
-The file is memory-mapped and walked at the protobuf wire level: the graphs' parameters
+The file is walked at the protobuf wire level, through a small read window (not a memory
+map: every page a mapped walk touches, with the large pages recent kernels cache files in,
+would count in the process's memory): the graphs' parameters
 (``GraphProto.parameter``, one ``TensorProto`` per weight) are copied without their data
 fields (``raw_data`` and the typed ``*_data`` lists), which are skipped by their length
 and never read; everything else is copied as is. The parser then sees every weight's
@@ -10,9 +12,20 @@ name, shape and dtype. The same walk lists where each weight's bytes are
 ``mind_ir.proto`` (:mod:`ascend_lab.graph.mind_ir_fields`).
 """
 
-import mmap
 import os
-from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, TypeVar
+from typing import (
+    Any,
+    BinaryIO,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    NamedTuple,
+    Optional,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 from ..graph.errors import GraphParseError
 
@@ -64,7 +77,48 @@ class _Field(NamedTuple):
     value: int  # a varint's value, a length-delimited field's length
 
 
-def _varint(data: "mmap.mmap", pos: int, end: int) -> Tuple[int, int]:
+class FileBytes:
+    """A file's bytes by index and slice, read ``WINDOW`` bytes at a time when needed."""
+
+    WINDOW = 1 << 16
+
+    def __init__(self, f: BinaryIO, size: int) -> None:
+        self._f = f
+        self._size = size
+        self._start = 0
+        self._window = b""
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _read(self, start: int, length: int) -> bytes:
+        self._f.seek(start)
+        chunks = []
+        while length > 0:
+            chunk = self._f.read(length)
+            if not chunk:
+                raise GraphParseError("truncated MindIR: the file ended while it was read")
+            chunks.append(chunk)
+            length -= len(chunk)
+        return b"".join(chunks)
+
+    def __getitem__(self, key: Union[int, slice]) -> Any:
+        if isinstance(key, slice):
+            start, stop = key.start or 0, min(self._size, key.stop)
+            if start >= stop:
+                return b""
+            if self._start <= start and stop <= self._start + len(self._window):
+                return self._window[start - self._start : stop - self._start]
+            return self._read(start, stop - start)
+        if not self._start <= key < self._start + len(self._window):
+            if not 0 <= key < self._size:
+                raise IndexError(key)
+            self._start = key
+            self._window = self._read(key, min(self.WINDOW, self._size - key))
+        return self._window[key - self._start]
+
+
+def _varint(data: "FileBytes", pos: int, end: int) -> Tuple[int, int]:
     result = shift = 0
     while True:
         if pos >= end:
@@ -91,7 +145,7 @@ def _encode_varint(value: int) -> bytes:
             return bytes(out)
 
 
-def _fields(data: "mmap.mmap", start: int, end: int) -> Iterator[_Field]:
+def _fields(data: "FileBytes", start: int, end: int) -> Iterator[_Field]:
     """The fields of the message in ``data[start:end]``, values not read."""
     pos = start
     while pos < end:
@@ -124,7 +178,7 @@ def _fields(data: "mmap.mmap", start: int, end: int) -> Iterator[_Field]:
         yield _Field(number, wire, field_start, body, pos, value)
 
 
-def _copy(data: "mmap.mmap", start: int, end: int, kind: str, skipped: _Skipped) -> bytes:
+def _copy(data: "FileBytes", start: int, end: int, kind: str, skipped: _Skipped) -> bytes:
     out = bytearray()
     for f in _fields(data, start, end):
         inner = _inner_kind(kind, f.number) if f.wire == 2 else None
@@ -149,11 +203,11 @@ def _inner_kind(kind: str, number: int) -> Optional[str]:
     return None
 
 
-def _text(data: "mmap.mmap", f: _Field) -> str:
+def _text(data: "FileBytes", f: _Field) -> str:
     return bytes(data[f.body : f.end]).decode("utf-8", errors="replace")
 
 
-def _external(data: "mmap.mmap", start: int, end: int) -> ExternalData:
+def _external(data: "FileBytes", start: int, end: int) -> ExternalData:
     location, numbers = "", {2: 0, 3: 0}
     for f in _fields(data, start, end):
         if f.number == 1 and f.wire == 2:
@@ -163,7 +217,7 @@ def _external(data: "mmap.mmap", start: int, end: int) -> ExternalData:
     return ExternalData(location, numbers[2], numbers[3])
 
 
-def _record(data: "mmap.mmap", start: int, end: int) -> WeightRecord:
+def _record(data: "FileBytes", start: int, end: int) -> WeightRecord:
     name, data_type = "", 0
     dims: List[int] = []
     raw: Optional[Tuple[int, int]] = None
@@ -199,7 +253,7 @@ def _record(data: "mmap.mmap", start: int, end: int) -> WeightRecord:
     return WeightRecord(name, data_type, signed, raw, external, tuple(other))
 
 
-def _records(data: "mmap.mmap", start: int, end: int, kind: str, out: List[WeightRecord]) -> None:
+def _records(data: "FileBytes", start: int, end: int, kind: str, out: List[WeightRecord]) -> None:
     for f in _fields(data, start, end):
         inner = _inner_kind(kind, f.number) if f.wire == 2 else None
         if inner == _TENSOR:
@@ -208,13 +262,13 @@ def _records(data: "mmap.mmap", start: int, end: int, kind: str, out: List[Weigh
             _records(data, f.body, f.end, inner, out)
 
 
-def _walk_file(path: str, walk: Callable[["mmap.mmap", int], _T]) -> _T:
+def _walk_file(path: str, walk: Callable[["FileBytes", int], _T]) -> _T:
     size = os.path.getsize(path)
     if size == 0:
         raise GraphParseError("empty file: not a MindIR model", path, offset=0)
-    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+    with open(path, "rb", buffering=0) as f:
         try:
-            return walk(data, size)
+            return walk(FileBytes(f, size), size)
         except GraphParseError as exc:
             raise GraphParseError(exc.reason, path, offset=exc.offset) from None
 
@@ -222,7 +276,7 @@ def _walk_file(path: str, walk: Callable[["mmap.mmap", int], _T]) -> _T:
 def read_mindir_skeleton(path: str) -> Tuple[bytes, int, int]:
     """``(model bytes without weight data, weights, weight bytes skipped)``."""
 
-    def walk(data: "mmap.mmap", size: int) -> Tuple[bytes, int, int]:
+    def walk(data: "FileBytes", size: int) -> Tuple[bytes, int, int]:
         skipped = _Skipped()
         model = _copy(data, 0, size, _MODEL, skipped)
         return model, skipped.tensors, skipped.bytes
@@ -233,7 +287,7 @@ def read_mindir_skeleton(path: str) -> Tuple[bytes, int, int]:
 def weight_records(path: str) -> Dict[str, WeightRecord]:
     """Every weight of the ``.mindir`` at ``path`` by its name in the file, data not read."""
 
-    def walk(data: "mmap.mmap", size: int) -> Dict[str, WeightRecord]:
+    def walk(data: "FileBytes", size: int) -> Dict[str, WeightRecord]:
         found: List[WeightRecord] = []
         _records(data, 0, size, _MODEL, found)
         return {r.name: r for r in found}

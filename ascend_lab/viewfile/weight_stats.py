@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from ..graph.errors import GraphParseError
 from .mindir_skeleton import WeightRecord, weight_records
 
-CHUNK_ELEMENTS = 1 << 20  # values per read: 1M x 8 bytes of float64 work arrays at most
+CHUNK_ELEMENTS = 1 << 18  # values per read: work arrays of 2 MB (float64) each
 HISTOGRAM_BINS = 32
 EXTERNAL_HEADER = 64  # MindSpore's data_N files start with 64 bytes; byte 0: 1 = little-endian
 
@@ -238,7 +238,7 @@ def _summary(np: Any, chunks: Callable[[], Any], count: int) -> Dict[str, Any]:
         lo, hi = values.min(), values.max()
         low = lo if low is None else min(low, lo)
         high = hi if high is None else max(high, hi)
-        as_float = values.astype(np.float64)
+        as_float = values.astype(np.float64, copy=False)
         chunk_mean = float(as_float.mean())
         chunk_m2 = float(np.square(as_float - chunk_mean).sum())
         total = finite + n
@@ -274,21 +274,22 @@ def _histogram(
     low, high = summary["min"], summary["max"]
     if low is None:
         return {"edges": [], "counts": []}
+    span = (float(low), float(high))
     if kind in ("i", "b"):
         # whole numbers: bins of equal integer width, the last one ending after max
         bins = max(1, min(bins, int(high) - int(low) + 1))
-        edges = np.linspace(float(low), float(high) + 1.0, bins + 1)
-    elif low == high:
-        edges = np.array([low, high], dtype=np.float64)
-    else:
-        edges = np.linspace(low, high, bins + 1)
-    counts = np.zeros(len(edges) - 1, dtype=np.int64)
+        span = (float(low), float(high) + 1.0)
+    elif low == high:  # one value: one bin holding all
+        return {
+            "edges": [span[0], span[1]],
+            "counts": [summary["count"] - summary["nan"] - summary["inf"]],
+        }
+    counts = np.zeros(bins, dtype=np.int64)
+    edges = None
     for values in chunks():
         if values.dtype.kind == "f":
             values = values[np.isfinite(values)]
-        if values.size:
-            if len(edges) == 2 and edges[0] == edges[1]:
-                counts[0] += values.size
-            else:
-                counts += np.histogram(values, bins=edges)[0]
+        # equal bins over a given range: numpy's arithmetic path, no sort of the values
+        part, edges = np.histogram(values, bins=bins, range=span)
+        counts += part
     return {"edges": [float(e) for e in edges], "counts": [int(c) for c in counts]}
