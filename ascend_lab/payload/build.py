@@ -33,15 +33,24 @@ def add_graph(graphs: Dict[str, Any], key: str, graph: Graph) -> str:
         names.setdefault(sub_name, f"{key}/{sub_name}")
     parts = [(key, graph)] + [(names[n], g) for n, g in graph.subgraphs.items()]
     for part_key, part in parts:
-        data = part.to_dict()
-        repaired = repair_scopes(part)  # where to draw a node MindSpore named elsewhere
+        data = graph_data(part)
         for node in data["nodes"]:
             if node.get("subgraph"):
                 node["subgraph"] = names.get(node["subgraph"])
-            if node["id"] in repaired:
-                node["repaired_scope"] = repaired[node["id"]]
         graphs[part_key] = data
     return key
+
+
+def graph_data(graph: Graph) -> Dict[str, Any]:
+    """The payload's object for one graph (no subgraphs): its dict, and for each node whose
+    scope needed repair, the scope to draw it in (``repaired_scope``)."""
+    data = graph.to_dict()
+    repaired = repair_scopes(graph)  # where to draw a node MindSpore named elsewhere
+    if repaired:
+        for node in data["nodes"]:
+            if node["id"] in repaired:
+                node["repaired_scope"] = repaired[node["id"]]
+    return data
 
 
 def memory_section(graph: Graph, key: str) -> Optional[Dict[str, Any]]:

@@ -2,6 +2,8 @@
 
 from typing import Any, Callable, Dict, Optional, Tuple
 
+from ..graph.model import Graph
+from .build import graph_data
 from .validate import check_payload
 
 SnapshotFn = Callable[[int], Any]
@@ -26,7 +28,8 @@ def payload_for_view(
 
             def snapshot(index: int) -> Any:
                 graph = trace.snapshot(index)
-                data = graph.to_dict() if hasattr(graph, "to_dict") else dict(graph)
+                # drawn like the main views: with the scopes repaired
+                data = graph_data(graph) if isinstance(graph, Graph) else dict(graph)
                 diff = trace.diff(index) if hasattr(trace, "diff") else None
                 if diff is not None:
                     data["diff"] = {

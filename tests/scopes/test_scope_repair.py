@@ -151,3 +151,46 @@ def test_recorded_control_flow_expander_op_joins_the_net():
     repaired = repair_scopes(graph)
     expanded = [n for n in graph.kernels if (n.scope or "").startswith("Expand")]
     assert expanded and all(repaired[n.id].startswith("Default") for n in expanded)
+
+
+class _OnePassTrace:
+    """The part of a Trace a view's pass callback uses: to_payload, snapshot and diff."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def to_payload(self, passes: str = "changed", memory: bool = True):
+        from ascend_lab.payload.build import add_graph
+        from ascend_lab.payload.schema import SCHEMA_ID
+
+        graphs: dict = {}
+        add_graph(graphs, "final", self.graph)
+        return {
+            "schema": SCHEMA_ID,
+            "meta": {"title": "stack"},
+            "graphs": graphs,
+            "views": {"main": "final", "before": None, "after": "final"},
+            "passes": [],
+            "fusion": None,
+            "memory": None,
+        }
+
+    def snapshot(self, index: int) -> Graph:
+        return self.graph
+
+    def diff(self, index: int):
+        return None
+
+
+def test_pass_snapshots_asked_for_by_a_view_carry_the_repaired_scopes_too():
+    """The main views and a pass opened later (the notebook widget's callback) draw a
+    node in the same place."""
+    from ascend_lab.payload.view_input import payload_for_view
+
+    trace = _OnePassTrace(residual_stack(4))
+    payload, snapshot = payload_for_view(trace)
+    assert snapshot is not None
+    in_view = {n["id"]: n.get("repaired_scope") for n in payload["graphs"]["final"]["nodes"]}
+    in_pass = {n["id"]: n.get("repaired_scope") for n in snapshot(0)["nodes"]}
+    assert in_pass == in_view
+    assert in_pass["a3"] == f"{SEQ}/3-Block"
