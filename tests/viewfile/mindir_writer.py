@@ -8,6 +8,8 @@ streams ``length`` bytes, so a file can hold a tensor larger than the test's mem
 
 from typing import BinaryIO, Callable, Iterable, Optional, Sequence, Tuple, Union
 
+from ascend_lab.viewfile.mindir_skeleton import _encode_varint
+
 Data = Union[bytes, Tuple[int, Callable[[BinaryIO], None]]]
 
 FLOAT, UINT8, INT8, INT32, INT64, STRING, BOOL, FLOAT16, DOUBLE = 1, 2, 3, 6, 7, 8, 9, 10, 11
@@ -15,15 +17,9 @@ COMPLEX64, BFLOAT16, FLOAT64 = 14, 16, 17
 
 
 def varint(n: int) -> bytes:
-    n &= (1 << 64) - 1  # negative int64 as protobuf writes it
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if not n:
-            out.append(b)
-            return bytes(out)
-        out.append(b | 0x80)
+    # the skeleton's own encoder (test_weight_stats.py checks the files written here with
+    # the parser's independent decoder); negative int64 as protobuf writes it
+    return _encode_varint(n & ((1 << 64) - 1))
 
 
 def field(number: int, payload: bytes) -> bytes:

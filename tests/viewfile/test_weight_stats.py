@@ -110,6 +110,21 @@ def test_all_weights_with_progress():
     assert all("error" not in s and s["count"] > 0 for s in stats.values())
 
 
+def test_written_files_are_what_the_parser_decodes(tmp_path):
+    """The test writer's bytes, read by the parser's own wire decoder."""
+    path = tmp_path / "m.mindir"
+    data = np.arange(6, dtype="<f4").tobytes()
+    mw.write_mindir(
+        str(path),
+        [mw.Weight("a", mw.FLOAT, [2, 3], data), mw.Weight("d", mw.INT64, [-1, 300], bytes(0))],
+    )
+    graph = decode(path.read_bytes(), Schema(MESSAGES, ENUMS), "ModelProto").graph
+    a, d = graph.parameter
+    assert (a.name, list(a.dims), a.data_type, bytes(a.raw_data)) == ("main:a", [2, 3], 1, data)
+    assert (d.name, list(d.dims), d.data_type) == ("main:d", [-1, 300], mw.INT64)
+    assert [n.op_type for n in graph.node] == ["Add"]
+
+
 # ---------------------------------------------------------------------------- every dtype
 
 
