@@ -7,7 +7,7 @@ page elsewhere cannot reach the server by rebinding a domain name to 127.0.0.1.
 
 import http.server
 import json
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple, cast
 from urllib.parse import parse_qs, urlsplit
 
 from .weight_page import ENDPOINT
@@ -21,7 +21,7 @@ class _PageHandler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         url = urlsplit(self.path)
-        port = self.server.server_address[1]
+        port = cast(Tuple[str, int], self.server.server_address)[1]
         if self.headers.get("Host") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
             self.send_error(403, "unexpected Host")
             return

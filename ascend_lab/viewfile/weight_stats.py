@@ -285,11 +285,10 @@ def _histogram(
             "counts": [summary["count"] - summary["nan"] - summary["inf"]],
         }
     counts = np.zeros(bins, dtype=np.int64)
-    edges = None
+    edges = np.linspace(span[0], span[1], bins + 1)  # the edges np.histogram uses
     for values in chunks():
         if values.dtype.kind == "f":
             values = values[np.isfinite(values)]
         # equal bins over a given range: numpy's arithmetic path, no sort of the values
-        part, edges = np.histogram(values, bins=bins, range=span)
-        counts += part
+        counts += np.histogram(values, bins=bins, range=span)[0]
     return {"edges": [float(e) for e in edges], "counts": [int(c) for c in counts]}
