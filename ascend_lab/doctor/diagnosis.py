@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from ..i18n import N_, msg
+from ..i18n import N_, _, current, msg
 from .checks import (
     CONFIRMED,
     Confirmation,
@@ -53,9 +53,15 @@ class Finding:
 
     @property
     def title(self) -> str:
-        if self.detail:
-            return f"{self.entry.title}: {self.detail}"
-        return self.entry.title
+        """The title in the language it is read in (:func:`ascend_lab.i18n.current`: ``--lang``,
+        the notebook's edition, the locale), with the matched detail (an operator name)."""
+        title = self.entry.text("title", current())
+        return _("{}: {}").format(title, self.detail) if self.detail else title
+
+    @property
+    def english_title(self) -> str:
+        """The title as JSON and report bundles carry it, whatever the reader's language."""
+        return f"{self.entry.title}: {self.detail}" if self.detail else self.entry.title
 
     @property
     def evidence_line(self) -> str:
@@ -65,7 +71,7 @@ class Finding:
         e = self.entry
         return {
             "id": e.id,
-            "title": self.title,
+            "title": self.english_title,
             "term": e.term,
             "kind": e.kind,
             "category": e.category,

@@ -26,12 +26,6 @@ def _verdict_label(verdict: str) -> str:
     )
 
 
-def _title(f: Any) -> str:
-    """The finding's title in the current language, with the matched detail (an op name)."""
-    title = f.entry.text("title", current())
-    return _("{}: {}").format(title, f.detail) if f.detail else title
-
-
 def _texts(lines: Any) -> List[str]:
     return [localize(line) for line in lines]
 
@@ -48,7 +42,7 @@ def render_text(diag: Any) -> str:
         for i, f in enumerate(diag.findings, 1):
             e = f.entry
             tag = "" if e.kind == "error" else f" [{_(e.kind)}]"
-            out.append(f"{i}. {_title(f)}{tag}")
+            out.append(f"{i}. {f.title}{tag}")
             out.append(_("   Term:     {}").format(e.text("term", lang)))
             for n, line in f.evidence:
                 out.append(_("   Evidence: line {}: {}").format(n, line))
@@ -152,7 +146,7 @@ def _finding_html(i: int, f: Any) -> str:
         '<div style="font-size: var(--jp-ui-font-size2, 15px); font-weight: 600;">'
         + str(i)
         + ". "
-        + html.escape(_title(f))
+        + html.escape(f.title)
         + "</div>",
         '<div style="'
         + _MUTED

@@ -2,14 +2,17 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 
 from ascend_lab.doctor.diagnosis import diagnose
 from ascend_lab.doctor.magic import doctor_magic, split_lang
+from ascend_lab.i18n import using
 from tests.i18n.catalogue import REPO
 
 FIXTURE = REPO / "tests" / "doctor" / "fixtures" / "ms210_matmul.txt"
+HAN = re.compile(r"[\u4e00-\u9fff]")
 BUSY = "dcmi model initialized failed, because the device is used. ret is -8020\n"
 
 
@@ -123,3 +126,27 @@ def test_unknown_lang_is_refused_with_the_reason():
     code, out, err = _doctor("--lang", "klingon", "--no-env", str(FIXTURE))
     assert code == 2 and out == ""
     assert "argument --lang: unknown language 'klingon': use zh or en" in err
+
+
+def test_a_findings_title_is_in_the_readers_language_and_json_stays_english():
+    # notebook 09 prints `[(f.id, f.title) for f in d.findings]` in both editions
+    text = FIXTURE.read_text(encoding="utf-8")
+    with using("en"):
+        en = [(f.id, f.title) for f in diagnose(text, check_environment=False).findings]
+    with using("zh"):
+        diag = diagnose(text, check_environment=False)
+        zh = [(f.id, f.title) for f in diag.findings]
+        data = diag.to_dict()
+    assert [i for i, _ in zh] == [i for i, _ in en] and en
+    assert en[0] == ("shape-matmul", "Matrix multiply with mismatched inner dimensions: MatMul")
+    assert zh[0] == ("shape-matmul", "矩阵乘的内侧维度不匹配：MatMul")  # the op name kept
+    assert all(HAN.search(t) for _, t in zh) and not any(HAN.search(t) for _, t in en)
+    assert [f["title"] for f in data["findings"]] == [t for _, t in en]
+
+
+def test_a_title_without_detail_follows_the_language_too():
+    with using("zh"):
+        zh = diagnose(BUSY, check_environment=False).findings[0]
+        assert zh.title == zh.entry.text("title", "zh_CN") and HAN.search(zh.title)
+        assert zh.english_title == zh.entry.title
+        assert zh.english_title == "The NPU is already in use by another process or container"
