@@ -3,8 +3,12 @@
 
 import http.client
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
+import urllib.request
 
 import pytest
 
@@ -112,3 +116,24 @@ def test_served_page_refuses_other_hosts(served):
     for path in ("/", "/weight-stats?name=fc1.bias"):
         status, body = _get(port, path, host=f"attacker.example:{port}")
         assert status == 403 and b"fc1.bias" not in body
+
+
+def test_cli_serve_of_a_mindir_answers_statistics():
+    cli = os.path.join(os.path.dirname(sys.executable), "ascend-lab")
+    proc = subprocess.Popen(
+        [cli, "view", str(LENET), "--serve"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert "http://127.0.0.1:" in line, proc.stderr.read() if proc.poll() is not None else line  # type: ignore[union-attr]
+        url = line.split("at ", 1)[1].split()[0]
+        with urllib.request.urlopen(url, timeout=60) as response:
+            assert embedded(response.read().decode("utf-8")) == {"endpoint": "weight-stats"}
+        with urllib.request.urlopen(url + "weight-stats?name=fc3.weight", timeout=60) as response:
+            assert json.loads(response.read()) == weight_stats(str(LENET), "fc3.weight")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
