@@ -338,14 +338,15 @@ def shared_source(graph: Graph, node: Node, index: int) -> Optional[str]:
 
 
 def _describe(tensor_type: Optional[TensorType]) -> str:
+    # Msg: English (its first word is the exclusion's kind), shown in the reader's language
     if tensor_type is None or tensor_type.shape is None:
-        return "unknown shape"
+        return msg("unknown shape")
     shape = tensor_type.shape
     if any(d < 0 for d in shape):
-        return f"dynamic shape {list(shape)}"
+        return msg("dynamic shape {}", list(shape))
     if tensor_nbytes(tensor_type) is None:
-        return f"unknown dtype {tensor_type.device_dtype or tensor_type.dtype!r}"
-    return f"size 0 (shape {list(shape)})"
+        return msg("unknown dtype {!r}", tensor_type.device_dtype or tensor_type.dtype)
+    return msg("size 0 (shape {})", list(shape))
 
 
 def _fused_internals(graph: Graph, node: Node, alignment: int) -> Tuple[int, int]:
@@ -462,14 +463,12 @@ def lifetimes(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryProblem
             )
             if not nbytes:
                 why = _describe(node.outputs[0] if node.outputs else None)
-                problem.notes.append(
-                    msg(
-                        "{} {}: size unknown ({}), counted as 0 persistent bytes.",
-                        node.kind.capitalize(),
-                        node.name or node.id,
-                        why,
-                    )
+                template = (
+                    N_("Parameter {}: size unknown ({}), counted as 0 persistent bytes.")
+                    if node.kind == "parameter"
+                    else N_("Input {}: size unknown ({}), counted as 0 persistent bytes.")
                 )
+                problem.notes.append(msg(template, node.name or node.id, why))
     output_set = set(outputs)
     for t_id in outputs:
         tensor = candidates[t_id]
@@ -527,7 +526,10 @@ def _note_exclusions(problem: MemoryProblem) -> None:
     for item in problem.excluded:
         by_reason.setdefault(item.reason.split(" ", 1)[0], []).append(item)
     for kind, items in sorted(by_reason.items()):
-        examples = ", ".join(f"{e.id} [{e.label}]: {e.reason}" for e in items[:5])
+        examples = ""
+        for e in items[:5]:  # Msg pieces: each reason is shown in the reader's language
+            example = msg("{} [{}]: {}", e.id, e.label, e.reason)
+            examples = msg("{}, {}", examples, example) if examples else example
         more = msg(" and {} more", len(items) - 5) if len(items) > 5 else ""
         if kind == "dynamic":
             why = N_(

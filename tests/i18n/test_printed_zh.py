@@ -208,3 +208,27 @@ def test_profile_table_headings_in_chinese_rows_unchanged():
     assert zh[0].split() == ["算子", "类型", "次数", "总计", "us", "平均", "us", "占比", "图节点"]
     assert zh[2:] == en[2:]  # the rows: names and numbers as they are
     assert display_width(zh[1]) == display_width(zh[0])
+
+
+def test_memory_notes_give_their_inner_reason_in_chinese():
+    from ascend_lab.graph.model import Graph, TensorType
+    from tests.memory.graphs import op, param, ret, t
+
+    nodes = [
+        param("%x", -1, 3, kind="input"),
+        param("%w", -1, 3),
+        op("%0", "ReLU", ["%x"], [t(-1, 3)]),
+        op("%1", "Shape", ["%0"], [TensorType(dtype="Tuple", shape=(2,))]),
+        op("%2", "Zeros", [], [t(0, 3)]),
+        op("%3", "Neg", ["%2"], [t(4, 3)]),
+        op("%4", "Add", ["%0", "%3", "%w"], [t(-1, 3)]),
+    ] + ret("%mt", ["%4"])
+    en, zh = both(lambda: plan_graph(Graph("dyn", nodes)).summary())
+    assert "Input x: size unknown (dynamic shape [-1, 3])" in en
+    assert "Parameter w: size unknown (dynamic shape [-1, 3])" in en
+    assert "输入 x：大小未知（动态 shape [-1, 3]），按 0 字节常驻内存计。" in zh
+    assert "参数 w：大小未知（动态 shape [-1, 3]）" in zh
+    assert "%1:0 [" in zh and "未知的 dtype 'Tuple'" in zh  # the exclusion examples
+    assert "大小为 0（shape [0, 3]）" in zh and "、" in zh
+    assert not re.search(r"dynamic shape|unknown dtype|size 0|size unknown", zh), zh
+    assert_same_numbers_in_chinese(en, zh)
