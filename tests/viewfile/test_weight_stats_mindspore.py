@@ -6,6 +6,7 @@ small net by lowering MindSpore's size thresholds."""
 import numpy as np
 import pytest
 
+from ascend_lab.viewfile.sources import payload_for_path
 from ascend_lab.viewfile.weight_stats import weight_names, weight_stats
 from tests.viewfile.test_weight_stats import assert_matches, reference
 
@@ -83,3 +84,17 @@ def test_split_export_reads_each_data_file(tmp_path, monkeypatch):
     assert len(data_files) > 1, data_files  # the weights really are spread over files
     assert not (tmp_path / "small.mindir").exists()
     check_against_net(tmp_path / "small_graph.mindir", net)
+    # and the viewer opens the graph file: weights with shape and dtype
+    payload = payload_for_path(str(tmp_path / "small_graph.mindir"))
+    weights = {
+        n["id"]: n["outputs"][0]
+        for n in payload["graphs"][payload["views"]["main"]]["nodes"]
+        if n["kind"] == "parameter"
+    }
+    assert weights["scale16"] == {
+        "dtype": "Float16",
+        "shape": [8],
+        "device_dtype": None,
+        "format": None,
+    }
+    assert weights["dense.weight"]["shape"] == [8, 16] and len(weights) == 5
