@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from statistics import median
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -145,39 +146,191 @@ def run_phase(name, layers, out):
     raise SystemExit(f"{name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
 
 
-def first_view(path):
-    """Chromium, offline: ms to the first drawn view, and to expanding the first group in
-    view right after it (bench_viewer's probes)."""
-    from benchmarks.bench_viewer import EXPAND, PROBE
+# One interaction, timed from the event to the next drawn frame after the pane's
+# `al-rendered` (layout in the worker + SVG drawn); -1 when its target is missing.
+AFTER_RENDER = """
+(pane) => new Promise((resolve) => pane.addEventListener('al-rendered',
+    () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)),
+    { once: true }))
+"""
+
+INTERACT = (
+    """
+async ([what, arg]) => {
+  const afterRender = """
+    + AFTER_RENDER
+    + """;
+  const graph = document.querySelector('[data-view="graph"]');
+  const pane = graph.querySelector('.al-canvas');
+  const click = (el) => el.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  const t0 = performance.now();
+  if (what === 'stack') {
+    // a stack's button: 'next' draws the next layer, 'all' every layer
+    const b = graph.querySelector(`.al-stack-btn[data-stack-action="${arg}"]`);
+    if (!b) return -1;
+    const done = afterRender(pane);
+    click(b);
+    return (await done) - t0;
+  }
+  if (what === 'group') {
+    const g = graph.querySelector(`.al-group[data-group="${arg}"]`);
+    if (!g) return -1;
+    const done = afterRender(pane);
+    click(g);
+    return (await done) - t0;
+  }
+  if (what === 'search') {
+    // typing the query: every layer is searched, the results listed (synchronous)
+    const input = graph.querySelector('input[type="search"]');
+    input.value = arg;
+    input.dispatchEvent(new Event('input'));
+    const t1 = performance.now();
+    const hits = graph.querySelectorAll('.al-results li[role="button"]').length;
+    return [t1 - t0, hits];
+  }
+  if (what === 'hit') {
+    // go to the first search hit that is an `arg` op: reveals its layer, draws, selects
+    const li = [...graph.querySelectorAll('.al-results li[role="button"]')].find((e) =>
+        e.textContent.startsWith(arg + ' '));
+    if (!li) return -1;
+    const done = afterRender(pane);
+    click(li);
+    return (await done) - t0;
+  }
+  if (what === 'slider') {
+    const view = document.querySelector('[data-view="timeline"]');
+    const slider = view.querySelector('input[type="range"]');
+    const tpane = view.querySelector('.al-canvas');
+    const value = Number(slider.value) + Number(arg);
+    if (value < 0 || value > Number(slider.max)) return -1;
+    const done = afterRender(tpane);
+    const t = performance.now();
+    slider.value = String(value);
+    slider.dispatchEvent(new Event('input'));
+    return (await done) - t;
+  }
+  return -1;
+}
+"""
+)
+
+
+def browser_numbers(path, screenshot=None):
+    """Chromium, offline: ms from navigation to the first drawn view, then each interaction
+    (click -> drawn): the next layer of the "N × Block" stack, "show all", expanding one
+    collapsed layer after that, a search across layers and going to its hit, and moving the
+    pass slider by one step (after the timeline's first draw)."""
+    from benchmarks.bench_viewer import PROBE
     from tests.support.browser import block_network, chromium
 
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1280, "height": 860})
-        block_network(context)
+        attempts = block_network(context)
         page = context.new_page()
         page.add_init_script(PROBE)
         page.goto(f"file://{path}", timeout=300000)
-        drawn = page.evaluate("window.__drawn")
-        boxes = page.locator(".al-node, .al-group").count()
-        expand = page.evaluate(EXPAND, "")
+        out = {"drawn_ms": page.evaluate("window.__drawn")}
+        out["boxes"] = page.locator(".al-node, .al-group, .al-stack").count()
+        heads = page.locator(".al-stack-head > text")
+        out["stack"] = heads.first.text_content() if heads.count() else "no stack"
+        if screenshot:
+            page.screenshot(path=screenshot)
+        # the machine may be shared: medians of a few
+        out["next_layer_ms"] = median(page.evaluate(INTERACT, ["stack", "next"]) for _ in range(5))
+        out["show_all_ms"] = page.evaluate(INTERACT, ["stack", "all"])
+        out["show_all_boxes"] = page.locator(".al-node, .al-group").count()
+        out["expand_layer_ms"] = median(
+            page.evaluate(INTERACT, ["group", f"Default/blocks-CellList/{i}-Block"])
+            for i in (17, 18, 19)
+        )
+        page.evaluate("window.ascendLab.app.graphView.panes[0].setGraph(null)")
+        page.evaluate(
+            "window.ascendLab.app.graphView.panes[0].setGraph("
+            "window.ascendLab.app.payload.graphs[window.ascendLab.app.payload.views.main])"
+        )
+        page.wait_for_selector('[data-view="graph"] .al-canvas[data-state="ready"]')
+        search_ms, hits = page.evaluate(INTERACT, ["search", "3-Block/mlp-SwiGLU/down_proj"])
+        out["search_ms"], out["search_hits"] = search_ms, hits
+        out["hit_ms"] = page.evaluate(INTERACT, ["hit", "MatMul"])
+        layer3 = '.al-frame[data-frame="Default/blocks-CellList/3-Block"]'
+        out["hit_layer_drawn"] = (
+            page.locator(layer3).count() == 1 and page.locator(".al-node.al-selected").count() == 1
+        )
+        tab = page.locator('.al-tab[data-tab="timeline"]')
+        out["slider_ms"] = []
+        if tab.count():
+            tab.click()
+            page.wait_for_selector(
+                '[data-view="timeline"] .al-canvas[data-state="ready"]', timeout=120000
+            )
+            for step in (-1, -1, -1, -1, -1):
+                out["slider_ms"].append(page.evaluate(INTERACT, ["slider", step]))
+        out["longest_task_ms"] = max(page.evaluate("window.__longtasks") or [0.0])
         context.close()
-    return {"drawn_ms": drawn, "boxes": boxes, "expand_ms": expand}
+    if attempts:
+        raise RuntimeError(f"the page tried to use the network: {attempts}")
+    return out
+
+
+def print_browser(view, row):
+    row(
+        "first view in Chromium (standalone HTML)",
+        f"{view['drawn_ms']:.0f} ms",
+        f"({view['boxes']} boxes; {view['stack'].strip()})",
+    )
+    row(
+        'next layer of the stack ("\u203a": click -> drawn)',
+        f"{view['next_layer_ms']:.0f} ms",
+        "(median of 5)",
+    )
+    row(
+        '"show all" layers',
+        f"{view['show_all_ms']:.0f} ms",
+        f"({view['show_all_boxes']} boxes)",
+    )
+    row(
+        "expanding one collapsed layer after that",
+        f"{view['expand_layer_ms']:.0f} ms",
+        "(median of 3 layers)",
+    )
+    row(
+        "search across layers (typing -> results)",
+        f"{view['search_ms']:.0f} ms",
+        f"({view['search_hits']} hits listed)",
+    )
+    row(
+        "going to a hit in a stacked layer (MatMul of 3-Block)",
+        f"{view['hit_ms']:.0f} ms",
+        "(its layer drawn)" if view["hit_layer_drawn"] else "(its layer NOT drawn)",
+    )
+    steps = ", ".join(f"{ms:.0f}" for ms in view["slider_ms"]) or "no passes"
+    row("pass slider, one step each (-> drawn)", f"{steps} ms")
+    row("longest main-thread task", f"{view['longest_task_ms']:.0f} ms")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", type=int, default=32)
     parser.add_argument("--out", default=None, help="folder for dumps and the HTML")
+    parser.add_argument(
+        "--html", default=None, help="only the browser part, on this standalone HTML"
+    )
+    parser.add_argument("--screenshot", default=None, help="PNG of the first view")
     args = parser.parse_args()
+
+    def row(label, value, note=""):
+        print(f"  {label:<46}{value:>10}  {note}".rstrip())
+
+    if args.html:
+        print(f"{os.path.basename(args.html)} in Chromium, one run")
+        print_browser(browser_numbers(os.path.abspath(args.html), args.screenshot), row)
+        return
     out = os.path.abspath(args.out or tempfile.mkdtemp(prefix="bench-llm-"))
     os.makedirs(out, exist_ok=True)
     base = run_phase("compile", args.layers, out)
     ours = run_phase("trace", args.layers, out)
     overhead = (ours["trace_s"] - base["compile_s"]) / base["compile_s"] * 100
     b, o = base, ours
-
-    def row(label, value, note=""):
-        print(f"  {label:<42}{value:>9}  {note}".rstrip())
 
     print(f"{args.layers}-layer decoder (d=64), MindSpore on CPU, one run each")
     row(
@@ -214,13 +367,7 @@ def main():
     )
     row("kernels MindSpore names under layer 0", str(o["named_under_first_layer"]))
     row("layers holding the same ops after repair", f"{o['layers_alike']}/{o['layers']}")
-    view = first_view(os.path.join(out, "decoder.html"))
-    row(
-        "first view in Chromium (standalone HTML)",
-        f"{view['drawn_ms']:.0f} ms",
-        f"({view['boxes']} boxes)",
-    )
-    row("expanding the first group in view", f"{view['expand_ms']:.0f} ms")
+    print_browser(browser_numbers(os.path.join(out, "decoder.html"), args.screenshot), row)
     print(f"  (dumps and decoder.html in {out})")
 
 

@@ -14,8 +14,14 @@ import {
   NODE_H,
   NODE_W,
   ROOT,
+  STACK_CARD,
+  STACK_CARDS,
+  STACK_HEADER,
+  STACK_PAD,
   groupItem,
-  nodeItem
+  nodeItem,
+  stackItem,
+  stackSize
 } from './model';
 import { timeColour } from './profile-colour';
 import { GraphData, GraphNode, formatBytes, formatShape, outputBytes } from './types';
@@ -29,9 +35,13 @@ export const CULL_LIMIT = 1500;
 const PREFETCH_DELAY_MS = 400;
 const PREFETCH_BATCHES = 12;
 
+/** What a stack's header buttons do. */
+export type StackAction = 'prev' | 'next' | 'all' | 'stack';
+
 interface Box {
   item: string;
-  kind: 'node' | 'group' | 'frame';
+  /** a stack: the frame around a repeated block's drawn instance, cards behind it */
+  kind: 'node' | 'group' | 'frame' | 'stack';
   x: number;
   y: number;
   w: number;
@@ -246,6 +256,37 @@ export class GraphPane {
   private place(): void {
     const model = this.model!;
     this.boxes.clear();
+    // a stack: its frame, then the instance it draws at (pad, header) inside it
+    const placeStack = (item: string, cx: number, cy: number, depth: number): void => {
+      const instance = model.shownInstanceOf(item.slice(2));
+      const open = model.isExpanded(instance);
+      const child = open ? model.layouts.get(instance) : undefined;
+      if (open && !child) {
+        return;
+      }
+      const iw = child ? child.width : GROUP_W;
+      const ih = child ? child.height : GROUP_H;
+      const [w, hgt] = stackSize(iw, ih);
+      const x = cx - w / 2;
+      const y = cy - hgt / 2;
+      this.boxes.set(item, { item, kind: 'stack', x, y, w, h: hgt, depth });
+      const inner = groupItem(instance);
+      const ix = x + STACK_PAD;
+      const iy = y + STACK_HEADER;
+      const box: Box = {
+        item: inner,
+        kind: child ? 'frame' : 'group',
+        x: ix,
+        y: iy,
+        w: iw,
+        h: ih,
+        depth: depth + 1
+      };
+      this.boxes.set(inner, box);
+      if (child) {
+        walk(instance, ix, iy, depth + 2);
+      }
+    };
     const walk = (group: string, ox: number, oy: number, depth: number): void => {
       const layout = model.layouts.get(group);
       if (!layout) {
@@ -263,6 +304,8 @@ export class GraphPane {
             h: NODE_H,
             depth
           });
+        } else if (item.startsWith('k:')) {
+          placeStack(item, ox + cx, oy + cy, depth);
         } else {
           const id = item.slice(2);
           if (model.isExpanded(id)) {
@@ -297,9 +340,9 @@ export class GraphPane {
       }
     };
     walk(ROOT, 0, 0, 0);
+    const back = (b: Box): number => (b.kind === 'frame' || b.kind === 'stack' ? 0 : 1);
     this.order = [...this.boxes.values()].sort(
-      (a, b) =>
-        (a.kind === 'frame' ? 0 : 1) - (b.kind === 'frame' ? 0 : 1) || a.depth - b.depth
+      (a, b) => back(a) - back(b) || a.depth - b.depth
     );
     this.culling = this.order.length > CULL_LIMIT;
   }
@@ -449,7 +492,9 @@ export class GraphPane {
         continue;
       }
       drawn.add(box.item);
-      if (box.kind === 'frame') {
+      if (box.kind === 'stack') {
+        frames.appendChild(this.drawStack(box));
+      } else if (box.kind === 'frame') {
         frames.appendChild(this.drawFrame(box));
       } else if (box.kind === 'group') {
         boxes.appendChild(this.drawGroup(box));
@@ -459,11 +504,11 @@ export class GraphPane {
     }
     const seen = new Set<string>();
     for (const [u, v] of model.edges) {
-      const a = model.representative(u);
-      const b = model.representative(v);
-      if (a === b) {
+      const ends = model.drawnEdge(u, v);
+      if (!ends) {
         continue;
       }
+      const [a, b] = ends;
       const key = `${a}\u0000${b}`;
       if (seen.has(key)) {
         continue;
@@ -578,8 +623,9 @@ export class GraphPane {
 
   private drawFrame(box: Box): SVGGElement {
     const id = box.item.slice(2);
-    const group = this.model!.groups.get(id)!;
-    return s(
+    const model = this.model!;
+    const group = model.groups.get(id)!;
+    const frame = s(
       'g',
       {
         class: 'al-frame',
@@ -613,6 +659,137 @@ export class GraphPane {
           `\u25be ${ellipsis(group.label, Math.max(4, Math.floor(box.w / 7) - 4))}`
         )
       )
+    );
+    // stacks of this group shown in full: a button in the header stacks each again
+    let x = box.w - 6;
+    for (const st of model.stacksIn(id)) {
+      if (!model.unstacked.has(st.id)) {
+        continue;
+      }
+      const t = viewerTrans();
+      const text = t.__('stack %1 × %2', st.members.length, st.label);
+      const bw = text.length * 7 + 12;
+      x -= bw;
+      frame.appendChild(
+        this.stackButton(
+          st.id,
+          'stack',
+          text,
+          t.__('Stack the %1 instances of %2 again', st.members.length, st.label),
+          x,
+          3,
+          bw
+        )
+      );
+      x -= 4;
+    }
+    return frame;
+  }
+
+  /**
+   * A repeated block: "32 × Block" with buttons to step to the previous / next instance
+   * and to show all of them, over cards that stand for the instances not drawn.
+   */
+  private drawStack(box: Box): SVGGElement {
+    const model = this.model!;
+    const id = box.item.slice(2);
+    const stack = model.stacks.get(id)!;
+    const t = viewerTrans();
+    const n = stack.members.length;
+    const instance = model.shownInstanceOf(id);
+    const at = stack.members.indexOf(instance) + 1;
+    const cards = STACK_CARD * STACK_CARDS;
+    const w = box.w - cards;
+    const hgt = box.h - cards;
+    const title = t.__('%1 × %2', n, stack.label);
+    const g = s('g', {
+      class: 'al-stack',
+      'data-stack': id,
+      transform: `translate(${box.x},${box.y})`
+    });
+    for (let i = STACK_CARDS; i >= 1; i--) {
+      g.appendChild(
+        s('rect', {
+          class: 'al-stack-card',
+          x: i * STACK_CARD,
+          y: i * STACK_CARD,
+          width: w,
+          height: hgt,
+          rx: 8
+        })
+      );
+    }
+    g.appendChild(s('rect', { class: 'al-stack-front', width: w, height: hgt, rx: 8 }));
+    const head = s(
+      'g',
+      {
+        class: 'al-stack-head',
+        'data-item': box.item,
+        role: 'group',
+        tabindex: 0,
+        'aria-label': t.__(
+          '%1, instance %2 of %3 drawn (%4); the others are stacked',
+          title,
+          at,
+          n,
+          instance
+        )
+      },
+      s('title', {}, t.__('%1 in %2', title, stack.parent || '/')),
+      s('rect', {
+        width: w,
+        height: STACK_HEADER - 4,
+        fill: 'transparent',
+        stroke: 'none'
+      }),
+      s('text', { x: 8, y: 16, 'font-weight': 700 }, title)
+    );
+    g.appendChild(head);
+    this.itemEls.set(box.item, head);
+    const buttons: Array<[StackAction, string, string, number]> = [
+      ['prev', '‹', t.__('Draw the previous %1', stack.label), 20],
+      ['next', '›', t.__('Draw the next %1', stack.label), 20],
+      [
+        'all',
+        t.__('show all %1', n),
+        t.__('Show all %1 instances of %2', n, stack.label),
+        0
+      ]
+    ];
+    let x = w - 6;
+    for (const [action, text, label, fixed] of buttons.reverse()) {
+      const bw = fixed || Math.max(40, text.length * 7 + 12);
+      x -= bw;
+      g.appendChild(this.stackButton(id, action, text, label, x, 4, bw));
+      x -= 4;
+    }
+    return g;
+  }
+
+  /** One of a stack's buttons (found by its data-stack-action and data-stack-id). */
+  private stackButton(
+    stack: string,
+    action: StackAction,
+    text: string,
+    label: string,
+    x: number,
+    y: number,
+    w: number
+  ): SVGGElement {
+    return s(
+      'g',
+      {
+        class: 'al-stack-btn',
+        'data-stack-action': action,
+        'data-stack-id': stack,
+        transform: `translate(${x},${y})`,
+        role: 'button',
+        tabindex: 0,
+        'aria-label': label
+      },
+      s('title', {}, label),
+      s('rect', { width: w, height: STACK_HEADER - 10, rx: 4 }),
+      s('text', { x: w / 2, y: 12, 'text-anchor': 'middle' }, text)
     );
   }
 
@@ -677,6 +854,32 @@ export class GraphPane {
     el?.focus({ preventScroll: true });
   }
 
+  /** A stack's button: draw the previous / next instance, or show them all. */
+  async stackAction(stack: string, action: StackAction): Promise<void> {
+    const model = this.model;
+    if (!model || !model.stacks.has(stack)) {
+      return;
+    }
+    let focus: string;
+    if (action === 'all') {
+      model.showAll(stack);
+      focus = groupItem(model.shownInstanceOf(stack));
+    } else if (action === 'stack') {
+      model.restack(stack);
+      focus = stackItem(stack);
+    } else {
+      model.stepInstance(stack, action === 'next' ? 1 : -1);
+      focus = '';
+    }
+    await this.relayout();
+    const el = focus
+      ? this.itemEls.get(focus)
+      : this.viewport.querySelector<SVGGElement>(
+          `[data-stack-action="${action}"][data-stack-id="${CSS.escape(stack)}"]`
+        );
+    el?.focus({ preventScroll: true });
+  }
+
   /** Select a node (expanding its groups if needed); notify listeners unless silent. */
   async select(
     id: string | null,
@@ -722,7 +925,7 @@ export class GraphPane {
     let best: string | null = null;
     let bestScore = Infinity;
     for (const b of this.boxes.values()) {
-      if (b.kind === 'frame' || b.item === from) {
+      if (b.kind === 'frame' || b.kind === 'stack' || b.item === from) {
         continue;
       }
       const dx = b.x + b.w / 2 - ax;
@@ -819,6 +1022,14 @@ export class GraphPane {
       { passive: false }
     );
     this.svg.addEventListener('click', (ev: MouseEvent) => {
+      const button = (ev.target as Element).closest('[data-stack-action]');
+      if (button) {
+        void this.stackAction(
+          button.getAttribute('data-stack-id')!,
+          button.getAttribute('data-stack-action') as StackAction
+        );
+        return;
+      }
       const target = (ev.target as Element).closest('[data-item]');
       if (!target) {
         return;
@@ -826,7 +1037,7 @@ export class GraphPane {
       const item = target.getAttribute('data-item')!;
       if (item.startsWith('g:')) {
         void this.toggleGroup(item.slice(2));
-      } else {
+      } else if (item.startsWith('n:')) {
         void this.select(item.slice(2));
       }
     });
@@ -846,7 +1057,10 @@ export class GraphPane {
     };
     if (ev.key in dirs) {
       ev.preventDefault();
-      const start = current ?? this.order.find(b => b.kind !== 'frame')?.item ?? null;
+      const start =
+        current ??
+        this.order.find(b => b.kind !== 'frame' && b.kind !== 'stack')?.item ??
+        null;
       if (!start) {
         return;
       }
@@ -855,6 +1069,15 @@ export class GraphPane {
         this.focusItem(next);
       }
     } else if (ev.key === 'Enter' || ev.key === ' ') {
+      const button = (ev.target as Element).closest('[data-stack-action]');
+      if (button) {
+        ev.preventDefault();
+        void this.stackAction(
+          button.getAttribute('data-stack-id')!,
+          button.getAttribute('data-stack-action') as StackAction
+        );
+        return;
+      }
       if (!active) {
         return;
       }
@@ -862,7 +1085,7 @@ export class GraphPane {
       const item = active.getAttribute('data-item')!;
       if (item.startsWith('g:')) {
         void this.toggleGroup(item.slice(2));
-      } else {
+      } else if (item.startsWith('n:')) {
         void this.select(item.slice(2), { focus: true });
       }
     } else if (ev.key === '+' || ev.key === '=') {

@@ -120,7 +120,8 @@ export function runLayoutJobs(jobs: LayoutJob[]): GroupLayout[] {
     for (const it of job.items) {
       if (it.ref !== undefined) {
         const child = done.get(it.ref);
-        sizes.set(it.id, child ? [child.width, child.height] : [it.w, it.h]);
+        const [pw, ph] = it.pad ?? [0, 0];
+        sizes.set(it.id, child ? [child.width + pw, child.height + ph] : [it.w, it.h]);
       } else {
         sizes.set(it.id, [it.w, it.h]);
       }

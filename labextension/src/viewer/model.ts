@@ -1,7 +1,8 @@
 /**
  * Graph model for the view: bookkeeping filtering (with edges bridged through hidden
  * nodes), the scope tree (collapsible groups), default expansion on big graphs, and the
- * per-group layout jobs. Pure data, no DOM: unit-tested directly.
+ * per-group layout jobs, and repeated-block stacks (32 × Block with one instance drawn).
+ * Pure data, no DOM: unit-tested directly.
  */
 import { GraphData, GraphNode } from './types';
 
@@ -16,6 +17,14 @@ export const GROUP_PAD = 14;
 export const GROUP_HEADER = 22;
 
 export const ROOT = '';
+
+/** Sibling groups of one class with one structure stack from this many instances on. */
+export const STACK_MIN = 3;
+/** A stack's frame: header row, padding around the instance drawn, cards peeking out. */
+export const STACK_HEADER = 26;
+export const STACK_PAD = 8;
+export const STACK_CARD = 6;
+export const STACK_CARDS = 2;
 
 export interface ScopeGroup {
   id: string;
@@ -34,6 +43,8 @@ export interface LayoutItem {
   h: number;
   /** size comes from the job of this group in the same batch */
   ref?: string;
+  /** added to the referenced group's size (a stack around its drawn instance) */
+  pad?: [number, number];
 }
 
 export interface LayoutJob {
@@ -52,6 +63,116 @@ export interface GroupLayout {
 
 export const nodeItem = (id: string): string => `n:${id}`;
 export const groupItem = (id: string): string => `g:${id}`;
+export const stackItem = (id: string): string => `k:${id}`;
+
+/** Size of a stack drawn around an instance of size (w, h). */
+export function stackSize(w: number, h: number): [number, number] {
+  const cards = STACK_CARD * STACK_CARDS;
+  return [w + 2 * STACK_PAD + cards, h + STACK_HEADER + STACK_PAD + cards];
+}
+
+/**
+ * Sibling scopes repeated in a list: instances of one block (`12-Block` in a CellList),
+ * `members` in index order. Its id is its first member's group id.
+ */
+export interface BlockStack {
+  id: string;
+  parent: string;
+  /** the block's class, e.g. `Block` */
+  label: string;
+  members: string[];
+}
+
+/** The class part of a scope label: `12-Block` -> `Block`, `attn_norm-RMSNorm` -> `RMSNorm`. */
+export function blockClass(label: string): string {
+  const cut = label.indexOf('-');
+  return cut < 0 ? label : label.slice(cut + 1);
+}
+
+/** Leading index of a list member's label (`12-Block` -> 12), else NaN. */
+function labelIndex(label: string): number {
+  const m = /^(\d{1,9})-/.exec(label);
+  return m ? Number(m[1]) : NaN;
+}
+
+/** A node of a subtree for structureSignature: its scope relative to the subtree's root. */
+export interface SignatureNode {
+  id: string;
+  op: string;
+  /** scope path below the instance's root ('' for the root itself) */
+  path: string;
+}
+
+/**
+ * Structure signature of a subtree: the multiset of (relative scope, op) of its nodes and
+ * the multiset of edges between them as (relative scope, op) pairs. Two instances of one
+ * block have the same signature; a block with an extra branch (a downsampling first
+ * Bottleneck) or other ops does not. `edges` may hold edges leaving the subtree: ignored.
+ */
+export function structureSignature(
+  nodes: SignatureNode[],
+  edges: Iterable<[string, string]>
+): string {
+  const token = new Map<string, string>();
+  for (const n of nodes) {
+    token.set(n.id, `${n.path}\u0001${n.op}`);
+  }
+  const nodeTokens = [...token.values()].sort();
+  const edgeTokens: string[] = [];
+  for (const [u, v] of edges) {
+    const a = token.get(u);
+    const b = token.get(v);
+    if (a !== undefined && b !== undefined) {
+      edgeTokens.push(`${a}\u0002${b}`);
+    }
+  }
+  edgeTokens.sort();
+  return `${nodeTokens.join('\u0003')}\u0004${edgeTokens.join('\u0003')}`;
+}
+
+/**
+ * Partition sibling groups into stacks: members of a list (labels `N-Class`, as MindSpore
+ * names CellList and SequentialCell members) of the same class and the same signature, at
+ * least `min` of them, in index order. `signatureOf` is only called for classes that
+ * repeat `min` times.
+ */
+export function findStacks(
+  parent: string,
+  children: Array<{ id: string; label: string }>,
+  signatureOf: (id: string) => string,
+  min = STACK_MIN
+): BlockStack[] {
+  const byClass = new Map<string, Array<{ id: string; label: string }>>();
+  for (const c of children) {
+    if (isNaN(labelIndex(c.label))) {
+      continue; // a named attribute (attn_norm, layer1), not an instance in a list
+    }
+    const cls = blockClass(c.label);
+    (byClass.get(cls) ?? byClass.set(cls, []).get(cls)!).push(c);
+  }
+  const stacks: BlockStack[] = [];
+  for (const [cls, same] of byClass) {
+    if (same.length < min) {
+      continue;
+    }
+    const bySig = new Map<string, Array<{ id: string; label: string }>>();
+    for (const c of same) {
+      const sig = signatureOf(c.id);
+      (bySig.get(sig) ?? bySig.set(sig, []).get(sig)!).push(c);
+    }
+    for (const members of bySig.values()) {
+      if (members.length < min) {
+        continue;
+      }
+      const ordered = members
+        .map((m, i) => ({ m, i, k: labelIndex(m.label) }))
+        .sort((a, b) => a.k - b.k || a.i - b.i)
+        .map(x => x.m.id);
+      stacks.push({ id: ordered[0], parent, label: cls, members: ordered });
+    }
+  }
+  return stacks;
+}
 
 /** Inputs of a hidden bookkeeping node that carry data (UpdateState carries only state). */
 function dataInputs(node: GraphNode): string[] {
@@ -89,6 +210,14 @@ export class GraphModel {
   private edgesByGroup = new Map<string, Array<[string, string]>>();
   preds = new Map<string, string[]>();
   succs = new Map<string, string[]>();
+  /** repeated-block stacks by id, and by the group they sit in */
+  stacks = new Map<string, BlockStack>();
+  private stacksByParent = new Map<string, BlockStack[]>();
+  private stackOfGroup = new Map<string, string>();
+  /** the instance each stack draws (default: its first member) */
+  private shownInstance = new Map<string, string>();
+  /** stacks whose instances are all drawn ("show all") */
+  readonly unstacked = new Set<string>();
 
   constructor(graph: GraphData, showBookkeeping = false) {
     this.graph = graph;
@@ -290,6 +419,362 @@ export class GraphModel {
       }
     }
     this.expanded.add(ROOT);
+    this.buildStacks();
+  }
+
+  /** Nodes of a group's subtree with their scope relative to the group (for signatures). */
+  private subtreeNodes(group: string): SignatureNode[] {
+    const out: SignatureNode[] = [];
+    const walk = (id: string, path: string): void => {
+      const g = this.groups.get(id)!;
+      for (const n of g.nodes) {
+        out.push({ id: n, op: this.byId.get(n)!.op, path });
+      }
+      for (const c of g.children) {
+        const label = this.groups.get(c)!.label;
+        walk(c, path ? `${path}/${label}` : label);
+      }
+    };
+    walk(group, '');
+    return out;
+  }
+
+  /** The structure signature of a group's subtree (see structureSignature). */
+  signature(group: string): string {
+    const nodes = this.subtreeNodes(group);
+    const edges: Array<[string, string]> = [];
+    for (const n of nodes) {
+      for (const p of this.preds.get(n.id) ?? []) {
+        edges.push([p, n.id]);
+      }
+    }
+    return structureSignature(nodes, edges);
+  }
+
+  private buildStacks(): void {
+    this.stacks = new Map();
+    this.stacksByParent = new Map();
+    this.stackOfGroup = new Map();
+    for (const g of this.groups.values()) {
+      if (g.children.length < STACK_MIN) {
+        continue;
+      }
+      const children = g.children.map(c => ({
+        id: c,
+        label: this.groups.get(c)!.label
+      }));
+      const found = findStacks(g.id, children, c => this.signature(c));
+      for (const st of found) {
+        this.stacks.set(st.id, st);
+        for (const m of st.members) {
+          this.stackOfGroup.set(m, st.id);
+        }
+      }
+      if (found.length) {
+        this.stacksByParent.set(g.id, found);
+      }
+    }
+    // keep what the user chose where the same stack still exists
+    for (const [id, member] of [...this.shownInstance]) {
+      if (this.stackOfGroup.get(member) !== id) {
+        this.shownInstance.delete(id);
+      }
+    }
+    for (const id of [...this.unstacked]) {
+      if (!this.stacks.has(id)) {
+        this.unstacked.delete(id);
+      }
+    }
+  }
+
+  /** The stack a group belongs to while it is stacked (not after "show all"). */
+  stackFor(group: string): BlockStack | undefined {
+    const id = this.stackOfGroup.get(group);
+    return id === undefined || this.unstacked.has(id) ? undefined : this.stacks.get(id);
+  }
+
+  /** The stacks among a group's children, stacked or not. */
+  stacksIn(group: string): BlockStack[] {
+    return this.stacksByParent.get(group) ?? [];
+  }
+
+  /** The stack a group is a member of, stacked or not. */
+  memberOf(group: string): BlockStack | undefined {
+    const id = this.stackOfGroup.get(group);
+    return id === undefined ? undefined : this.stacks.get(id);
+  }
+
+  /** The instance a stack draws. */
+  shownInstanceOf(stack: string): string {
+    return this.shownInstance.get(stack) ?? this.stacks.get(stack)!.members[0];
+  }
+
+  /** A member of a stack other than the instance it draws: not drawn. */
+  isStackHidden(group: string): boolean {
+    const st = this.stackFor(group);
+    return st !== undefined && this.shownInstanceOf(st.id) !== group;
+  }
+
+  /**
+   * What a group draws for its child groups, in order: plain groups, and each stack once
+   * (where its first member sits) with the instance it shows.
+   */
+  drawnChildren(group: string): Array<{ group: string; stack?: BlockStack }> {
+    const g = this.groups.get(group)!;
+    if (!this.stacksByParent.has(group)) {
+      return g.children.map(c => ({ group: c }));
+    }
+    const out: Array<{ group: string; stack?: BlockStack }> = [];
+    for (const c of g.children) {
+      const st = this.stackFor(c);
+      if (!st) {
+        out.push({ group: c });
+      } else if (c === st.members[0]) {
+        out.push({ group: this.shownInstanceOf(st.id), stack: st });
+      }
+    }
+    return out;
+  }
+
+  /** Layouts that depend on this group's size: its own and its ancestors'. */
+  private invalidateFrom(group: string | null): void {
+    let g = group;
+    while (g !== null) {
+      this.layouts.delete(g);
+      this.prefetched.delete(g);
+      g = this.groups.get(g)?.parent ?? null;
+    }
+  }
+
+  /** Groups of a subtree, the root first. */
+  private subtreeGroups(group: string): string[] {
+    const out = [group];
+    for (let i = 0; i < out.length; i++) {
+      out.push(...this.groups.get(out[i])!.children);
+    }
+    return out;
+  }
+
+  /**
+   * Draw another instance of a stack: it opens like the one drawn before (the same
+   * relative scopes expanded), so stepping through layers keeps the view.
+   */
+  showInstance(stack: string, member: string): boolean {
+    const st = this.stacks.get(stack);
+    if (!st || !st.members.includes(member)) {
+      return false;
+    }
+    const old = this.shownInstanceOf(stack);
+    if (this.unstacked.has(stack) || old === member) {
+      return false;
+    }
+    this.shownInstance.set(stack, member);
+    this.openLike(old, member);
+    if (!this.copyInstanceLayouts(old, member)) {
+      this.invalidateFrom(st.parent);
+    }
+    // else: the same size as the instance drawn before, so the parents' layouts hold
+    return true;
+  }
+
+  /** Give `to`'s subtree the expansion (and nested stacks' choices) of its twin `from`. */
+  private openLike(from: string, to: string): void {
+    let changed = false;
+    for (const g of this.subtreeGroups(to)) {
+      const twin = from + g.slice(to.length);
+      const open = this.expanded.has(twin);
+      if (open !== this.expanded.has(g)) {
+        changed = true;
+        if (open) {
+          this.expanded.add(g);
+        } else {
+          this.expanded.delete(g);
+        }
+      }
+      const nested = this.stackOfGroup.get(twin);
+      if (nested !== undefined && nested === twin && this.stacks.has(g)) {
+        // a stack inside the instance: draw the same member, stacked or not
+        const shown = this.shownInstanceOf(nested);
+        this.shownInstance.set(g, to + shown.slice(from.length));
+        if (this.unstacked.has(nested) !== this.unstacked.has(g)) {
+          changed = true;
+          if (this.unstacked.has(nested)) {
+            this.unstacked.add(g);
+          } else {
+            this.unstacked.delete(g);
+          }
+        }
+      }
+    }
+    if (changed) {
+      for (const g of this.subtreeGroups(to)) {
+        this.layouts.delete(g);
+      }
+    }
+  }
+
+  /**
+   * Lay out instance `to` by renaming the layouts of `from`, an instance of the same stack
+   * drawn with the same expansion: one structure, one picture, no layout run. Nodes pair up
+   * group by group, op by op, in graph order. False (nothing stored) when a layout is
+   * missing or the groups do not pair up.
+   */
+  private copyInstanceLayouts(from: string, to: string): boolean {
+    const rename = new Map<string, string>();
+    const pending: GroupLayout[] = [];
+    const sources: string[] = [];
+    const walk = (g: string): boolean => {
+      if (!this.layouts.has(g)) {
+        return false;
+      }
+      sources.push(g);
+      for (const { group: c } of this.drawnChildren(g)) {
+        if (this.expanded.has(c) && !walk(c)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!this.expanded.has(from) || !walk(from)) {
+      return false;
+    }
+    const twinOf = (path: string): string => to + path.slice(from.length);
+    for (const g of sources) {
+      const a = this.groups.get(g)!;
+      const b = this.groups.get(twinOf(g));
+      if (!b || a.nodes.length !== b.nodes.length) {
+        return false;
+      }
+      const byOp = new Map<string, string[]>();
+      for (const n of b.nodes) {
+        const op = this.byId.get(n)!.op;
+        (byOp.get(op) ?? byOp.set(op, []).get(op)!).push(n);
+      }
+      const taken = new Map<string, number>();
+      for (const n of a.nodes) {
+        const op = this.byId.get(n)!.op;
+        const k = taken.get(op) ?? 0;
+        const twin = byOp.get(op)?.[k];
+        if (twin === undefined) {
+          return false;
+        }
+        taken.set(op, k + 1);
+        rename.set(nodeItem(n), nodeItem(twin));
+      }
+    }
+    for (const g of sources) {
+      const layout = this.layouts.get(g)!;
+      const pos: Record<string, [number, number]> = {};
+      for (const item of Object.keys(layout.pos)) {
+        const renamed = item.startsWith('n:')
+          ? rename.get(item)
+          : `${item.slice(0, 2)}${twinOf(item.slice(2))}`;
+        if (renamed === undefined) {
+          return false;
+        }
+        pos[renamed] = layout.pos[item];
+      }
+      pending.push({ ...layout, group: twinOf(g), pos });
+    }
+    for (const layout of pending) {
+      this.layouts.set(layout.group, layout);
+    }
+    return true;
+  }
+
+  /** Step a stack's drawn instance by `delta` (wrapping around); the instance now drawn. */
+  stepInstance(stack: string, delta: number): string {
+    const st = this.stacks.get(stack)!;
+    const at = st.members.indexOf(this.shownInstanceOf(stack));
+    const n = st.members.length;
+    const next = st.members[(((at + delta) % n) + n) % n];
+    this.showInstance(stack, next);
+    return next;
+  }
+
+  /**
+   * Draw every instance of a stack as its own group ("show all"). On big graphs the
+   * instances not drawn before come collapsed, so that the view stays light.
+   */
+  showAll(stack: string): void {
+    const st = this.stacks.get(stack);
+    if (!st || this.unstacked.has(stack)) {
+      return;
+    }
+    const shown = this.shownInstanceOf(stack);
+    this.unstacked.add(stack);
+    if (this.visible.length > COLLAPSE_THRESHOLD) {
+      for (const m of st.members) {
+        if (m !== shown) {
+          this.expanded.delete(m);
+        }
+      }
+    }
+    this.invalidateFrom(st.parent);
+  }
+
+  /** Stack a stack's instances again, drawing `member` (default: the one drawn before). */
+  restack(stack: string, member?: string): void {
+    const st = this.stacks.get(stack);
+    if (!st || !this.unstacked.has(stack)) {
+      return;
+    }
+    this.unstacked.delete(stack);
+    if (member !== undefined && st.members.includes(member)) {
+      this.shownInstance.set(stack, member);
+    }
+    this.invalidateFrom(st.parent);
+  }
+
+  /** Is a node drawn inside this stack (in its drawn instance)? */
+  private insideStack(node: string, stack: string): boolean {
+    return this.groupChain(this.groupOfNode(node)).some(
+      g => this.stackOfGroup.get(g) === stack
+    );
+  }
+
+  /**
+   * The drawn edge for an edge between two nodes: the boxes showing its ends, or null when
+   * both are in one box, or when one end is a stack and the other is drawn inside it (the
+   * edges between instances of a stack run inside the stack).
+   */
+  drawnEdge(u: string, v: string): [string, string] | null {
+    const a = this.representative(u);
+    const b = this.representative(v);
+    if (a === b) {
+      return null;
+    }
+    if (
+      (a.startsWith('k:') && this.insideStack(v, a.slice(2))) ||
+      (b.startsWith('k:') && this.insideStack(u, b.slice(2)))
+    ) {
+      return null;
+    }
+    return [a, b];
+  }
+
+  /** A group's item-level edges with stacked members drawn as their stack. */
+  private jobEdges(group: string): Array<[string, string]> {
+    const raw = this.edgesByGroup.get(group) ?? [];
+    if (!this.stacksByParent.has(group)) {
+      return raw;
+    }
+    const item = (it: string): string => {
+      const st = it.startsWith('g:') ? this.stackFor(it.slice(2)) : undefined;
+      return st ? stackItem(st.id) : it;
+    };
+    const seen = new Set<string>();
+    const out: Array<[string, string]> = [];
+    for (const [a0, b0] of raw) {
+      const a = item(a0);
+      const b = item(b0);
+      const key = `${a}\u0000${b}`;
+      if (a !== b && !seen.has(key)) {
+        seen.add(key);
+        out.push([a, b]);
+      }
+    }
+    return out;
   }
 
   groupOfNode(id: string): string {
@@ -355,6 +840,10 @@ export class GraphModel {
   representative(id: string): string {
     const chain = this.groupChain(this.groupOfNode(id));
     for (let i = 1; i < chain.length; i++) {
+      const st = this.stackFor(chain[i]);
+      if (st && this.shownInstanceOf(st.id) !== chain[i]) {
+        return stackItem(st.id);
+      }
       if (!this.expanded.has(chain[i])) {
         return groupItem(chain[i]);
       }
@@ -362,13 +851,17 @@ export class GraphModel {
     return nodeItem(id);
   }
 
-  /** Boxes drawn with the current expansion (nodes + collapsed groups, frames excluded). */
+  /**
+   * Boxes drawn with the current expansion (nodes, collapsed groups and stacks' headers;
+   * frames excluded).
+   */
   visibleItemCount(): number {
     let count = 0;
     const walk = (id: string): void => {
       const g = this.groups.get(id)!;
       count += g.nodes.length;
-      for (const c of g.children) {
+      for (const { group: c, stack } of this.drawnChildren(id)) {
+        count += stack ? 1 : 0;
         if (this.expanded.has(c)) {
           walk(c);
         } else {
@@ -395,17 +888,21 @@ export class GraphModel {
       return;
     }
     let count = this.visibleItemCount();
-    let frontier = [...this.groups.get(ROOT)!.children];
+    const drawn = (id: string): string[] => this.drawnChildren(id).map(c => c.group);
+    let frontier = drawn(ROOT);
     while (frontier.length) {
       const next: string[] = [];
       frontier.sort((a, b) => this.groups.get(a)!.count - this.groups.get(b)!.count);
       for (const id of frontier) {
-        const g = this.groups.get(id)!;
-        const extra = g.nodes.length + g.children.length - 1;
+        const children = this.drawnChildren(id);
+        const extra =
+          this.groups.get(id)!.nodes.length +
+          children.reduce((k, c) => k + (c.stack ? 2 : 1), 0) -
+          1;
         if (count + extra <= threshold) {
           this.expanded.add(id);
           count += extra;
-          next.push(...g.children);
+          next.push(...drawn(id));
         }
       }
       frontier = next;
@@ -414,12 +911,27 @@ export class GraphModel {
 
   /** Expand or collapse one group; only its ancestors need a new layout. */
   setExpanded(group: string, expand: boolean): void {
+    const st = this.stackFor(group);
+    if (expand && st && this.shownInstanceOf(st.id) !== group) {
+      // a hidden instance: the stack draws it instead of the one it drew
+      this.showInstance(st.id, group);
+    }
     if (
       group === ROOT ||
       !this.groups.has(group) ||
       this.expanded.has(group) === expand
     ) {
       return;
+    }
+    const member = this.memberOf(group);
+    if (expand && member && this.unstacked.has(member.id)) {
+      // one layer of a stack shown in full: it opens like the instance the stack drew
+      const like = this.shownInstanceOf(member.id);
+      if (like !== group && this.expanded.has(like)) {
+        this.expanded.add(group);
+        this.openLike(like, group);
+        this.copyInstanceLayouts(like, group);
+      }
     }
     if (expand) {
       this.expanded.add(group);
@@ -441,6 +953,11 @@ export class GraphModel {
   reveal(id: string): boolean {
     let changed = false;
     for (const g of this.ancestors(id)) {
+      const st = this.stackFor(g);
+      if (st && this.shownInstanceOf(st.id) !== g) {
+        this.showInstance(st.id, g);
+        changed = true;
+      }
       if (!this.expanded.has(g)) {
         this.setExpanded(g, true);
         changed = true;
@@ -453,9 +970,11 @@ export class GraphModel {
   layoutJobs(): LayoutJob[] {
     const jobs: LayoutJob[] = [];
     const pending = new Set<string>();
+    const pad = stackSize(0, 0);
     const visit = (id: string): void => {
       const g = this.groups.get(id)!;
-      for (const c of g.children) {
+      const children = this.drawnChildren(id);
+      for (const { group: c } of children) {
         if (this.expanded.has(c)) {
           visit(c);
         }
@@ -467,18 +986,19 @@ export class GraphModel {
       for (const n of g.nodes) {
         items.push({ id: nodeItem(n), w: NODE_W, h: NODE_H });
       }
-      for (const c of g.children) {
-        const item = groupItem(c);
+      for (const { group: c, stack } of children) {
+        const item = stack ? stackItem(stack.id) : groupItem(c);
+        const [pw, ph] = stack ? pad : [0, 0];
         if (!this.expanded.has(c)) {
-          items.push({ id: item, w: GROUP_W, h: GROUP_H });
+          items.push({ id: item, w: GROUP_W + pw, h: GROUP_H + ph });
         } else if (pending.has(c)) {
-          items.push({ id: item, w: 0, h: 0, ref: c });
+          items.push({ id: item, w: 0, h: 0, ref: c, pad: stack ? pad : undefined });
         } else {
           const l = this.layouts.get(c)!;
-          items.push({ id: item, w: l.width, h: l.height });
+          items.push({ id: item, w: l.width + pw, h: l.height + ph });
         }
       }
-      jobs.push({ group: id, items, edges: this.edgesByGroup.get(id) ?? [] });
+      jobs.push({ group: id, items, edges: this.jobEdges(id) });
       pending.add(id);
     };
     visit(ROOT);
@@ -492,13 +1012,17 @@ export class GraphModel {
   prefetchJobs(limit: number, order: (group: string) => number = () => 0): LayoutJob[] {
     const candidates: string[] = [];
     for (const id of this.expanded) {
-      for (const c of this.groups.get(id)?.children ?? []) {
+      if (!this.groups.has(id) || this.isStackHidden(id)) {
+        continue;
+      }
+      for (const { group: c } of this.drawnChildren(id)) {
         if (!this.expanded.has(c) && !this.layouts.has(c) && !this.prefetched.has(c)) {
           candidates.push(c);
         }
       }
     }
     candidates.sort((a, b) => order(a) - order(b));
+    const [pw, ph] = stackSize(0, 0);
     return candidates.slice(0, limit).map(id => {
       const g = this.groups.get(id)!;
       const items: LayoutItem[] = g.nodes.map(n => ({
@@ -506,18 +1030,22 @@ export class GraphModel {
         w: NODE_W,
         h: NODE_H
       }));
-      for (const c of g.children) {
-        items.push({ id: groupItem(c), w: GROUP_W, h: GROUP_H });
+      for (const { group: c, stack } of this.drawnChildren(id)) {
+        items.push(
+          stack
+            ? { id: stackItem(stack.id), w: GROUP_W + pw, h: GROUP_H + ph }
+            : { id: groupItem(c), w: GROUP_W, h: GROUP_H }
+        );
       }
-      return { group: id, items, edges: this.edgesByGroup.get(id) ?? [] };
+      return { group: id, items, edges: this.jobEdges(id) };
     });
   }
 
   storePrefetched(results: GroupLayout[]): void {
     for (const r of results) {
       const g = this.groups.get(r.group);
-      // only valid while all its children are collapsed
-      if (g && !g.children.some(c => this.expanded.has(c))) {
+      // only valid while all its drawn children are collapsed
+      if (g && !this.drawnChildren(r.group).some(c => this.expanded.has(c.group))) {
         this.prefetched.set(r.group, r);
       }
     }

@@ -74,6 +74,13 @@ svg.al-svg .al-group rect { fill: var(--al-bg2); stroke: var(--al-fg2); stroke-d
 svg.al-svg .al-frame > rect { fill: var(--al-fg2); fill-opacity: 0.05; stroke: var(--al-border); }
 svg.al-svg .al-frame > .al-frame-head { cursor: pointer; }
 svg.al-svg .al-frame text { fill: var(--al-fg2); }
+svg.al-svg .al-stack-card { fill: var(--al-bg2); stroke: var(--al-fg2); stroke-opacity: 0.6; }
+svg.al-svg .al-stack-front { fill: var(--al-bg); stroke: var(--al-fg2); stroke-width: 1.3; }
+svg.al-svg .al-stack-head, svg.al-svg .al-stack-btn { cursor: pointer; outline: none; }
+svg.al-svg .al-stack-btn rect { fill: var(--al-bg2); stroke: var(--al-border); }
+svg.al-svg .al-stack-btn:focus-visible rect, svg.al-svg .al-stack-head:focus-visible rect { stroke: var(--al-accent); stroke-width: 2.5; }
+svg.al-svg .al-stack-head.al-match > rect { stroke: var(--al-match); stroke-width: 3; }
+svg.al-svg .al-stack-head.al-linked > rect { stroke: var(--al-linked); stroke-width: 3; }
 svg.al-svg .al-node.al-added rect { stroke: var(--al-added); stroke-width: 3; }
 svg.al-svg .al-node.al-modified rect { stroke: var(--al-modified); stroke-width: 3; }
 svg.al-svg .al-node.al-match rect, svg.al-svg .al-group.al-match rect { stroke: var(--al-match); stroke-width: 3; }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { runLayoutJobs } from '../layout-core';
-import { COLLAPSE_THRESHOLD, GraphModel, ROOT, groupItem, nodeItem } from '../model';
+import {
+  COLLAPSE_THRESHOLD,
+  GraphModel,
+  ROOT,
+  groupItem,
+  nodeItem,
+  stackItem
+} from '../model';
 import { checkPayload, outputBytes, PayloadError } from '../types';
 import { fusionLinks, indexFusion, kernelCount } from '../fusion';
 import { mergeDiff, timelineSteps } from '../timeline';
@@ -160,13 +167,30 @@ describe('GraphModel', () => {
     expect(m.isExpanded('Default/layer0-SequentialCell')).toBe(true);
     const blocks = [...m.groups.keys()].filter(g => g.endsWith('-Bottleneck'));
     expect(blocks.length).toBe(100);
-    const open = blocks.filter(g => m.isExpanded(g));
-    expect(open.length).toBeLessThanOrEqual(3);
-    const closed = blocks.find(g => !m.isExpanded(g))!;
+    // the ten identical Bottlenecks of each layer are one stack drawing one of them
+    expect(m.stacks.size).toBe(10);
+    const drawn = blocks.filter(g => !m.isStackHidden(g));
+    expect(drawn.length).toBe(10);
+    const open = drawn.filter(g => m.isExpanded(g));
+    expect(open.length).toBeGreaterThan(0);
+    expect(open.length).toBeLessThan(10);
+    const closed = drawn.find(g => !m.isExpanded(g))!;
     const inside = m.groups.get(closed)!.nodes[0];
     expect(m.representative(inside)).toBe(groupItem(closed));
+    const hidden = 'Default/layer0-SequentialCell/5-Bottleneck';
+    expect(m.isStackHidden(hidden)).toBe(true);
+    expect(m.representative(m.groups.get(hidden)!.nodes[0])).toBe(
+      stackItem('Default/layer0-SequentialCell/0-Bottleneck')
+    );
     const small = new GraphModel(bigGraph(COLLAPSE_THRESHOLD));
     small.applyDefaultExpansion();
+    expect([...small.groups.keys()].every(g => small.isExpanded(g))).toBe(true);
+    // every node drawn once its stacks show all their instances
+    expect(small.stacks.size).toBeGreaterThan(0);
+    expect(small.visibleItemCount()).toBeLessThan(small.visible.length);
+    for (const id of small.stacks.keys()) {
+      small.showAll(id);
+    }
     expect(small.visibleItemCount()).toBe(small.visible.length);
   });
 
@@ -177,22 +201,29 @@ describe('GraphModel', () => {
     expect(first[first.length - 1].group).toBe(ROOT);
     m.storeLayouts(runLayoutJobs(first));
     expect(m.layoutJobs()).toEqual([]);
-    const block = 'Default/layer3-SequentialCell/4-Bottleneck';
+    // a block drawn collapsed (the instance its layer's stack draws)
+    const block = 'Default/layer6-SequentialCell/0-Bottleneck';
+    expect(m.isExpanded(block)).toBe(false);
     m.setExpanded(block, true);
     const jobs = m.layoutJobs().map(j => j.group);
-    expect(jobs).toEqual([block, 'Default/layer3-SequentialCell', 'Default', ROOT]);
+    expect(jobs).toEqual([block, 'Default/layer6-SequentialCell', 'Default', ROOT]);
     const blockJob = m.layoutJobs()[0];
     expect(blockJob.items.length).toBeLessThan(100);
     m.storeLayouts(runLayoutJobs(m.layoutJobs()));
     // collapse again: the block keeps its layout, only ancestors are redone
     m.setExpanded(block, false);
     expect(m.layoutJobs().map(j => j.group)).toEqual([
-      'Default/layer3-SequentialCell',
+      'Default/layer6-SequentialCell',
       'Default',
       ROOT
     ]);
     m.reveal('n4321');
     expect(m.representative('n4321')).toBe(nodeItem('n4321'));
+    // n4321 sits in a hidden instance of layer 4's stack: its stack now draws it, laid out
+    // by renaming the layout of the instance drawn before (same structure, no job)
+    expect(m.shownInstanceOf('Default/layer4-SequentialCell/0-Bottleneck')).toBe(
+      m.groupOfNode('n4321').split('/').slice(0, 3).join('/')
+    );
   });
 });
 
@@ -201,17 +232,21 @@ describe('prefetch', () => {
     const m = new GraphModel(bigGraph(10000));
     m.applyDefaultExpansion();
     m.storeLayouts(runLayoutJobs(m.layoutJobs()));
-    const block = 'Default/layer3-SequentialCell/4-Bottleneck';
+    const block = 'Default/layer6-SequentialCell/0-Bottleneck';
     const jobs = m.prefetchJobs(500);
-    expect(jobs.length).toBeGreaterThan(90);
-    expect(jobs.every(j => !m.isExpanded(j.group))).toBe(true);
+    expect(jobs.length).toBeGreaterThan(20);
+    expect(jobs.map(j => j.group)).toContain(block);
+    // only what is drawn: no instance hidden in a stack
+    expect(jobs.every(j => !m.isExpanded(j.group) && !m.isStackHidden(j.group))).toBe(
+      true
+    );
     const ranked = m.prefetchJobs(2, g => (g === block ? 0 : 1));
     expect(ranked.map(j => j.group)[0]).toBe(block);
     m.storePrefetched(runLayoutJobs(ranked));
     expect(m.prefetchJobs(500).length).toBe(jobs.length - 2);
     m.setExpanded(block, true);
     expect(m.layoutJobs().map(j => j.group)).toEqual([
-      'Default/layer3-SequentialCell',
+      'Default/layer6-SequentialCell',
       'Default',
       ROOT
     ]);

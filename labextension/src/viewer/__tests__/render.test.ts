@@ -218,8 +218,9 @@ describe('renderPayload in a DOM', () => {
     await pane.ready;
     const boxes = host.querySelectorAll('.al-node, .al-group').length;
     expect(boxes).toBeLessThanOrEqual(300);
+    // the Bottleneck drawn (collapsed) in layer 6's "10 × Bottleneck" stack
     const group = host.querySelector(
-      '.al-group[data-group="Default/layer2-SequentialCell/3-Bottleneck"]'
+      '.al-group[data-group="Default/layer6-SequentialCell/0-Bottleneck"]'
     ) as SVGGElement;
     expect(group).not.toBeNull();
     const rendered = nextRender(pane.el);
@@ -227,7 +228,7 @@ describe('renderPayload in a DOM', () => {
     await rendered;
     expect(
       host.querySelector(
-        '.al-frame[data-frame="Default/layer2-SequentialCell/3-Bottleneck"]'
+        '.al-frame[data-frame="Default/layer6-SequentialCell/0-Bottleneck"]'
       )
     ).not.toBeNull();
     expect(host.querySelectorAll('.al-node').length).toBeGreaterThan(0);
