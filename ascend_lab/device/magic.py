@@ -4,8 +4,11 @@ import argparse
 import shlex
 from typing import Any, Dict, Optional
 
-from ..i18n import _, language_argument
+from ..i18n import language_argument
+from ..i18n.magic_args import MagicArgumentParser, usage_error
 from .status import DeviceStatus
+
+USAGE = "%ascend_status [--json] [--refresh] [--check] [--details] [--lang zh|en]"
 
 
 class StatusJSON:
@@ -28,13 +31,8 @@ class StatusJSON:
         return json.dumps(self.data, indent=2, ensure_ascii=False)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # type: ignore[override]
-        raise ValueError(message)
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="%ascend_status", add_help=False)
+    p = MagicArgumentParser("%ascend_status")
     p.add_argument("--json", action="store_true")
     p.add_argument("--refresh", action="store_true")
     p.add_argument("--check", action="store_true")
@@ -50,8 +48,7 @@ def status_magic(shell: Any, line: str) -> Optional[Any]:
     try:
         args = _parser().parse_args(shlex.split(line or ""))
     except ValueError as e:
-        usage = "%ascend_status [--json] [--refresh] [--check] [--details] [--lang zh|en]"
-        print(_("%ascend_status: {}. Usage: {}").format(e, usage))
+        print(usage_error("%ascend_status", str(e), USAGE))
         return None
     status: DeviceStatus = collect_status(
         refresh=args.refresh, details=args.details, run_check=args.check

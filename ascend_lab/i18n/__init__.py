@@ -56,7 +56,9 @@ def language_argument(value: str) -> str:
     have, else an error argparse shows as it is."""
     lang = normalize(value[:64])
     if lang is None:
-        raise argparse.ArgumentTypeError(f"unknown language {value[:64]!r}: use zh or en")
+        raise argparse.ArgumentTypeError(
+            _("unknown language {!r}: use zh or en").format(value[:64])
+        )
     return lang
 
 

@@ -5,27 +5,18 @@ does; the Profile is stored in ``_profile`` (or the ``-o`` name) and displayed.
 """
 
 import argparse
-import shlex
 from typing import Any, List, Optional
 
-from ..tracing.magic import run_net_magic
+from ..i18n import _
+from ..i18n.magic_args import MagicArgumentParser, with_usage
+from ..tracing.magic import check_output_name, run_net_magic, split_words
 
 USAGE = "%ascend_profile net x [y ...] [--steps N] [--warmup N] [--keep] [--no-trace] [-o var]"
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise ValueError(f"{message}\nusage: {USAGE}")
-
-
 def parse_line(line: str) -> argparse.Namespace:
-    try:
-        words: List[str] = shlex.split(line)
-    except ValueError as exc:
-        raise ValueError(f"cannot read the arguments: {exc}\nusage: {USAGE}") from None
-    if not words:
-        raise ValueError(f"name the net and its inputs\nusage: {USAGE}")
-    p = _Parser(prog="%ascend_profile", add_help=False, usage=USAGE)
+    words = split_words(line, USAGE)
+    p = MagicArgumentParser("%ascend_profile", usage=USAGE, show_usage=True)
     p.add_argument("net")
     p.add_argument("inputs", nargs="*")
     p.add_argument("--steps", type=int, default=5)
@@ -34,10 +25,9 @@ def parse_line(line: str) -> argparse.Namespace:
     p.add_argument("--no-trace", action="store_true")
     p.add_argument("-o", "--output", default="_profile")
     args = p.parse_args(words)
-    if not args.output.isidentifier():
-        raise ValueError(f"-o needs a Python name, got {args.output!r}")
+    check_output_name(args.output)
     if args.steps < 1 or args.warmup < 0:
-        raise ValueError(f"--steps must be >= 1 and --warmup >= 0\nusage: {USAGE}")
+        raise ValueError(with_usage(_("--steps must be >= 1 and --warmup >= 0"), USAGE))
     return args
 
 

@@ -1,28 +1,26 @@
 """``%ascend_report [--out FILE] [--with-trace] [--no-redact] [--log FILE] [--budget S]``."""
 
-import argparse
 import shlex
 from typing import Any, Optional
 
+from ..i18n.magic_args import MagicArgumentParser, usage_error
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # type: ignore[override]
-        raise ValueError(message)
+USAGE = (
+    "%ascend_report [--out FILE] [--with-trace] [--no-redact] [--log FILE] [--budget S] "
+    "[--max-mb N]"
+)
 
 
 def report_magic(shell: Any, line: str) -> Optional[str]:
     """Write the report archive and print its summary; returns the archive's path."""
     from .cli import add_arguments, run
 
-    parser = _Parser(prog="%ascend_report", add_help=False)
+    parser = MagicArgumentParser("%ascend_report")
     add_arguments(parser)
     try:
         args = parser.parse_args(shlex.split(line or ""))
     except ValueError as e:
-        print(
-            f"%ascend_report: {e}. Usage: %ascend_report [--out FILE] [--with-trace] "
-            "[--no-redact] [--log FILE] [--budget S] [--max-mb N]"
-        )
+        print(usage_error("%ascend_report", str(e), USAGE))
         return None
     run(args)
     return None

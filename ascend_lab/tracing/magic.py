@@ -8,16 +8,14 @@ import argparse
 import shlex
 from typing import Any, Callable, List, Optional, Tuple, Type
 
+from ..i18n import _, localize
+from ..i18n.magic_args import MagicArgumentParser, with_usage
+
 USAGE = "%ascend_trace net x [y ...] [--fusion] [--level N] [--keep-dumps] [--no-run] [-o var]"
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise ValueError(f"{message}\nusage: {USAGE}")
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="%ascend_trace", add_help=False, usage=USAGE)
+    p = MagicArgumentParser("%ascend_trace", usage=USAGE, show_usage=True)
     p.add_argument("net")
     p.add_argument("inputs", nargs="*")
     p.add_argument("--fusion", action="store_true")
@@ -28,16 +26,26 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def parse_line(line: str) -> argparse.Namespace:
+def split_words(line: str, usage: str) -> List[str]:
+    """The magic's words (shell quoting); a clear ``ValueError`` for none or an open quote."""
     try:
         words: List[str] = shlex.split(line)
     except ValueError as exc:
-        raise ValueError(f"cannot read the arguments: {exc}\nusage: {USAGE}") from None
+        why = _("cannot read the arguments: {}").format(localize(str(exc)))
+        raise ValueError(with_usage(why, usage)) from None
     if not words:
-        raise ValueError(f"name the net and its inputs\nusage: {USAGE}")
-    args = _parser().parse_args(words)
-    if not args.output.isidentifier():
-        raise ValueError(f"-o needs a Python name, got {args.output!r}")
+        raise ValueError(with_usage(_("name the net and its inputs"), usage))
+    return words
+
+
+def check_output_name(name: str) -> None:
+    if not name.isidentifier():
+        raise ValueError(_("-o needs a Python name, got {!r}").format(name))
+
+
+def parse_line(line: str) -> argparse.Namespace:
+    args = _parser().parse_args(split_words(line, USAGE))
+    check_output_name(args.output)
     return args
 
 
@@ -46,7 +54,7 @@ def _evaluate(shell: Any, expr: str) -> Any:
     try:
         return eval(expr, namespace)  # noqa: S307 - the user's own expression, like %timeit
     except NameError:
-        raise ValueError(f"{expr!r} is not defined in the notebook") from None
+        raise ValueError(_("{!r} is not defined in the notebook").format(expr)) from None
 
 
 def run_net_magic(
