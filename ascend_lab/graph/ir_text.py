@@ -85,6 +85,7 @@ from .model import Graph, Node, TensorType
 __all__ = ["parse_ir_text", "parse_ir_file", "read_ir_header", "is_kernel_graph_file"]
 
 _ENTRY_PREFIX = "# IR entry: @"
+_SOURCE_CACHE_MAX = 100_000
 _COUNT_RE = re.compile(r"Total number of (nodes|cnodes): (\d+)")
 _TOTAL_RE = re.compile(r"# Total (subgraphs|params): (\d+)")
 _PARAM_TYPE_RE = re.compile(r"<(.*?)>(?=\s+:\s|\s*$)")
@@ -564,6 +565,9 @@ class _IRParser:
         block_start = 0
         node_re = _NODE_RE.match
         callee_re = _CALLEE_RE.match
+        # "# In file" line -> its "file:line": each node repeats its whole call stack, so
+        # a 32-layer net prints the same few hundred lines some 100,000 times.
+        source_of: Dict[str, str] = {}
 
         for idx, line in enumerate(lines):
             self.lineno = idx + 1
@@ -576,6 +580,10 @@ class _IRParser:
                 if line.startswith("      "):
                     if node is None:
                         raise self.error("continuation line outside a node")
+                    known = source_of.get(line)
+                    if known is not None:  # most lines: a call-stack line seen before
+                        node.source.append(known)
+                        continue
                     stripped = line.lstrip()
                     if stripped.startswith(": "):
                         self._types(node, stripped[2:], type_lines)
@@ -583,7 +591,10 @@ class _IRParser:
                     elif stripped.startswith("# In file "):
                         m = _INFILE_RE.match(stripped) or _INFILE_SLOW_RE.match(stripped)
                         if m:
-                            node.source.append(intern(f"{m.group(1)}:{m.group(2)}"))
+                            known = intern(f"{m.group(1)}:{m.group(2)}")
+                            node.source.append(known)
+                            if len(source_of) < _SOURCE_CACHE_MAX:
+                                source_of[line] = known
                         else:
                             self._extra(node, stripped)
                     elif stripped.startswith("# Fullname with scope: "):
