@@ -1,7 +1,7 @@
 """The :class:`Trace` of one compile, and :func:`trace_net`, behind ``ascend_lab.trace(net, x)``.
 
 Dumps go to a private temporary folder that is removed before ``trace()`` returns (the
-dump texts stay in memory, zlib-compressed: ~34 MB for a 32-layer decoder's 470 MB, so
+dump texts stay in memory, zlib-compressed: ~32 MB for a 32-layer decoder's 470 MB, so
 snapshots can still be parsed lazily), unless ``keep_dumps=True``: then ``Trace.dump_dir``
 says where they are.
 """
