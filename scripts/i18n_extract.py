@@ -36,6 +36,8 @@ MARKED_DIRS = (
     "ascend_lab/tracing",
     "ascend_lab/memory",
     "ascend_lab/profiling",
+    "ascend_lab/viewfile/error_page.py",
+    "ascend_lab/viewfile/sources.py",
     "notebooks/course_nets.py",
 )
 CLI = "ascend_lab/cli.py"

@@ -2,12 +2,16 @@
 
 Exit codes: 0 shown, 2 the path cannot be shown (the reason is printed, and with ``-o`` the
 HTML file says it too, so a shared link never opens a blank page).
+
+``--lang zh|en`` (else ``$ASCEND_LAB_LANG``, else the locale) is the language of the page's
+viewer labels (``<html lang>``) and of what this command prints.
 """
 
 import argparse
 import os
 import sys
 
+from ..i18n import _, language_argument, localize, using
 from .error_page import error_html
 from .sources import MINDIR_SUFFIX, ViewFileError, payload_for_path
 
@@ -38,6 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="for a .mindir with -o: compute every weight's statistics (min, max, mean, std, "
         "histogram) into the page, with progress on stderr (--serve computes them on request)",
     )
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=language_argument,
+        default=None,
+        help="language of the page's labels and of these messages: en or zh (default: "
+        "$ASCEND_LAB_LANG, else the locale, LC_ALL/LC_MESSAGES/LANG)",
+    )
 
 
 def _is_report_bundle(path: str) -> bool:
@@ -56,7 +68,8 @@ def _view_bundle(args: argparse.Namespace) -> int:
 
     if args.serve:
         print(
-            "ascend-lab view: --serve shows one graph; for a report use -o FOLDER", file=sys.stderr
+            _("ascend-lab view: --serve shows one graph; for a report use -o FOLDER"),
+            file=sys.stderr,
         )
         return 2
     base = os.path.basename(os.path.normpath(args.path))
@@ -67,13 +80,29 @@ def _view_bundle(args: argparse.Namespace) -> int:
     try:
         pages = traces_html(args.path, folder)
     except BundleError as exc:
-        print(f"ascend-lab view: {exc}", file=sys.stderr)
+        _say_cannot(exc)
         return 2
-    print(f"Wrote {len(pages)} page(s) to {folder}; open {pages[0]}")
+    print(_("Wrote {} page(s) to {}; open {}").format(len(pages), folder, pages[0]))
     return 0
 
 
+def _reason(exc: Exception) -> str:
+    """The error's message in the reader's language (a ``msg`` keeps its template)."""
+    return localize(exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))
+
+
+def _say_cannot(exc: Exception) -> str:
+    reason = _reason(exc)
+    print(_("ascend-lab view: {}").format(reason), file=sys.stderr)
+    return reason
+
+
 def run(args: argparse.Namespace) -> int:
+    with using(getattr(args, "lang", None)):  # the page's viewer labels and these messages
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from ..widgets.html import render_html
     from . import weight_page
 
@@ -84,20 +113,19 @@ def run(args: argparse.Namespace) -> int:
         page = render_html(payload_for_path(args.path, passes=args.passes))
         failed = False
     except ViewFileError as exc:
-        print(f"ascend-lab view: {exc}", file=sys.stderr)
-        page = error_html(name, str(exc))
+        page = error_html(name, _say_cannot(exc))
         failed = True
     mindir = not failed and args.path.lower().endswith(MINDIR_SUFFIX)
     if args.weight_stats and (args.serve or not mindir):
-        reason = "weights are read on request" if args.serve else "only a .mindir has weights"
-        print(f"ascend-lab view: --weight-stats ignored ({reason})", file=sys.stderr)
+        reason = _("weights are read on request") if args.serve else _("only a .mindir has weights")
+        print(_("ascend-lab view: --weight-stats ignored ({})").format(reason), file=sys.stderr)
     if args.serve:
         if failed:
             return 2
         from .serve import serve_page
 
         def announce(url: str) -> None:
-            print(f"Serving {name} at {url}  (Ctrl-C to stop)", flush=True)
+            print(_("Serving {} at {}  (Ctrl-C to stop)").format(name, url), flush=True)
 
         answer = None
         if mindir:  # the page asks this server for a weight's statistics
@@ -111,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         return 2  # nothing asked for a file: do not leave an error page behind
     target = os.path.abspath(args.output or (name.rsplit(".", 1)[0] or name) + ".html")
     _write(target, page)
-    print(("Wrote an error page to " if failed else "Wrote ") + target)
+    print((_("Wrote an error page to {}") if failed else _("Wrote {}")).format(target))
     return 2 if failed else 0
 
 

@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional
 from .._version import __version__
 from ..graph.errors import GraphParseError
 from ..graph.model import Graph
+from ..i18n import msg
 from ..payload import SCHEMA_ID, add_graph
 from ..payload.build import memory_section
 
@@ -36,7 +37,7 @@ def payload_for_path(path: str, passes: str = "changed") -> Dict[str, Any]:
         if os.path.isdir(path):
             return _dump_folder_payload(path, passes)
         if not os.path.exists(path):
-            raise ViewFileError(f"{path}: no such file or folder")
+            raise ViewFileError(msg("{}: no such file or folder", path))
         lower = path.lower()
         if lower.endswith(MINDIR_SUFFIX):
             return _mindir_payload(path)
@@ -45,8 +46,10 @@ def payload_for_path(path: str, passes: str = "changed") -> Dict[str, Any]:
     except GraphParseError as exc:
         raise ViewFileError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ViewFileError(f"{path}: cannot read it ({exc})") from None
-    raise ViewFileError(f"{path}: not a .mindir file, a .ir file or a folder of MindSpore IR dumps")
+        raise ViewFileError(msg("{}: cannot read it ({})", path, exc)) from None
+    raise ViewFileError(
+        msg("{}: not a .mindir file, a .ir file or a folder of MindSpore IR dumps", path)
+    )
 
 
 def single_graph_payload(graph: Graph, title: str, source: str, memory: bool) -> Dict[str, Any]:
@@ -113,7 +116,7 @@ def dump_folder(path: str) -> str:
         inner = os.path.join(path, rank)
         if _ir_names(inner):
             return inner
-    raise ViewFileError(f"{path}: no MindSpore IR dumps (.ir files) in this folder")
+    raise ViewFileError(msg("{}: no MindSpore IR dumps (.ir files) in this folder", path))
 
 
 def _ir_names(folder: str) -> List[str]:
