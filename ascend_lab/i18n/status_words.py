@@ -12,6 +12,9 @@ WORDS = (
     N_("mismatch"),
     N_("unknown"),
     N_(", driver {}"),  # the end of "MindSpore {} and CANN {} match{}."
+    # the summary "NPU 8x910B3 · HBM 12% · OK": its health part, as the status bar shows it
+    N_("{} · {} · {}"),
+    N_("OK"),
     N_("error"),
     N_("warning"),
     N_("info"),

@@ -42,7 +42,7 @@ def test_status_lang_zh_on_a_fake_910b3_machine(tmp_path):
     out = _status(m.environ(), "--lang", "zh")
     assert out.returncode == 0, out.stderr
     text = out.stdout
-    assert text.startswith("ascend-lab 状态：NPU 8x910B3 · HBM 12% · OK\n")
+    assert text.startswith("ascend-lab 状态：NPU 8x910B3 · HBM 12% · 正常\n")  # as the status bar
     assert "模式：ascend（npu-smi 找到 8 个 NPU 芯片）" in text
     assert "芯片：" in text and "健康状态" in text and "进程：" in text
     assert "版本配套：" in text
@@ -138,3 +138,19 @@ def test_chinese_tables_stay_aligned_in_a_terminal(tmp_path):
     versions = lines[lines.index("版本：") + 1 : lines.index("版本：") + 6]
     starts = {_columns(v[: v.index(v.split()[1], len(v.split()[0]) + 2)]) for v in versions}
     assert len(starts) == 1, versions
+
+
+def test_the_summarys_health_in_chinese_like_the_status_bar():
+    from ascend_lab.i18n import localize
+
+    ok = DeviceStatus(
+        mode="ascend",
+        reason="1 NPU chip found by npu-smi",
+        chips=[Chip(npu=0, chip=0, name="910B3", health="OK", hbm_used_mb=10, hbm_total_mb=100)],
+    )
+    assert ok.summary() == "NPU 1x910B3 · HBM 10% · OK"  # the JSON's, English
+    assert localize(ok.summary(), "zh") == "NPU 1x910B3 · HBM 10% · 正常"
+    ok.warnings = [StatusWarning("x", "y", "error"), StatusWarning("z", "w", "error")]
+    assert localize(ok.summary(), "zh") == "NPU 1x910B3 · HBM 10% · 2 个错误"
+    with using("zh"):
+        assert "NPU 1x910B3 · HBM 10% · 2 个错误" in ok._repr_html_()
