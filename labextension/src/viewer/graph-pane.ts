@@ -677,8 +677,9 @@ export class GraphPane {
           text,
           t.__('Stack the %1 instances of %2 again', st.members.length, st.label),
           x,
-          3,
-          bw
+          2,
+          bw,
+          GROUP_HEADER - 4
         )
       );
       x -= 4;
@@ -742,13 +743,13 @@ export class GraphPane {
         fill: 'transparent',
         stroke: 'none'
       }),
-      s('text', { x: 8, y: 16, 'font-weight': 700 }, title)
+      s('text', { class: 'al-stack-title', x: 10, y: 22, 'font-weight': 700 }, title)
     );
     g.appendChild(head);
     this.itemEls.set(box.item, head);
     const buttons: Array<[StackAction, string, string, number]> = [
-      ['prev', '‹', t.__('Draw the previous %1', stack.label), 20],
-      ['next', '›', t.__('Draw the next %1', stack.label), 20],
+      ['prev', '‹', t.__('Draw the previous %1', stack.label), 26],
+      ['next', '›', t.__('Draw the next %1', stack.label), 26],
       [
         'all',
         t.__('show all %1', n),
@@ -758,9 +759,11 @@ export class GraphPane {
     ];
     let x = w - 6;
     for (const [action, text, label, fixed] of buttons.reverse()) {
-      const bw = fixed || Math.max(40, text.length * 7 + 12);
+      const bw = fixed || Math.max(40, text.length * 7 + 14);
       x -= bw;
-      g.appendChild(this.stackButton(id, action, text, label, x, 4, bw));
+      g.appendChild(
+        this.stackButton(id, action, text, label, x, 6, bw, STACK_HEADER - 12)
+      );
       x -= 4;
     }
     return g;
@@ -774,7 +777,8 @@ export class GraphPane {
     label: string,
     x: number,
     y: number,
-    w: number
+    w: number,
+    hgt: number
   ): SVGGElement {
     return s(
       'g',
@@ -788,8 +792,8 @@ export class GraphPane {
         'aria-label': label
       },
       s('title', {}, label),
-      s('rect', { width: w, height: STACK_HEADER - 10, rx: 4 }),
-      s('text', { x: w / 2, y: 12, 'text-anchor': 'middle' }, text)
+      s('rect', { width: w, height: hgt, rx: 4 }),
+      s('text', { x: w / 2, y: hgt / 2 + 4, 'text-anchor': 'middle' }, text)
     );
   }
 

@@ -21,9 +21,9 @@ export const ROOT = '';
 /** Sibling groups of one class with one structure stack from this many instances on. */
 export const STACK_MIN = 3;
 /** A stack's frame: header row, padding around the instance drawn, cards peeking out. */
-export const STACK_HEADER = 26;
+export const STACK_HEADER = 34;
 export const STACK_PAD = 8;
-export const STACK_CARD = 6;
+export const STACK_CARD = 9;
 export const STACK_CARDS = 2;
 
 export interface ScopeGroup {
@@ -875,7 +875,8 @@ export class GraphModel {
 
   /**
    * Default expansion: everything if the graph is small, else expand groups breadth-first
-   * (biggest first) while the number of drawn boxes stays under the threshold.
+   * (biggest first) while the number of drawn boxes stays under the threshold; the
+   * instance a stack draws opens one level only.
    */
   applyDefaultExpansion(threshold = COLLAPSE_THRESHOLD): void {
     this.expanded.clear();
@@ -902,7 +903,10 @@ export class GraphModel {
         if (count + extra <= threshold) {
           this.expanded.add(id);
           count += extra;
-          next.push(...drawn(id));
+          // a stack's instance opens one level: the block's outline, readable at a glance
+          if (!this.stackFor(id)) {
+            next.push(...drawn(id));
+          }
         }
       }
       frontier = next;

@@ -77,6 +77,7 @@ svg.al-svg .al-frame text { fill: var(--al-fg2); }
 svg.al-svg .al-stack-card { fill: var(--al-bg2); stroke: var(--al-fg2); stroke-opacity: 0.6; }
 svg.al-svg .al-stack-front { fill: var(--al-bg); stroke: var(--al-fg2); stroke-width: 1.3; }
 svg.al-svg .al-stack-head, svg.al-svg .al-stack-btn { cursor: pointer; outline: none; }
+svg.al-svg text.al-stack-title { font-size: 15px; }
 svg.al-svg .al-stack-btn rect { fill: var(--al-bg2); stroke: var(--al-border); }
 svg.al-svg .al-stack-btn:focus-visible rect, svg.al-svg .al-stack-head:focus-visible rect { stroke: var(--al-accent); stroke-width: 2.5; }
 svg.al-svg .al-stack-head.al-match > rect { stroke: var(--al-match); stroke-width: 3; }
