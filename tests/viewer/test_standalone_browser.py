@@ -61,9 +61,10 @@ def test_standalone_big_graph_starts_collapsed_and_expands(browser, tmp_path):
         assert 10 < boxes <= 300
         uses_worker = page.evaluate("window.ascendLab.app.layout.usesWorker")
         assert uses_worker is True
-        group = page.locator('.al-group[data-group="Default/layer4-SequentialCell/2-Bottleneck"]')
+        # the Bottleneck drawn (collapsed) in layer 8's "10 × Bottleneck" stack
+        group = page.locator('.al-group[data-group="Default/layer8-SequentialCell/0-Bottleneck"]')
         group.dispatch_event("click")  # far down a tall graph: outside the fitted view
-        page.wait_for_selector('.al-frame[data-frame="Default/layer4-SequentialCell/2-Bottleneck"]')
+        page.wait_for_selector('.al-frame[data-frame="Default/layer8-SequentialCell/0-Bottleneck"]')
         assert page.locator(".al-node").count() > 0
         assert attempts == [] and errors == []
     finally:
