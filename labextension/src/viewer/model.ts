@@ -131,10 +131,11 @@ export function structureSignature(
 }
 
 /**
- * Partition sibling groups into stacks: members of a list (labels `N-Class`, as MindSpore
- * names CellList and SequentialCell members) of the same class and the same signature, at
- * least `min` of them, in index order. `signatureOf` is only called for classes that
- * repeat `min` times.
+ * Partition sibling groups into stacks: runs of consecutive members of a list (labels
+ * `N-Class`, as MindSpore names CellList and SequentialCell members, indices N, N+1, …) of
+ * one class and one signature, at least `min` long. Runs keep the data flow reading in
+ * order: ResNet's downsampling Bottleneck at the start of each stage breaks the run.
+ * `signatureOf` is only called for classes that repeat `min` times.
  */
 export function findStacks(
   parent: string,
@@ -142,35 +143,37 @@ export function findStacks(
   signatureOf: (id: string) => string,
   min = STACK_MIN
 ): BlockStack[] {
-  const byClass = new Map<string, Array<{ id: string; label: string }>>();
-  for (const c of children) {
-    if (isNaN(labelIndex(c.label))) {
-      continue; // a named attribute (attn_norm, layer1), not an instance in a list
-    }
-    const cls = blockClass(c.label);
-    (byClass.get(cls) ?? byClass.set(cls, []).get(cls)!).push(c);
+  const listed = children
+    .map((c, i) => ({ ...c, i, k: labelIndex(c.label), cls: blockClass(c.label) }))
+    // a named attribute (attn_norm, layer1) is not an instance in a list
+    .filter(c => !isNaN(c.k))
+    .sort((a, b) => a.k - b.k || a.i - b.i);
+  const perClass = new Map<string, number>();
+  for (const c of listed) {
+    perClass.set(c.cls, (perClass.get(c.cls) ?? 0) + 1);
   }
   const stacks: BlockStack[] = [];
-  for (const [cls, same] of byClass) {
-    if (same.length < min) {
-      continue;
+  let run: typeof listed = [];
+  let runSig = '';
+  const close = (): void => {
+    if (run.length >= min) {
+      const members = run.map(c => c.id);
+      stacks.push({ id: members[0], parent, label: run[0].cls, members });
     }
-    const bySig = new Map<string, Array<{ id: string; label: string }>>();
-    for (const c of same) {
-      const sig = signatureOf(c.id);
-      (bySig.get(sig) ?? bySig.set(sig, []).get(sig)!).push(c);
+    run = [];
+  };
+  for (const c of listed) {
+    const sig = (perClass.get(c.cls) ?? 0) >= min ? signatureOf(c.id) : '';
+    const last = run[run.length - 1];
+    if (!last || !sig || last.cls !== c.cls || last.k + 1 !== c.k || runSig !== sig) {
+      close();
     }
-    for (const members of bySig.values()) {
-      if (members.length < min) {
-        continue;
-      }
-      const ordered = members
-        .map((m, i) => ({ m, i, k: labelIndex(m.label) }))
-        .sort((a, b) => a.k - b.k || a.i - b.i)
-        .map(x => x.m.id);
-      stacks.push({ id: ordered[0], parent, label: cls, members: ordered });
+    if (sig) {
+      run.push(c);
+      runSig = sig;
     }
   }
+  close();
   return stacks;
 }
 

@@ -128,16 +128,25 @@ describe('structure signatures (pure)', () => {
 });
 
 describe('findStacks (pure)', () => {
-  it('stacks list members of one class and one signature, in index order', () => {
-    const labels = ['embed-Embedding', '10-Block', '2-Block', '0-Block', '1-Block'];
+  it('stacks runs of list members of one class and one signature, in index order', () => {
+    const labels = [
+      'embed-Embedding',
+      '3-Block',
+      '2-Block',
+      '0-Block',
+      '1-Block',
+      '10-Block',
+      '11-Block'
+    ];
     const children = labels.map(label => ({ id: `P/${label}`, label }));
     const stacks = findStacks('P', children, () => 'same', 3);
+    // 10 and 11 follow a gap: a run of two, too short
     expect(stacks).toEqual([
       {
         id: 'P/0-Block',
         parent: 'P',
         label: 'Block',
-        members: ['P/0-Block', 'P/1-Block', 'P/2-Block', 'P/10-Block']
+        members: ['P/0-Block', 'P/1-Block', 'P/2-Block', 'P/3-Block']
       }
     ]);
     expect(blockClass('12-Block')).toBe('Block');
@@ -154,6 +163,27 @@ describe('findStacks (pure)', () => {
     );
     expect(stacks.map(s => s.members)).toEqual([['1-Block', '2-Block', '3-Block']]);
     expect(findStacks('', children.slice(0, 2), () => 'same')).toEqual([]);
+  });
+
+  it("breaks runs at ResNet's downsampling Bottlenecks, keeping the flow in order", () => {
+    const down = new Set([0, 3, 7, 13]);
+    const children = Array.from({ length: 16 }, (_, i) => ({
+      id: `L/${i}-Bottleneck`,
+      label: `${i}-Bottleneck`
+    }));
+    const stacks = findStacks('L', children, id =>
+      down.has(Number(id.slice(2).split('-')[0])) ? 'down' : 'identity'
+    );
+    expect(stacks.map(st => st.members.map(m => m.slice(2)))).toEqual([
+      ['4-Bottleneck', '5-Bottleneck', '6-Bottleneck'],
+      [
+        '8-Bottleneck',
+        '9-Bottleneck',
+        '10-Bottleneck',
+        '11-Bottleneck',
+        '12-Bottleneck'
+      ]
+    ]);
   });
 
   it('never stacks named attributes (attn_norm and mlp_norm, layer1 … layer4)', () => {
@@ -180,7 +210,7 @@ describe('repeated-block stacks in the graph model', () => {
         id: block(0),
         parent: LIST,
         label: 'Block',
-        members: [0, 1, 2, 3, 5].map(block)
+        members: [0, 1, 2, 3].map(block)
       }
     ]);
     expect(m.signature(block(1))).toBe(m.signature(block(2)));
@@ -188,17 +218,24 @@ describe('repeated-block stacks in the graph model', () => {
     expect(m.isStackHidden(block(0))).toBe(false);
     expect(m.isStackHidden(block(3))).toBe(true);
     expect(m.isStackHidden(block(4))).toBe(false);
+    // after the odd layer the run is broken: layer 5 is drawn on its own
+    expect(m.isStackHidden(block(5))).toBe(false);
+    expect(m.stackFor(block(5))).toBeUndefined();
   });
 
-  it('lays out a stack beside a layer that differs, edges both ways', () => {
+  it('lays out a stack before a layer that differs, in the order of the data flow', () => {
     const m = new GraphModel(decoderGraph(6, 4));
     m.applyDefaultExpansion();
     const list = m.layoutJobs().find(j => j.group === LIST)!;
     const k = stackItem(block(0));
-    expect(list.items.map(i => i.id)).toEqual([k, groupItem(block(4))]);
+    expect(list.items.map(i => i.id)).toEqual([
+      k,
+      groupItem(block(4)),
+      groupItem(block(5))
+    ]);
     expect(list.edges).toEqual([
       [k, groupItem(block(4))],
-      [groupItem(block(4)), k]
+      [groupItem(block(4)), groupItem(block(5))]
     ]);
   });
 
