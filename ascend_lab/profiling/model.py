@@ -213,11 +213,14 @@ class Profile:
                 f"<td>{k.calls}</td><td>{k.total_us:.1f}</td><td>{k.mean_us:.1f}</td>"
                 f"<td>{share}</td><td>{esc(k.node_id or '-')}</td></tr>"
             )
+        from ..i18n import _
+
         summary = "<br>".join(esc(line) for line in self.summary().splitlines())
+        headings = (_("kernel"), _("type"), _("calls"), _("total µs"), _("mean µs"))
+        head = "".join(f"<th>{esc(h)}</th>" for h in headings + (_("share"), _("node")))
         return (
             f"<div class='ascend-lab-profile'><p>{summary}</p><table>"
-            "<tr><th>kernel</th><th>type</th><th>calls</th><th>total µs</th>"
-            "<th>mean µs</th><th>share</th><th>node</th></tr>" + "".join(rows) + "</table></div>"
+            f"<tr>{head}</tr>" + "".join(rows) + "</table></div>"
         )
 
     # -- views --------------------------------------------------------------------------

@@ -210,6 +210,16 @@ def test_profile_table_headings_in_chinese_rows_unchanged():
     assert display_width(zh[1]) == display_width(zh[0])
 
 
+def test_profile_html_table_headings_in_chinese_rows_unchanged():
+    profile = load_profile(ASCEND, "LeNet5", trace=FakeTrace(ascend_graph()))
+    en, zh = both(profile._repr_html_)
+    heads = re.compile(r"<th>([^<]*)</th>")
+    assert heads.findall(en) == ["kernel", "type", "calls", "total µs", "mean µs", "share", "node"]
+    assert heads.findall(zh) == ["算子", "类型", "次数", "总计 µs", "平均 µs", "占比", "图节点"]
+    rows = re.compile(r"<tr><td.*?</tr>")
+    assert rows.findall(zh) == rows.findall(en) and rows.findall(en)  # names and numbers
+
+
 def test_memory_notes_give_their_inner_reason_in_chinese():
     from ascend_lab.graph.model import Graph, TensorType
     from tests.memory.graphs import op, param, ret, t
