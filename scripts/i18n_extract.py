@@ -38,6 +38,7 @@ MARKED_DIRS = (
     "ascend_lab/profiling",
     "ascend_lab/viewfile/error_page.py",
     "ascend_lab/viewfile/sources.py",
+    "ascend_lab/viewfile/weight_page.py",
     "notebooks/course_nets.py",
 )
 CLI = "ascend_lab/cli.py"

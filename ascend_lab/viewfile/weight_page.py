@@ -11,6 +11,7 @@ import os
 import sys
 from typing import Any, Callable, Dict, Optional, TextIO, Tuple
 
+from ..i18n import _
 from ..widgets.html import embed_json
 from .weight_stats import WeightStatsError, all_weight_stats, weight_stats
 
@@ -57,14 +58,16 @@ def precompute(path: str, stream: Optional[TextIO] = None) -> Dict[str, Dict[str
 
     def progress(done: int, total: int, name: str) -> None:
         if live:  # one line, rewritten
-            out.write(f"\rweight statistics: {done}/{total} {name[:60]:<60}")
+            out.write(
+                "\r" + _("weight statistics: {}/{} {}").format(done, total, f"{name[:60]:<60}")
+            )
             if done == total:
                 out.write("\n")
         else:  # a log: every tenth, and the last
             tenth = done * 10 // total
             if tenth != shown[0] or done == total:
                 shown[0] = tenth
-                out.write(f"weight statistics: {done}/{total}\n")
+                out.write(_("weight statistics: {}/{}").format(done, total) + "\n")
         out.flush()
 
     stats = all_weight_stats(path, progress=progress)

@@ -99,3 +99,12 @@ def test_an_unknown_lang_is_refused(tmp_path, capsys):
         main(["view", str(KERNEL_IR), "--lang", "klingon"])
     assert done.value.code == 2
     assert "argument --lang: unknown language 'klingon': use zh or en" in capsys.readouterr().err
+
+
+def test_lang_zh_weight_statistics_progress(tmp_path, capsys):
+    out = tmp_path / "lenet.html"
+    mindir = FIXTURES / "lenet" / "lenet.mindir"
+    assert main(["view", str(mindir), "-o", str(out), "--weight-stats", "--lang", "zh"]) == 0
+    err = capsys.readouterr().err
+    assert "权重统计：1/8\n" in err and "权重统计：8/8\n" in err  # the same counts
+    assert "weight statistics" not in err and _page_language(out) == "zh-CN"
