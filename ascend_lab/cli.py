@@ -15,7 +15,7 @@ from typing import List, Optional
 
 from ._version import __version__
 from .i18n import N_, using
-from .i18n.cli_help import LocalizedHelpFormatter, lang_in_argv
+from .i18n.cli_help import LocalizedArgumentParser, LocalizedHelpFormatter, lang_in_argv
 
 # name -> (module, one-line help); scripts/i18n_extract.py reads the modules from here
 SUBCOMMANDS = {
@@ -52,7 +52,7 @@ SUBCOMMANDS = {
 
 
 def _build_parser(chosen: Optional[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = LocalizedArgumentParser(  # subcommands' parsers are of the same class
         prog="ascend-lab",
         description="Ascend NPUs and MindSpore from inside Jupyter.",
         formatter_class=LocalizedHelpFormatter,

@@ -45,6 +45,7 @@ CLI = "ascend_lab/cli.py"
 CLI_HELPERS = ("ascend_lab/kernel/cli_common.py",)  # options shared by subcommands
 PARSER_CALLS = (
     "ArgumentParser",
+    "LocalizedArgumentParser",
     "add_argument",
     "add_argument_group",
     "add_mutually_exclusive_group",

@@ -13,7 +13,8 @@ page are in our catalogue too.
 
 import argparse
 import re
-from typing import Any, Iterable, List, Optional
+import sys
+from typing import Any, Iterable, List, NoReturn, Optional
 
 from . import N_, _, display_width, localize, normalize
 
@@ -87,6 +88,16 @@ class LocalizedHelpFormatter(argparse.HelpFormatter):
         prefix: Optional[str] = None,
     ) -> None:
         super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+class LocalizedArgumentParser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors (``ascend-lab view x --lang fr``) are in the
+    reader's language: argparse's own messages through the catalogue
+    (:mod:`.magic_args` lists their templates), then the same exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{}: error: {}").format(self.prog, localize(message)) + "\n")
 
 
 def lang_in_argv(argv: List[str]) -> Optional[str]:

@@ -98,3 +98,32 @@ def test_chinese_help_is_wrapped_by_terminal_columns():
     assert code == 0, err
     widths = [display_width(line) for line in out.splitlines()]
     assert max(widths) <= 60 and len(widths) > 15, out
+
+
+@pytest.mark.parametrize(
+    "args, english, chinese",
+    [
+        (
+            ["view", "x.ir", "--port", "abc"],
+            "ascend-lab view: error: argument --port: invalid int value: 'abc'",
+            "ascend-lab view：错误：参数 --port：无效的 int 值：'abc'",
+        ),
+        (
+            ["doctor", "--lang", "klingon"],
+            "ascend-lab doctor: error: argument --lang: unknown language 'klingon': use zh or en",
+            "ascend-lab doctor：错误：参数 --lang：未知的语言 'klingon'：请使用 zh 或 en",
+        ),
+        (
+            ["view"],
+            "ascend-lab view: error: the following arguments are required: path",
+            "ascend-lab view：错误：缺少以下参数：path",
+        ),
+    ],
+)
+def test_usage_errors_in_the_readers_language(args, english, chinese):
+    code, out, err = run_cli(args, LANG="C.UTF-8")
+    assert code == 2 and out == "" and err.rstrip().endswith("\n" + english)
+    assert err.startswith("usage: ascend-lab ")
+    code, out, err = run_cli(args, ASCEND_LAB_LANG="zh")
+    assert code == 2 and out == "" and err.rstrip().endswith("\n" + chinese)
+    assert err.startswith("用法：ascend-lab ")
