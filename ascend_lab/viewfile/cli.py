@@ -13,7 +13,7 @@ import sys
 
 from ..i18n import _, language_argument, localize, using
 from .error_page import error_html
-from .sources import MINDIR_SUFFIX, ViewFileError, payload_for_path
+from .sources import MINDIR_SUFFIX, ViewFileError, view_source
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,7 +110,7 @@ def _run(args: argparse.Namespace) -> int:
         return _view_bundle(args)
     name = os.path.basename(os.path.normpath(args.path)) or args.path
     try:
-        page = render_html(payload_for_path(args.path, passes=args.passes))
+        page = render_html(view_source(args.path, passes=args.passes))
         failed = False
     except ViewFileError as exc:
         page = error_html(name, _say_cannot(exc))

@@ -32,10 +32,18 @@ class ViewFileError(Exception):
 
 def payload_for_path(path: str, passes: str = "changed") -> Dict[str, Any]:
     """The payload for ``path`` (see the module doc); ``passes`` as in ``Trace.to_payload``."""
+    source = view_source(path, passes)
+    return source if isinstance(source, dict) else source.to_payload(passes=passes)
+
+
+def view_source(path: str, passes: str = "changed") -> Any:
+    """What a page is drawn from: the payload of a file, or for a dump folder a
+    :class:`DumpFolderSource`, whose passes a standalone page packs one at a time as they
+    are built (a 32-layer LLM's folder never has all its passes in memory)."""
     path = os.fspath(path)
     try:
         if os.path.isdir(path):
-            return _dump_folder_payload(path, passes)
+            return DumpFolderSource(_dump_folder_trace(path), path)
         if not os.path.exists(path):
             raise ViewFileError(msg("{}: no such file or folder", path))
         lower = path.lower()
@@ -123,7 +131,7 @@ def _ir_names(folder: str) -> List[str]:
     return [n for n in os.listdir(folder) if n.endswith(IR_SUFFIX)]
 
 
-def _dump_folder_payload(path: str, passes: str) -> Dict[str, Any]:
+def _dump_folder_trace(path: str) -> Any:
     from ..tracing.api import Trace, _read_actor_sets
     from ..tracing.capture import CaptureResult
     from ..tracing.timeline import PassTimeline
@@ -147,6 +155,31 @@ def _dump_folder_payload(path: str, passes: str) -> Dict[str, Any]:
         trace = Trace(name, result, timeline, actor_sets=_read_actor_sets(folder))
     except ValueError as exc:  # no kernel graph among the dumps
         raise ViewFileError(f"{path}: {exc}") from None
-    payload = trace.to_payload(passes=passes)
-    payload["meta"]["source"] = "ir-dump-folder"
-    return payload
+    return trace
+
+
+class DumpFolderSource:
+    """A dump folder's Trace, as the views take it (``to_payload``, ``snapshot``, ``diff``);
+    a dump that turns out unreadable while its pass is built is a :class:`ViewFileError`."""
+
+    def __init__(self, trace: Any, path: str) -> None:
+        self.trace = trace
+        self.path = path
+
+    def to_payload(
+        self, passes: str = "changed", memory: bool = True, pass_sink: Any = None
+    ) -> Dict[str, Any]:
+        try:
+            payload = self.trace.to_payload(passes=passes, memory=memory, pass_sink=pass_sink)
+        except GraphParseError as exc:
+            raise ViewFileError(str(exc)) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ViewFileError(msg("{}: cannot read it ({})", self.path, exc)) from None
+        payload["meta"]["source"] = "ir-dump-folder"
+        return payload
+
+    def snapshot(self, index: int) -> Graph:
+        return self.trace.snapshot(index)
+
+    def diff(self, index: int) -> Any:
+        return self.trace.diff(index)

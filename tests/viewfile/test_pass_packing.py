@@ -55,3 +55,50 @@ def test_nothing_to_pack():
     payload = payload_for_path(str(LENET / "graph_build_0_0094.ir"))
     lean, packed = pack_passes(payload)
     assert packed is None and lean is payload
+
+
+def _page_parts(page):
+    import json
+    import re
+
+    def script(element_id):
+        m = re.search(
+            rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S
+        )
+        return json.loads(m.group(1).replace("<\\/", "</")) if m else None
+
+    payload = script("ascend-lab-payload")
+    payload["meta"].pop("created")
+    return payload, script("ascend-lab-passes")
+
+
+def test_passes_packed_as_they_are_built_give_the_same_page(tmp_path):
+    """A dump folder's page packs each pass while it is built (no payload with every pass
+    in memory); the page is the one built from the whole payload, paths redacted alike."""
+    import shutil
+
+    from ascend_lab.viewfile.sources import DumpFolderSource, view_source
+    from ascend_lab.widgets.html import render_html
+
+    folder = tmp_path / "dumps"
+    shutil.copytree(FIXTURES / "conv", folder, ignore=shutil.ignore_patterns("*.mindir"))
+    source = view_source(str(folder))
+    assert isinstance(source, DumpFolderSource)
+    streamed = _page_parts(render_html(source, project=str(tmp_path)))
+    whole = _page_parts(render_html(payload_for_path(str(folder)), project=str(tmp_path)))
+    assert streamed == whole
+    payload, packed = streamed
+    assert packed is not None and packed["passes"]
+    assert payload["meta"]["source"] == "ir-dump-folder"
+    assert str(tmp_path) not in json_text(payload, packed)
+
+
+def json_text(*values):
+    import base64
+    import gzip
+    import json
+
+    texts = [json.dumps(v) for v in values]
+    for bundle in values[-1]["bundles"]:
+        texts.append(gzip.decompress(base64.b64decode(bundle)).decode("utf-8"))
+    return "\n".join(texts)
