@@ -65,13 +65,28 @@ def test_first_view_stacks_the_layers_and_draws_one(page):
     page.screenshot(path=os.path.join(ARTIFACTS, "decoder8_first_view.png"))
 
 
+MODEL = "window.ascendLab.app.graphView.panes[0].model"
+
+
 def test_another_layer_show_all_and_stack_again(page):
+    # select a node of layer 0's attention (its scope opens), then draw the next layer
+    node = page.evaluate(f"{MODEL}.groups.get('{LIST}/0-Block/attn-Attention').nodes[0]")
+    page.evaluate(f"window.ascendLab.app.graphView.panes[0].select({node!r})")
+    page.wait_for_selector(f'.al-node.al-selected[data-id="{node}"]')
     page.locator('.al-stack-btn[data-stack-action="next"]').dispatch_event("click")
     page.wait_for_selector(f'.al-frame[data-frame="{LIST}/1-Block"]')
     _ready(page)
+    # the selection followed to the same node of layer 1
+    selected = page.locator(".al-node.al-selected")
+    assert selected.count() == 1
+    twin = selected.get_attribute("data-id")
+    assert page.evaluate(f"{MODEL}.groupOfNode({twin!r})") == f"{LIST}/1-Block/attn-Attention"
+    assert page.evaluate(f"{MODEL}.byId.get({twin!r}).op") == selected.get_attribute("data-op")
+    assert twin != node
     assert page.locator(f'[data-group="{LIST}/0-Block"]').count() == 0
-    # the same picture, another layer's scopes
-    assert page.locator(f'.al-group[data-group="{LIST}/1-Block/attn-Attention"]').count() == 1
+    # the same picture, another layer's scopes: attention open as it was in layer 0
+    assert page.locator(f'.al-frame[data-frame="{LIST}/1-Block/attn-Attention"]').count() == 1
+    assert page.locator(f'.al-group[data-group="{LIST}/1-Block/mlp-SwiGLU"]').count() == 1
     page.locator('.al-stack-btn[data-stack-action="all"]').dispatch_event("click")
     page.wait_for_selector(f'[data-group="{LIST}/3-Block"]')
     _ready(page)
@@ -80,7 +95,7 @@ def test_another_layer_show_all_and_stack_again(page):
         assert page.locator(f'[data-group="{LIST}/{layer}-Block"]').count() == 1
     # the layers not drawn before come collapsed; one expands like the one the stack drew
     page.locator(f'.al-group[data-group="{LIST}/2-Block"]').dispatch_event("click")
-    page.wait_for_selector(f'.al-group[data-group="{LIST}/2-Block/attn-Attention"]')
+    page.wait_for_selector(f'.al-frame[data-frame="{LIST}/2-Block/attn-Attention"]')
     page.locator('.al-stack-btn[data-stack-action="stack"]').dispatch_event("click")
     page.wait_for_selector(".al-stack-head")
     _ready(page)

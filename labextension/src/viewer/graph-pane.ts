@@ -872,8 +872,16 @@ export class GraphPane {
       model.restack(stack);
       focus = stackItem(stack);
     } else {
-      model.stepInstance(stack, action === 'next' ? 1 : -1);
+      const from = model.shownInstanceOf(stack);
+      const to = model.stepInstance(stack, action === 'next' ? 1 : -1);
       focus = '';
+      // a selection in the layer drawn before moves to the same node of the new one
+      const twin =
+        this.selected === null ? null : model.twinNode(this.selected, from, to);
+      if (twin !== null) {
+        this.selected = twin;
+        this.opts.onSelect?.(twin, this);
+      }
     }
     await this.relayout();
     const el = focus

@@ -643,25 +643,11 @@ export class GraphModel {
     }
     const twinOf = (path: string): string => to + path.slice(from.length);
     for (const g of sources) {
-      const a = this.groups.get(g)!;
-      const b = this.groups.get(twinOf(g));
-      if (!b || a.nodes.length !== b.nodes.length) {
+      const pairs = this.pairNodes(g, twinOf(g));
+      if (!pairs) {
         return false;
       }
-      const byOp = new Map<string, string[]>();
-      for (const n of b.nodes) {
-        const op = this.byId.get(n)!.op;
-        (byOp.get(op) ?? byOp.set(op, []).get(op)!).push(n);
-      }
-      const taken = new Map<string, number>();
-      for (const n of a.nodes) {
-        const op = this.byId.get(n)!.op;
-        const k = taken.get(op) ?? 0;
-        const twin = byOp.get(op)?.[k];
-        if (twin === undefined) {
-          return false;
-        }
-        taken.set(op, k + 1);
+      for (const [n, twin] of pairs) {
         rename.set(nodeItem(n), nodeItem(twin));
       }
     }
@@ -727,6 +713,48 @@ export class GraphModel {
       this.shownInstance.set(stack, member);
     }
     this.invalidateFrom(st.parent);
+  }
+
+  /**
+   * The nodes of two twin groups (same place in two instances of one block) paired up: op
+   * by op, in graph order. Null when they do not pair up.
+   */
+  private pairNodes(a: string, b: string): Map<string, string> | null {
+    const ga = this.groups.get(a);
+    const gb = this.groups.get(b);
+    if (!ga || !gb || ga.nodes.length !== gb.nodes.length) {
+      return null;
+    }
+    const byOp = new Map<string, string[]>();
+    for (const n of gb.nodes) {
+      const op = this.byId.get(n)!.op;
+      (byOp.get(op) ?? byOp.set(op, []).get(op)!).push(n);
+    }
+    const taken = new Map<string, number>();
+    const pairs = new Map<string, string>();
+    for (const n of ga.nodes) {
+      const op = this.byId.get(n)!.op;
+      const k = taken.get(op) ?? 0;
+      const twin = byOp.get(op)?.[k];
+      if (twin === undefined) {
+        return null;
+      }
+      taken.set(op, k + 1);
+      pairs.set(n, twin);
+    }
+    return pairs;
+  }
+
+  /**
+   * The node at the same place in instance `to` as `node` in instance `from` (so that a
+   * selection follows when a stack draws another layer), or null.
+   */
+  twinNode(node: string, from: string, to: string): string | null {
+    const group = this.groupOfNode(node);
+    if (group !== from && !group.startsWith(`${from}/`)) {
+      return null;
+    }
+    return this.pairNodes(group, to + group.slice(from.length))?.get(node) ?? null;
   }
 
   /** Is a node drawn inside this stack (in its drawn instance)? */

@@ -298,6 +298,10 @@ describe('repeated-block stacks in the graph model', () => {
     );
     expect(m.representative('1.sm')).toBe(nodeItem('1.sm'));
     expect(m.representative('0.sm')).toBe(stackItem(block(0)));
+    // a selection follows to the same place in the next layer
+    expect(m.twinNode('0.sm', block(0), block(1))).toBe('1.sm');
+    expect(m.twinNode('0.r2', block(0), block(5))).toBe('5.r2');
+    expect(m.twinNode('emb', block(0), block(1))).toBeNull();
     // backwards wraps around to the last layer
     expect(m.stepInstance(block(0), -2)).toBe(block(7));
     expect(m.layoutJobs()).toEqual([]);
