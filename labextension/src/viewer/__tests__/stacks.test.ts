@@ -74,24 +74,18 @@ describe('structure signatures (pure)', () => {
       ops.map((op, i) => ({ id: `${prefix}${i}`, op, path: i < 2 ? 'norm' : '' })),
       edges.map(([a, b]) => [`${prefix}${a}`, `${prefix}${b}`] as [string, string])
     );
+  const ops = ['Mul', 'Rsqrt', 'MatMul', 'Add'];
+  const chain: Array<[number, number]> = [
+    [0, 1],
+    [1, 2],
+    [2, 3]
+  ];
 
   it('is the same for two instances whatever their node ids', () => {
-    const ops = ['Mul', 'Rsqrt', 'MatMul', 'Add'];
-    const chain: Array<[number, number]> = [
-      [0, 1],
-      [1, 2],
-      [2, 3]
-    ];
     expect(sig(ops, chain, 'a')).toBe(sig(ops, chain, 'b'));
   });
 
   it('differs when an op, a scope or the wiring differs', () => {
-    const ops = ['Mul', 'Rsqrt', 'MatMul', 'Add'];
-    const chain: Array<[number, number]> = [
-      [0, 1],
-      [1, 2],
-      [2, 3]
-    ];
     const base = sig(ops, chain, 'a');
     expect(sig(['Mul', 'Rsqrt', 'MatMul', 'Sub'], chain, 'b')).not.toBe(base);
     expect(
