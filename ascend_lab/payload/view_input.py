@@ -27,17 +27,7 @@ def payload_for_view(
         if hasattr(trace, "snapshot"):
 
             def snapshot(index: int) -> Any:
-                graph = trace.snapshot(index)
-                # drawn like the main views: with the scopes repaired
-                data = graph_data(graph) if isinstance(graph, Graph) else dict(graph)
-                diff = trace.diff(index) if hasattr(trace, "diff") else None
-                if diff is not None:
-                    data["diff"] = {
-                        "added": list(diff.added),
-                        "removed": list(diff.removed),
-                        "modified": list(diff.modified),
-                    }
-                return data
+                return pass_snapshot(trace, index)
 
         if pass_sink is not None:
             source = trace.to_payload(passes=passes, memory=True, pass_sink=pass_sink)
@@ -45,3 +35,20 @@ def payload_for_view(
             source = trace.to_payload(passes=passes, memory=True)
     check_payload(source)
     return source, snapshot
+
+
+def pass_snapshot(trace: Any, index: int) -> Dict[str, Any]:
+    """The graph dict of pass ``index`` of a Trace-like object, with its ``diff`` (added,
+    removed, modified) against the pass before: what a view asks for when a payload was
+    built without the passes' graphs (the notebook widget, the JupyterLab document)."""
+    graph = trace.snapshot(index)
+    # drawn like the main views: with the scopes repaired
+    data = graph_data(graph) if isinstance(graph, Graph) else dict(graph)
+    diff = trace.diff(index) if hasattr(trace, "diff") else None
+    if diff is not None:
+        data["diff"] = {
+            "added": list(diff.added),
+            "removed": list(diff.removed),
+            "modified": list(diff.modified),
+        }
+    return data

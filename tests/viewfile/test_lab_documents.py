@@ -107,6 +107,16 @@ def test_dump_folder_opens_from_the_context_menu(page):
         "lenet_dumps"
     )
     _shot(page, "lab_open_dump_folder.png")
+    # a pass that is not a main view is asked of the server when it is opened
+    view.locator(".al-tab", has_text="Passes").click()
+    timeline = view.locator('[data-view="timeline"]')
+    with page.expect_response(lambda r: "/ascend-lab/api/graph/pass" in r.url) as answer:
+        timeline.locator(".al-passlist li[data-pass]").filter(
+            has_text="opt_pass_2_opt_a"
+        ).first.click()
+    assert answer.value.status == 200
+    expect(timeline.locator(".al-node").first).to_be_visible(timeout=60000)
+    expect(timeline.locator(".al-passinfo")).not_to_contain_text("not included")
 
 
 def test_corrupt_file_shows_the_reason_in_the_document(page):

@@ -1,6 +1,7 @@
 /**
  * The viewer for a file or dump folder on the server: asks the server extension to parse
- * it (`GET ascend-lab/api/graph?path=`) and draws the payload, or says why it cannot.
+ * it (`GET ascend-lab/api/graph?path=`) and draws the payload, or says why it cannot. A
+ * dump folder's passes come one at a time (`GET ascend-lab/api/graph/pass?path=&index=`).
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
@@ -46,6 +47,18 @@ export function fetchGraph(
   trans: ITrans = englishTrans
 ): Promise<unknown> {
   return fetchJson(['graph'], { path }, trans);
+}
+
+/**
+ * Pass `index` of the dump folder at `path`: its graph with the diff against the pass
+ * before, parsed by the server when the pass slider reaches it.
+ */
+export function fetchPass(
+  path: string,
+  index: number,
+  trans: ITrans = englishTrans
+): Promise<unknown> {
+  return fetchJson(['graph', 'pass'], { path, index: String(index) }, trans);
 }
 
 /** The statistics of weight `name` of the .mindir at `path`, read by the server. */
@@ -95,7 +108,9 @@ export class GraphView extends Widget {
         : undefined;
       this._view = renderPayload(this.node, payload, {
         trans: this._trans,
-        onRequestWeightStats
+        onRequestWeightStats,
+        // a dump folder's passes stay on the server until the slider reaches one
+        onRequestPass: (index: number) => fetchPass(path, index, this._trans)
       });
     } catch (err) {
       if (this.isDisposed) {

@@ -76,3 +76,52 @@ async def test_needs_authentication(jp_fetch, files):
             headers={"Authorization": "token wrong"},
         )
     assert info.value.code == 403
+
+
+async def _pass(jp_fetch, path, index, **kw):
+    response = await jp_fetch(
+        "ascend-lab", "api", "graph", "pass", params={"path": path, "index": index}, **kw
+    )
+    return json.loads(response.body)
+
+
+async def test_a_folder_sends_its_passes_when_the_slider_reaches_them(jp_fetch, files):
+    from ascend_lab.viewfile import payload_for_path
+
+    folder = await _get(jp_fetch, "dumps/lenet")
+    views = {v for v in folder["views"].values() if v}
+    assert all(k.split("/")[0] in views for k in folder["graphs"])  # only the main views
+    whole = payload_for_path(str(files / "dumps" / "lenet"))
+    shown = [p for p in whole["passes"] if p["graph"] and p["graph"] not in views]
+    assert shown, "the fixture has passes with graphs of their own"
+    for entry in shown:
+        got = await _pass(jp_fetch, "dumps/lenet", entry["index"])
+        expected = whole["graphs"][entry["graph"]]
+        assert [n["id"] for n in got["nodes"]] == [n["id"] for n in expected["nodes"]]
+        assert got["diff"] == {k: entry[k] for k in ("added", "removed", "modified")}
+
+
+async def test_pass_requests_that_cannot_be_answered_say_why(jp_fetch, files):
+    for index, code, text in (
+        ("x", 400, "must be a pass number"),
+        ("999", 404, "no pass 999"),
+    ):
+        with pytest.raises(HTTPClientError) as info:
+            await _pass(jp_fetch, "dumps/lenet", index)
+        assert info.value.code == code and text in json.loads(info.value.response.body)["message"]
+    with pytest.raises(HTTPClientError) as info:
+        await _pass(jp_fetch, "lenet.mindir", "0")
+    assert info.value.code == 400
+    with pytest.raises(HTTPClientError) as info:
+        await _pass(jp_fetch, "dumps/lenet", "0", headers={"Authorization": "token wrong"})
+    assert info.value.code == 403
+
+
+async def test_a_folder_whose_dumps_changed_is_read_again(jp_fetch, files):
+    folder = files / "dumps" / "lenet"
+    first = await _get(jp_fetch, "dumps/lenet")
+    # a dump removed from the folder: the pass list follows
+    victim = sorted(folder.glob("opt_pass_*.ir"))[0]
+    victim.unlink()
+    second = await _get(jp_fetch, "dumps/lenet")
+    assert len(second["passes"]) == len(first["passes"]) - 1
