@@ -217,9 +217,10 @@ async ([what, arg]) => {
 
 def browser_numbers(path, screenshot=None):
     """Chromium, offline: ms from navigation to the first drawn view, then each interaction
-    (click -> drawn): the next layer of the "N × Block" stack, "show all", expanding one
-    collapsed layer after that, a search across layers and going to its hit, and moving the
-    pass slider by one step (after the timeline's first draw)."""
+    (click -> drawn): scopes of the drawn layer, the next layer of the "N × Block" stack
+    (opening like the one before), "show all", expanding one collapsed layer after that, a
+    search across layers and going to its hit, and moving the pass slider by one step (after
+    the timeline's first draw)."""
     from benchmarks.bench_viewer import PROBE
     from tests.support.browser import block_network, chromium
 
@@ -235,6 +236,13 @@ def browser_numbers(path, screenshot=None):
         out["stack"] = heads.first.text_content() if heads.count() else "no stack"
         if screenshot:
             page.screenshot(path=screenshot)
+        # a scope of the drawn layer at once, and another after a second of looking (scopes
+        # in view are laid out ahead while idle)
+        attention = "Default/blocks-CellList/0-Block/attn-Attention"
+        out["expand_scope_ms"] = page.evaluate(INTERACT, ["group", attention])
+        page.wait_for_timeout(1500)
+        mlp = "Default/blocks-CellList/0-Block/mlp-SwiGLU"
+        out["expand_scope_idle_ms"] = page.evaluate(INTERACT, ["group", mlp])
         # the machine may be shared: medians of a few
         out["next_layer_ms"] = median(page.evaluate(INTERACT, ["stack", "next"]) for _ in range(5))
         out["show_all_ms"] = page.evaluate(INTERACT, ["stack", "all"])
@@ -277,6 +285,11 @@ def print_browser(view, row):
         "first view in Chromium (standalone HTML)",
         f"{view['drawn_ms']:.0f} ms",
         f"({view['boxes']} boxes; {view['stack'].strip()})",
+    )
+    row(
+        "expanding a scope of the drawn layer",
+        f"{view['expand_scope_ms']:.0f} ms",
+        f"(at once; another after 1.5 s idle: {view['expand_scope_idle_ms']:.0f} ms)",
     )
     row(
         'next layer of the stack ("\u203a": click -> drawn)',
