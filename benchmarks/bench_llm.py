@@ -280,45 +280,50 @@ def browser_numbers(path, screenshot=None):
     return out
 
 
+def ms(value):
+    """A probe's milliseconds, or n/a where its target was not there (e.g. no stack)."""
+    return "n/a" if value < 0 else f"{value:.0f} ms"
+
+
 def print_browser(view, row):
     row(
         "first view in Chromium (standalone HTML)",
-        f"{view['drawn_ms']:.0f} ms",
+        ms(view["drawn_ms"]),
         f"({view['boxes']} boxes; {view['stack'].strip()})",
     )
     row(
         "expanding a scope of the drawn layer",
-        f"{view['expand_scope_ms']:.0f} ms",
-        f"(at once; another after 1.5 s idle: {view['expand_scope_idle_ms']:.0f} ms)",
+        ms(view["expand_scope_ms"]),
+        f"(at once; another after 1.5 s idle: {ms(view['expand_scope_idle_ms'])})",
     )
     row(
         'next layer of the stack ("\u203a": click -> drawn)',
-        f"{view['next_layer_ms']:.0f} ms",
+        ms(view["next_layer_ms"]),
         "(median of 5)",
     )
     row(
         '"show all" layers',
-        f"{view['show_all_ms']:.0f} ms",
+        ms(view["show_all_ms"]),
         f"({view['show_all_boxes']} boxes)",
     )
     row(
         "expanding one collapsed layer after that",
-        f"{view['expand_layer_ms']:.0f} ms",
+        ms(view["expand_layer_ms"]),
         "(median of 3 layers)",
     )
     row(
         "search across layers (typing -> results)",
-        f"{view['search_ms']:.0f} ms",
+        ms(view["search_ms"]),
         f"({view['search_hits']} hits listed)",
     )
     row(
         "going to a hit in a stacked layer (MatMul of 3-Block)",
-        f"{view['hit_ms']:.0f} ms",
+        ms(view["hit_ms"]),
         "(its layer drawn)" if view["hit_layer_drawn"] else "(its layer NOT drawn)",
     )
-    steps = ", ".join(f"{ms:.0f}" for ms in view["slider_ms"]) or "no passes"
-    row("pass slider, one step each (-> drawn)", f"{steps} ms")
-    row("longest main-thread task", f"{view['longest_task_ms']:.0f} ms")
+    steps = ", ".join(ms(t) for t in view["slider_ms"]) or "no passes"
+    row("pass slider, one step each (-> drawn)", steps)
+    row("longest main-thread task", ms(view["longest_task_ms"]))
 
 
 def main():
