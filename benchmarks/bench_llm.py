@@ -286,44 +286,24 @@ def ms(value):
 
 
 def print_browser(view, row):
-    row(
-        "first view in Chromium (standalone HTML)",
-        ms(view["drawn_ms"]),
-        f"({view['boxes']} boxes; {view['stack'].strip()})",
-    )
-    row(
-        "expanding a scope of the drawn layer",
-        ms(view["expand_scope_ms"]),
-        f"(at once; another after 1.5 s idle: {ms(view['expand_scope_idle_ms'])})",
-    )
-    row(
-        'next layer of the stack ("\u203a": click -> drawn)',
-        ms(view["next_layer_ms"]),
-        "(median of 5)",
-    )
-    row(
-        '"show all" layers',
-        ms(view["show_all_ms"]),
-        f"({view['show_all_boxes']} boxes)",
-    )
-    row(
-        "expanding one collapsed layer after that",
-        ms(view["expand_layer_ms"]),
-        "(median of 3 layers)",
-    )
-    row(
-        "search across layers (typing -> results)",
-        ms(view["search_ms"]),
-        f"({view['search_hits']} hits listed)",
-    )
-    row(
-        "going to a hit in a stacked layer (MatMul of 3-Block)",
-        ms(view["hit_ms"]),
-        "(its layer drawn)" if view["hit_layer_drawn"] else "(its layer NOT drawn)",
-    )
+    layer = "(its layer drawn)" if view["hit_layer_drawn"] else "(its layer NOT drawn)"
+    rows = [
+        ("first view in Chromium (standalone HTML)", "drawn_ms",
+         f"({view['boxes']} boxes; {view['stack'].strip()})"),
+        ("expanding a scope of the drawn layer", "expand_scope_ms",
+         f"(at once; another after 1.5 s idle: {ms(view['expand_scope_idle_ms'])})"),
+        ('next layer of the stack ("\u203a": click -> drawn)', "next_layer_ms", "(median of 5)"),
+        ('"show all" layers', "show_all_ms", f"({view['show_all_boxes']} boxes)"),
+        ("expanding one collapsed layer after that", "expand_layer_ms", "(median of 3 layers)"),
+        ("search across layers (typing -> results)", "search_ms",
+         f"({view['search_hits']} hits listed)"),
+        ("going to a hit in a stacked layer (MatMul of 3-Block)", "hit_ms", layer),
+        ("longest main-thread task", "longest_task_ms", ""),
+    ]  # fmt: skip
+    for label, key, note in rows:
+        row(label, ms(view[key]), note)
     steps = ", ".join(ms(t) for t in view["slider_ms"]) or "no passes"
     row("pass slider, one step each (-> drawn)", steps)
-    row("longest main-thread task", ms(view["longest_task_ms"]))
 
 
 def main():
