@@ -149,11 +149,16 @@ def test_pick_device_note_in_chinese(monkeypatch, capsys):
 
     reason = "npu-smi not found on PATH"
     monkeypatch.setattr(ascend_lab, "status", lambda: NS(mode="cpu", reason=reason))
+    # MindSpore's device can be set once per process, before anything ran (other tests in
+    # this process may have run nets): the note is what is tested here, so record the call
+    targets = []
+    monkeypatch.setattr(course_nets.ms, "set_device", targets.append, raising=False)
     outputs = []
     for lang in ("en", "zh"):
         with using(lang):
             assert course_nets.pick_device() == "CPU"
         outputs.append(capsys.readouterr().out)
+    assert targets == ["CPU", "CPU"]
     en, zh = outputs
     assert_same_numbers_in_chinese(en, zh)
     assert "本机没有昇腾 NPU：在 CPU 上运行" in zh and "npu-smi" in zh
