@@ -56,7 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from tests.support.browser import chromium  # noqa: E402
+from tests.support.browser import block_network, chromium  # noqa: E402
 
 ARTIFACTS = "/work/notes/artifacts"
 DEFAULT_NETS = [
@@ -250,18 +250,7 @@ def serve(root: str) -> Tuple[http.server.ThreadingHTTPServer, str]:
 
 def only_origin(context: Any, origin: str) -> List[str]:
     """Abort every request that does not go to our server; return the list of attempts."""
-    attempts: List[str] = []
-
-    def handle(route: Any) -> None:
-        url = route.request.url
-        if url.startswith((origin + "/", "data:", "blob:")):
-            route.continue_()
-        else:
-            attempts.append(url)
-            route.abort()
-
-    context.route("**/*", handle)
-    return attempts
+    return block_network(context, allow=(origin + "/",))
 
 
 def load(

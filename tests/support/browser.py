@@ -5,7 +5,7 @@
 """
 
 import contextlib
-from typing import Any, Iterator
+from typing import Any, Iterator, Tuple
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -40,13 +40,15 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-def block_network(context: Any) -> list:
-    """Abort every request that is not file:, data: or blob:; return the list of attempts."""
+def block_network(context: Any, allow: Tuple[str, ...] = ("file:",)) -> list:
+    """Abort every request whose URL does not start with one of ``allow`` (file: by default),
+    data: or blob:; return the list of attempts."""
     attempts: list = []
+    allowed = tuple(allow) + ("data:", "blob:")
 
     def handle(route: Any) -> None:
         url = route.request.url
-        if url.startswith(("file:", "data:", "blob:")):
+        if url.startswith(allowed):
             route.continue_()
         else:
             attempts.append(url)
