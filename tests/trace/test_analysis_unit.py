@@ -134,16 +134,22 @@ def test_listing_uses_the_counter_not_the_stage_number(tmp_path):
     ]
 
 
-def test_timeline_flags_unchanged_passes(tmp_path):
-    dump = _copy_fixture_dump(tmp_path)
+def _recording_parser():
+    """``(calls, parse)``: the real .ir parser, recording the file name of each call."""
+    from ascend_lab.graph.ir_text import parse_ir_text
+
     calls = []
 
     def parse(text, path):
         calls.append(os.path.basename(path))
-        from ascend_lab.graph.ir_text import parse_ir_text
-
         return parse_ir_text(text, path)
 
+    return calls, parse
+
+
+def test_timeline_flags_unchanged_passes(tmp_path):
+    dump = _copy_fixture_dump(tmp_path)
+    calls, parse = _recording_parser()
     timeline = tl.PassTimeline(dump, parse=parse)
     select, final, build = timeline[2], timeline[3], timeline[4]
     assert select.node_count == 44
@@ -176,14 +182,7 @@ def test_timeline_flags_unchanged_passes(tmp_path):
 
 def test_timeline_keeps_pinned_graphs_and_a_few_recent_ones(tmp_path):
     dump = _copy_fixture_dump(tmp_path)
-    calls = []
-
-    def parse(text, path):
-        calls.append(os.path.basename(path))
-        from ascend_lab.graph.ir_text import parse_ir_text
-
-        return parse_ir_text(text, path)
-
+    calls, parse = _recording_parser()
     timeline = tl.PassTimeline(dump, parse=parse, keep_text=True)
     timeline.CACHE_SIZE = 1
     final = timeline.pin(4)

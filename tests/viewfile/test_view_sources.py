@@ -2,8 +2,6 @@
 
 import os
 import shutil
-import subprocess
-import sys
 import urllib.request
 
 import pytest
@@ -12,6 +10,7 @@ from ascend_lab.cli import main
 from ascend_lab.payload import validate_payload
 from ascend_lab.viewfile import ViewFileError, payload_for_path
 from tests.graph.helpers import FIXTURES
+from tests.viewfile.serving import cli_serving
 
 LENET = FIXTURES / "lenet"
 MINDIR = LENET / "lenet.mindir"
@@ -100,27 +99,10 @@ def test_cli_corrupt_file_exit_code_message_and_error_page(tmp_path, capsys):
 
 
 def test_cli_serve_prints_a_local_url_and_serves_the_page():
-    proc = subprocess.Popen(
-        [
-            os.path.join(os.path.dirname(sys.executable), "ascend-lab"),
-            "view",
-            str(KERNEL_IR),
-            "--serve",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        line = proc.stdout.readline()  # type: ignore[union-attr]
-        assert "http://127.0.0.1:" in line, proc.stderr.read() if proc.poll() is not None else line  # type: ignore[union-attr]
-        url = line.split("at ", 1)[1].split()[0]
+    with cli_serving(str(KERNEL_IR)) as url:
         with urllib.request.urlopen(url, timeout=60) as response:
             page = response.read().decode("utf-8")
-        assert "ascend-lab.graph/1" in page and "graph_build_0_0094" in page
-    finally:
-        proc.terminate()
-        proc.wait(timeout=60)
+    assert "ascend-lab.graph/1" in page and "graph_build_0_0094" in page
 
 
 @pytest.mark.parametrize("name", ["lenet/lenet.mindir", "control_flow/control_flow.mindir"])

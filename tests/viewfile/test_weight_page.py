@@ -3,10 +3,7 @@
 
 import http.client
 import json
-import os
 import re
-import subprocess
-import sys
 import threading
 import urllib.request
 
@@ -19,6 +16,7 @@ from ascend_lab.viewfile.weight_stats import weight_names, weight_stats
 from ascend_lab.widgets.html import render_html
 from tests.graph.helpers import FIXTURES
 from tests.viewfile import mindir_writer as mw
+from tests.viewfile.serving import cli_serving
 
 LENET = FIXTURES / "lenet" / "lenet.mindir"
 ELEMENT = re.compile(r'<script type="application/json" id="ascend-lab-weight-stats">(.*?)</script>')
@@ -119,21 +117,8 @@ def test_served_page_refuses_other_hosts(served):
 
 
 def test_cli_serve_of_a_mindir_answers_statistics():
-    cli = os.path.join(os.path.dirname(sys.executable), "ascend-lab")
-    proc = subprocess.Popen(
-        [cli, "view", str(LENET), "--serve"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        line = proc.stdout.readline()  # type: ignore[union-attr]
-        assert "http://127.0.0.1:" in line, proc.stderr.read() if proc.poll() is not None else line  # type: ignore[union-attr]
-        url = line.split("at ", 1)[1].split()[0]
+    with cli_serving(str(LENET)) as url:
         with urllib.request.urlopen(url, timeout=60) as response:
             assert embedded(response.read().decode("utf-8")) == {"endpoint": "weight-stats"}
         with urllib.request.urlopen(url + "weight-stats?name=fc3.weight", timeout=60) as response:
             assert json.loads(response.read()) == weight_stats(str(LENET), "fc3.weight")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=60)
