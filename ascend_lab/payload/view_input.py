@@ -1,5 +1,6 @@
 """What a view is handed: a payload dict or a Trace, turned into one checked payload."""
 
+import functools
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..graph.model import Graph
@@ -21,13 +22,11 @@ def payload_for_view(
     highlights changes on demand. ``pass_sink`` (a Trace only) packs the passes' graphs as
     they are built (see :class:`~ascend_lab.pass_packing.PassPacker`).
     """
-    snapshot = None
+    snapshot: Optional[SnapshotFn] = None
     if hasattr(source, "to_payload"):
         trace = source
         if hasattr(trace, "snapshot"):
-
-            def snapshot(index: int) -> Any:
-                return pass_snapshot(trace, index)
+            snapshot = functools.partial(pass_snapshot, trace)
 
         if pass_sink is not None:
             source = trace.to_payload(passes=passes, memory=True, pass_sink=pass_sink)
