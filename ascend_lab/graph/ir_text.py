@@ -78,6 +78,7 @@ from functools import lru_cache
 from sys import intern
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
+from ..gc_pause import gc_paused
 from .errors import GraphParseError
 from .limits import IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, limit, read_text_capped, too_large
 from .model import Graph, Node, TensorType
@@ -941,7 +942,8 @@ def parse_ir_text(text: str, path: Optional[str] = None) -> Graph:
     """Parse the text of one ``.ir`` dump; ``path`` is only used in errors and ``Graph.file``."""
     if not isinstance(text, str):
         raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
-    return _IRParser(text, path).parse()
+    with gc_paused():
+        return _IRParser(text, path).parse()
 
 
 def parse_ir_file(path: Union[str, "os.PathLike[str]"]) -> Graph:

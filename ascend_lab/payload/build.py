@@ -9,6 +9,7 @@ import datetime
 import warnings
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
+from ..gc_pause import gc_paused
 from ..graph.model import Graph
 from ..scopes import repair_scopes
 from .schema import SCHEMA_ID
@@ -76,6 +77,13 @@ def build_payload(
     None: passes are walked in order, so at most a few parsed graphs are alive at once."""
     if passes not in PASS_MODES:
         raise ValueError(f"passes must be one of {PASS_MODES}, got {passes!r}")
+    with gc_paused():  # millions of small dicts, no cycles: see gc_pause
+        return _build_payload(trace, passes, memory, pass_sink)
+
+
+def _build_payload(
+    trace: "Trace", passes: str, memory: bool, pass_sink: "Optional[PassPacker]"
+) -> Dict[str, Any]:
     graphs: Dict[str, Any] = {}
     final_key = add_graph(graphs, "final", trace.graph)
     before_key = None
