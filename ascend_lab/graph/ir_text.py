@@ -71,6 +71,7 @@ file (``Float32*N``) are checked against what the line holds before anything is 
 and the file size and line length are capped (:mod:`ascend_lab.graph.limits`).
 """
 
+import bisect
 import os
 import re
 from dataclasses import replace
@@ -514,10 +515,47 @@ def _param_node(text: str, path: Optional[str], lineno: int) -> Node:
     )
 
 
+class BlockMemo:
+    """Parsed subgraph blocks of recent dumps, by their exact text, for reuse.
+
+    Consecutive passes of one compile print mostly the same blocks: a 32-layer net's
+    frontend dumps hold 3,190 closures each, and a pass rewrites a few. A block (from its
+    ``subgraph attr:`` line to its closing ``}``) whose text is identical to one parsed in
+    one of the last :attr:`GENERATIONS` parses is not parsed again: its nodes are shared.
+    That is safe because nothing changes a node once its parse is finished, and a reused
+    block whose calls resolve differently in the new dump (a callee's ``info_name``) is
+    parsed afresh. The entry graph, and blocks with unparsed lines (which carry their line
+    numbers), are never reused.
+    """
+
+    GENERATIONS = 3
+
+    def __init__(self) -> None:
+        self._generations: List[Dict[str, Graph]] = []  # newest last
+        self.hits = 0  # blocks reused, over this memo's life
+        self.misses = 0
+
+    def get(self, key: str) -> Optional[Graph]:
+        for generation in reversed(self._generations):
+            found = generation.get(key)
+            if found is not None:
+                return found
+        return None
+
+    def start(self) -> Dict[str, Graph]:
+        """A new generation for one parse; only the GENERATIONS before it are kept."""
+        current: Dict[str, Graph] = {}
+        self._generations.append(current)
+        del self._generations[: -(self.GENERATIONS + 1)]
+        return current
+
+
 class _IRParser:
-    def __init__(self, text: str, path: Optional[str]) -> None:
+    def __init__(self, text: str, path: Optional[str], memo: Optional[BlockMemo] = None) -> None:
         self.text = text
         self.path = path
+        self.memo = memo
+        self._shared: Dict[int, str] = {}  # id(reused graph) -> its block text
         self.lineno = 0
         # Text gathered line by line, joined once at the end (`+=` made it quadratic).
         self._extras: Dict[int, Tuple[Node, List[str]]] = {}
@@ -569,8 +607,17 @@ class _IRParser:
         # "# In file" line -> its "file:line": each node repeats its whole call stack, so
         # a 32-layer net prints the same few hundred lines some 100,000 times.
         source_of: Dict[str, str] = {}
+        memo = self.memo
+        current: Dict[str, Graph] = memo.start() if memo is not None else {}
+        block_ends: List[int] = (
+            [i for i, text_line in enumerate(lines) if text_line == "}"] if memo is not None else []
+        )
+        skip_to = 0  # lines of a reused block are not read again
+        chunk: Optional[Tuple[str, int, Tuple[int, ...]]] = None  # (text, last line, state)
 
         for idx, line in enumerate(lines):
+            if idx < skip_to:
+                continue
             self.lineno = idx + 1
             if len(line) > max_line:
                 raise too_large(
@@ -628,6 +675,16 @@ class _IRParser:
                     type_lines = 0
                     continue
                 if line == "}" or line.rstrip() == "}":
+                    if chunk is not None:
+                        # the block read as one unit that depends on nothing before it
+                        if (
+                            chunk[1] == idx
+                            and chunk[2] == self._state(file_attrs, params, header_extra, entry)
+                            and id(graph) not in unparsed
+                            and graph.name != entry
+                        ):
+                            current[chunk[0]] = graph
+                        chunk = None
                     graph = None
                     node = None
                     continue
@@ -717,6 +774,27 @@ class _IRParser:
             if line.startswith("subgraph attr:"):
                 section = "subgraph_attr"
                 pending_attrs = {}
+                chunk = None
+                if memo is not None and not pending_source and not pending_param_types:
+                    at = bisect.bisect_left(block_ends, idx)
+                    if at < len(block_ends):
+                        end = block_ends[at]
+                        key = "\n".join(lines[idx : end + 1])
+                        reused = memo.get(key)
+                        if reused is not None and reused.name not in blocks:
+                            memo.hits += 1
+                            graph_copy = Graph(
+                                name=reused.name, file=path, attrs=reused.attrs, nodes=reused.nodes
+                            )
+                            self._shared[id(graph_copy)] = key
+                            blocks[reused.name] = graph_copy
+                            order.append(reused.name)
+                            current[key] = reused
+                            skip_to = end + 1
+                            section = ""
+                            continue
+                        memo.misses += 1
+                        chunk = (key, end, self._state(file_attrs, params, header_extra, entry))
                 continue
             if line.endswith(" {"):
                 # A named block of settings, e.g. `jit config {` ... `}`.
@@ -770,9 +848,13 @@ class _IRParser:
         ]
         for key, value in file_attrs.items():
             main.attrs.setdefault(key, value)
+        for name, g in list(blocks.items()):
+            if id(g) in self._shared and self._calls_differ(g, blocks):
+                blocks[name] = self._parse_block(self._shared[id(g)])
         main.subgraphs = blocks
         for g in [main] + list(blocks.values()):
-            self._finish(g, blocks)
+            if id(g) not in self._shared:  # a reused block was finished when first parsed
+                self._finish(g, blocks)
         if is_kernel_graph_file(path, entry):
             step = 0
             for n in main.nodes:
@@ -780,6 +862,34 @@ class _IRParser:
                     n.step = step
                     step += 1
         return main
+
+    @staticmethod
+    def _state(
+        file_attrs: Dict[str, str], params: List[Node], header_extra: List[str], entry: Any
+    ) -> Tuple[int, ...]:
+        """What a block's lines could change outside the block (compared before/after)."""
+        return (len(file_attrs), len(params), len(header_extra), hash(entry))
+
+    @staticmethod
+    def _calls_differ(graph: Graph, blocks: Dict[str, Graph]) -> bool:
+        """Whether finishing ``graph`` against ``blocks`` would change a (shared) call node."""
+        for n in graph.nodes:
+            if n.kind == "call" and n.subgraph:
+                callee = blocks.get(n.subgraph)
+                info = callee.attrs.get("info_name") if callee is not None else None
+                if info != n.attrs.get("info_name"):
+                    return True
+        return False
+
+    def _parse_block(self, block: str) -> Graph:
+        """One block's own graph, parsed afresh (not finished: the caller finishes it)."""
+        name = next(h[0] for h in map(_subgraph_header, block.split("\n")) if h is not None)
+        # no path: a kernel-graph file name would number this block's nodes as steps
+        sub = _IRParser(f"# IR entry: @{name}\n" + block, None)
+        sub.max_bytes, sub.max_line = self.max_bytes, self.max_line
+        graph = sub._parse()
+        graph.file = self.path
+        return graph
 
     # ------------------------------------------------------------------ node lines
 
@@ -938,12 +1048,15 @@ class _IRParser:
                     n.outputs = [user.input_types[slot]]
 
 
-def parse_ir_text(text: str, path: Optional[str] = None) -> Graph:
-    """Parse the text of one ``.ir`` dump; ``path`` is only used in errors and ``Graph.file``."""
+def parse_ir_text(text: str, path: Optional[str] = None, memo: Optional[BlockMemo] = None) -> Graph:
+    """Parse the text of one ``.ir`` dump; ``path`` is only used in errors and ``Graph.file``.
+
+    ``memo``: blocks of earlier dumps of the same compile to reuse (see :class:`BlockMemo`).
+    """
     if not isinstance(text, str):
         raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
     with gc_paused():
-        return _IRParser(text, path).parse()
+        return _IRParser(text, path, memo).parse()
 
 
 def parse_ir_file(path: Union[str, "os.PathLike[str]"]) -> Graph:

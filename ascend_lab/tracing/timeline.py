@@ -15,12 +15,13 @@ caller pins, such as the final kernel graph, plus the most recent few), so walki
 pass of a 32-layer LLM holds two graphs at a time, not a hundred.
 """
 
+import functools
 import hashlib
 import os
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple, Union
 
 from ..graph.limits import IR_MAX_BYTES_ENV, decode_text, read_capped
 from ..graph.model import Graph, Node
@@ -322,7 +323,12 @@ def node_key(node: Node) -> str:
     """
     if node.kind in ("parameter", "input"):
         return "param:" + re.sub(r"^%?para\d+_", "", node.id)
-    if node.name:
+    if node.kind == "call" and node.subgraph:
+        # The callee's name is unique and kept from pass to pass; a call's printed name is
+        # not: "Scope: (Default)" in ``opt_pass_*`` dumps, "Fullname with scope: (151)" or
+        # "(Default/lm_head-Dense/<callee>-op0)" in others.
+        base = "call:" + node.subgraph
+    elif node.name:
         # "-opN" suffixes are a process-wide counter and are renumbered between passes.
         base = _OPNUM_RE.sub("", node.name)
     else:
@@ -424,7 +430,8 @@ class PassTimeline:
         """
         self.dump_dir = dump_dir
         self.keep_text = keep_text
-        self._parse = parse or _default_parse
+        # consecutive dumps share most subgraph blocks: each is parsed once (BlockMemo)
+        self._parse = parse or functools.partial(_default_parse, memo=_block_memo())
         self._texts: Dict[int, bytes] = {}
         self._graphs: Dict[int, Graph] = {}  # in order of last use
         self._pinned: Set[int] = set()
@@ -578,7 +585,13 @@ class PassTimeline:
         return [s.index for s in self.snapshots if s.changed]
 
 
-def _default_parse(text: str, path: str) -> Graph:
+def _block_memo() -> Any:
+    from ..graph.ir_text import BlockMemo
+
+    return BlockMemo()
+
+
+def _default_parse(text: str, path: str, memo: Any = None) -> Graph:
     from ..graph.ir_text import parse_ir_text
 
-    return parse_ir_text(text, path)
+    return parse_ir_text(text, path, memo)

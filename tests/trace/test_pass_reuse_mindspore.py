@@ -1,0 +1,73 @@
+"""Pass snapshots of a real compile (a two-layer decoder on CPU, dumps kept): blocks shared
+between consecutive dumps are parsed once, with the same graphs as parsed alone, and
+passes that differ only in how MindSpore printed them are not reported as changes."""
+
+import re
+import shutil
+
+import pytest
+
+from ascend_lab.graph.ir_text import BlockMemo, parse_ir_text
+from ascend_lab.tracing.timeline import PassTimeline
+
+pytestmark = pytest.mark.mindspore
+
+# What a dump prints about a node's name and a graph's flags but not about the graph:
+# "Fullname with scope" (most dumps) or "Scope" (opt_pass_* dumps), addresses, and graph
+# attributes that passes set (has_shard, auto_parallel_finish_pre_action, ...).
+_PRINTING = re.compile(r"^\s+# (?:Fullname with scope|Scope): .*$|0x[0-9a-f]+", re.M)
+
+
+@pytest.fixture(scope="module")
+def decoder_dumps():
+    import ascend_lab
+    from tests.scopes.nets import Decoder, decoder_tokens
+
+    net = Decoder(layers=2)
+    net.set_train(False)
+    tr = ascend_lab.trace(net, decoder_tokens(), run=False, keep_dumps=True)
+    yield tr
+    shutil.rmtree(tr.capture.workdir, ignore_errors=True)
+
+
+def _data(graph):
+    return [graph.to_dict(), graph.attrs] + [
+        (name, sub.to_dict(), sub.attrs) for name, sub in graph.subgraphs.items()
+    ]
+
+
+def test_every_pass_parsed_with_shared_blocks_equals_its_own_parse(decoder_dumps):
+    timeline = PassTimeline(decoder_dumps.dump_dir)
+    memo = BlockMemo()
+    parsed = 0
+    for snap in timeline:
+        if timeline.same_as(snap.index) != snap.index:
+            continue
+        text = timeline.text(snap.index)
+        shared = parse_ir_text(text, snap.path, memo)
+        assert _data(shared) == _data(parse_ir_text(text, snap.path)), snap.name
+        parsed += 1
+    assert parsed > 10
+    # frontend dumps print the same closures pass after pass
+    assert memo.hits > memo.misses / 4, (memo.hits, memo.misses)
+
+
+def test_passes_that_only_print_differently_are_unchanged(decoder_dumps):
+    timeline = PassTimeline(decoder_dumps.dump_dir)
+    changed = [s for s in timeline if s.changed]
+    pairs = 0
+    for before, after in zip(changed, changed[1:]):
+        if after.node_count != before.node_count:
+            continue
+        old = [ln for ln in _PRINTING.sub("", timeline.text(before.index)).splitlines()]
+        new = [ln for ln in _PRINTING.sub("", timeline.text(after.index)).splitlines()]
+        # only graph attribute lines ("key: value" outside blocks) may differ
+        if sorted(set(old) ^ set(new)) and not all(
+            re.match(r"^\w+: \S+$", ln) for ln in set(old) ^ set(new)
+        ):
+            continue
+        pairs += 1
+        diff = timeline.diff(after.index)
+        assert not diff.changed, (after.name, len(diff.added), len(diff.removed))
+    # MindSpore 2.6/2.7 print opt_pass_* dumps with "Scope:" lines between the others
+    assert pairs >= 2
