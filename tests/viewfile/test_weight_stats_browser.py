@@ -128,6 +128,33 @@ def test_statistics_written_into_the_page_offline(browser, tmp_path):
         context.close()
 
 
+def test_an_ops_panel_gives_its_weights_statistics_while_weights_are_hidden(browser, tmp_path):
+    """The default view hides weights: the MatMul that reads fc1.weight (through a Load)
+    lists it, with its type and a Statistics button."""
+    from playwright.sync_api import expect
+
+    out = tmp_path / "lenet.html"
+    assert main(["view", str(LENET), "-o", str(out), "--weight-stats"]) == 0
+    context, page, attempts, errors = _open(browser, out, tmp_path)
+    try:
+        expect(page.locator('[data-view="graph"] .al-canvas[data-state="ready"]')).to_be_visible(
+            timeout=60000
+        )
+        assert page.locator(f'svg .al-node[data-id="{WEIGHT}"]').count() == 0  # hidden
+        page.locator('[data-view="graph"] .al-toolbar button', has_text="Fit").click()
+        page.locator('svg .al-node[data-id="x:17"]').click(timeout=60000)
+        panel = page.locator('[data-view="graph"] .al-panel')
+        item = panel.locator(f'.al-op-weight[data-weight="{WEIGHT}"]')
+        expect(item).to_contain_text(f"{WEIGHT}: ")
+        expect(item).to_contain_text("Float32")
+        item.locator(".al-weight-stats-button").click()
+        expect(item.locator('[data-stat="std"]')).to_be_visible(timeout=60000)
+        check_numbers(item)
+        assert attempts == [] and errors == []
+    finally:
+        context.close()
+
+
 def test_page_without_statistics_says_how_to_get_them(browser, tmp_path):
     from playwright.sync_api import expect
 

@@ -50,6 +50,11 @@ export function fieldLabel(key: string): string {
   return Object.prototype.hasOwnProperty.call(labels, key) ? labels[key] : key;
 }
 
+/** A weight's name and type, as the op's panel lists it. */
+function weightLine(w: GraphNode): string {
+  return `${w.name ?? w.id}: ${types(w.outputs)}`;
+}
+
 export class NodePanel {
   readonly el: HTMLDivElement;
   /** where a weight's statistics come from (set by the app for a .mindir), or null */
@@ -65,7 +70,16 @@ export class NodePanel {
     this.show(null);
   }
 
-  show(node: GraphNode | null, extra: Array<[string, string]> = []): void {
+  /**
+   * Show `node`. `weights`: the weights (parameters) it reads, listed with their shapes and,
+   * where the host has them, statistics on request, so an op's weights can be looked at
+   * while weights are hidden from the drawing (the default).
+   */
+  show(
+    node: GraphNode | null,
+    extra: Array<[string, string]> = [],
+    weights: GraphNode[] = []
+  ): void {
     clear(this.el);
     if (!node) {
       this.el.appendChild(
@@ -121,6 +135,9 @@ export class NodePanel {
     if (node.kind === 'parameter' && this.weightStats) {
       this.el.append(weightStatsSection(node, this.weightStats));
     }
+    if (node.kind !== 'parameter' && weights.length) {
+      this.el.append(this.weightList(weights));
+    }
     const keys = Object.keys(attrs);
     if (keys.length) {
       const at = h('table', { class: 'al-attr-table' });
@@ -129,5 +146,26 @@ export class NodePanel {
       }
       this.el.append(h('h3', {}, viewerTrans().__('attributes')), at);
     }
+  }
+
+  private weightList(weights: GraphNode[]): HTMLElement {
+    const t = viewerTrans();
+    const box = h('div', { class: 'al-op-weights' }, h('h3', {}, t.__('weights')));
+    const source = this.weightStats;
+    for (const w of weights) {
+      const item = h(
+        'div',
+        { class: 'al-op-weight', 'data-weight': w.name ?? w.id },
+        h('p', {}, weightLine(w))
+      );
+      if (source?.load) {
+        item.append(weightStatsSection(w, source, false));
+      }
+      box.append(item);
+    }
+    if (source && !source.load) {
+      box.append(h('p', { class: 'al-muted al-weight-stats-hint' }, source.hint));
+    }
+    return box;
   }
 }

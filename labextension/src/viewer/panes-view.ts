@@ -205,7 +205,11 @@ export class PanesView {
       }
     }
     const node = id === null ? null : (pane.model?.byId.get(id) ?? null);
-    this.panel.show(node, node ? this.describe(node, pane) : []);
+    this.panel.show(
+      node,
+      node ? this.describe(node, pane) : [],
+      node ? weightsOf(node, pane) : []
+    );
     this.onSelect(id, pane);
   }
 
@@ -298,4 +302,23 @@ export class PanesView {
     this.panes.forEach(p => p.dispose());
     this.el.remove();
   }
+}
+
+/** The weights (parameters) `node` reads: directly, or through a `Load` (frontend graphs). */
+export function weightsOf(node: GraphNode, pane: GraphPane): GraphNode[] {
+  const byId = pane.model?.byId;
+  const found: GraphNode[] = [];
+  if (!byId || node.kind === 'parameter') {
+    return found;
+  }
+  for (const id of node.inputs ?? []) {
+    let source = byId.get(id);
+    if (source && source.op === 'Load' && source.inputs?.length) {
+      source = byId.get(source.inputs[0]);
+    }
+    if (source && source.kind === 'parameter' && !found.includes(source)) {
+      found.push(source);
+    }
+  }
+  return found;
 }

@@ -205,15 +205,21 @@ export function statsElement(stats: WeightStats): HTMLElement {
   return box;
 }
 
-/** The panel's statistics section for weight `node`. */
+/**
+ * The panel's statistics section for weight `node` (`heading`: under its own "Statistics"
+ * title, as in a weight's panel; without, as a button in an op's list of weights).
+ */
 export function weightStatsSection(
   node: GraphNode,
-  source: WeightStatsSource
+  source: WeightStatsSource,
+  heading = true
 ): HTMLElement {
   const t = viewerTrans();
   const name = node.name ?? node.id;
   const section = h('div', { class: 'al-weight-stats', 'data-weight': name });
-  section.appendChild(h('h3', {}, t.__('Statistics')));
+  if (heading) {
+    section.appendChild(h('h3', {}, t.__('Statistics')));
+  }
   const load = source.load;
   if (!load) {
     section.appendChild(

@@ -110,13 +110,44 @@ describe('weight statistics in the node panel', () => {
     const panel = await panelFor(mindirPayload(), 'w', { onRequestWeightStats: load });
     panel.querySelector<HTMLButtonElement>('.al-weight-stats-button')!.click();
     await settle();
-    await handle!.app!.graphView!.panes[0].select('m');
-    expect(panel.querySelector('.al-weight-stats')).toBeNull(); // an op has no statistics
     await handle!.app!.graphView!.panes[0].select('w');
     panel.querySelector<HTMLButtonElement>('.al-weight-stats-button')!.click();
     await settle();
     expect(load).toHaveBeenCalledTimes(1);
     expect(panel.querySelector('[data-stat="min"]')).not.toBeNull();
+  });
+
+  it("an op's panel lists the weights it reads, each with statistics on request", async () => {
+    const load = vi.fn((name: string) => Promise.resolve(stats(name)));
+    const panel = await panelFor(mindirPayload(), 'm', { onRequestWeightStats: load });
+    const items = Array.from(panel.querySelectorAll<HTMLElement>('.al-op-weight'));
+    expect(items.map(i => i.dataset.weight)).toEqual(['fc.weight', XSS]);
+    expect(items[0].textContent).toContain('fc.weight: ');
+    expect(items[0].textContent).toContain('Float32');
+    expect(items[1].querySelector('img')).toBeNull(); // a name is text, never markup
+    expect(panel.querySelector('.al-op-weights h3')!.textContent).toBe('weights');
+    expect(load).not.toHaveBeenCalled();
+    items[0].querySelector<HTMLButtonElement>('.al-weight-stats-button')!.click();
+    await settle();
+    expect(load).toHaveBeenCalledWith('fc.weight');
+    expect(items[0].querySelector('[data-stat="max"]')!.textContent).toBe('2');
+    expect(items[1].querySelector('[data-stat="max"]')).toBeNull();
+  });
+
+  it('finds a weight read through Load, and lists no weights for a weight', async () => {
+    const p = mindirPayload();
+    p.graphs.main.nodes.push(
+      node('l', 'Load', ['w'], 'Default'),
+      node('a', 'Add', ['l', 'm'], 'Default')
+    );
+    const panel = await panelFor(p, 'a');
+    const items = panel.querySelectorAll<HTMLElement>('.al-op-weight');
+    expect(Array.from(items).map(i => i.dataset.weight)).toEqual(['fc.weight']);
+    // no loader: one line says how to get statistics, no buttons
+    expect(panel.querySelector('.al-weight-stats-button')).toBeNull();
+    expect(panel.querySelectorAll('.al-weight-stats-hint')).toHaveLength(1);
+    await handle!.app!.graphView!.panes[0].select('w');
+    expect(panel.querySelector('.al-op-weights')).toBeNull();
   });
 
   it('shows a failed request as text and lets it be retried', async () => {
