@@ -72,6 +72,7 @@ and the file size and line length are capped (:mod:`ascend_lab.graph.limits`).
 """
 
 import bisect
+import hashlib
 import os
 import re
 from dataclasses import replace
@@ -531,20 +532,27 @@ class BlockMemo:
     GENERATIONS = 3
 
     def __init__(self) -> None:
-        self._generations: List[Dict[str, Graph]] = []  # newest last
+        # block digest -> its parsed graph, one dict per parse, newest last (digests, not
+        # texts, are kept: a 32-layer net's frontend dump is 11 MB of blocks)
+        self._generations: List[Dict[bytes, Graph]] = []
         self.hits = 0  # blocks reused, over this memo's life
         self.misses = 0
 
-    def get(self, key: str) -> Optional[Graph]:
+    @staticmethod
+    def key(block: str) -> bytes:
+        """The key of a block's text (128-bit BLAKE2b)."""
+        return hashlib.blake2b(block.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    def get(self, key: bytes) -> Optional[Graph]:
         for generation in reversed(self._generations):
             found = generation.get(key)
             if found is not None:
                 return found
         return None
 
-    def start(self) -> Dict[str, Graph]:
+    def start(self) -> Dict[bytes, Graph]:
         """A new generation for one parse; only the GENERATIONS before it are kept."""
-        current: Dict[str, Graph] = {}
+        current: Dict[bytes, Graph] = {}
         self._generations.append(current)
         del self._generations[: -(self.GENERATIONS + 1)]
         return current
@@ -608,12 +616,12 @@ class _IRParser:
         # a 32-layer net prints the same few hundred lines some 100,000 times.
         source_of: Dict[str, str] = {}
         memo = self.memo
-        current: Dict[str, Graph] = memo.start() if memo is not None else {}
+        current: Dict[bytes, Graph] = memo.start() if memo is not None else {}
         block_ends: List[int] = (
             [i for i, text_line in enumerate(lines) if text_line == "}"] if memo is not None else []
         )
         skip_to = 0  # lines of a reused block are not read again
-        chunk: Optional[Tuple[str, int, Tuple[int, ...]]] = None  # (text, last line, state)
+        chunk: Optional[Tuple[bytes, int, Tuple[int, ...]]] = None  # (key, last line, state)
 
         for idx, line in enumerate(lines):
             if idx < skip_to:
@@ -779,22 +787,27 @@ class _IRParser:
                     at = bisect.bisect_left(block_ends, idx)
                     if at < len(block_ends):
                         end = block_ends[at]
-                        key = "\n".join(lines[idx : end + 1])
-                        reused = memo.get(key)
+                        block_text = "\n".join(lines[idx : end + 1])
+                        block_key = memo.key(block_text)
+                        reused = memo.get(block_key)
                         if reused is not None and reused.name not in blocks:
                             memo.hits += 1
                             graph_copy = Graph(
                                 name=reused.name, file=path, attrs=reused.attrs, nodes=reused.nodes
                             )
-                            self._shared[id(graph_copy)] = key
+                            self._shared[id(graph_copy)] = block_text
                             blocks[reused.name] = graph_copy
                             order.append(reused.name)
-                            current[key] = reused
+                            current[block_key] = reused
                             skip_to = end + 1
                             section = ""
                             continue
                         memo.misses += 1
-                        chunk = (key, end, self._state(file_attrs, params, header_extra, entry))
+                        chunk = (
+                            block_key,
+                            end,
+                            self._state(file_attrs, params, header_extra, entry),
+                        )
                 continue
             if line.endswith(" {"):
                 # A named block of settings, e.g. `jit config {` ... `}`.
