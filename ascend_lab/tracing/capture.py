@@ -39,6 +39,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ..i18n import _
 from .errors import TraceBusyError, TraceError
 
 _LOCK = threading.Lock()
@@ -399,11 +400,12 @@ def require_fusion_dependencies() -> None:
         import decorator  # noqa: F401
     except ImportError:
         raise TraceError(
-            "fusion=True needs the `decorator` package (MindSpore's graph-kernel fusion "
-            "compiles kernels with AKG, which imports it), and it is not installed in this "
-            "Python. Install it with:\n"
-            f"    {shlex.quote(sys.executable)} -m pip install decorator\n"
-            "then trace again. Without fusion, ascend_lab.trace(net, x) works as it is."
+            _(
+                "fusion=True needs the `decorator` package (MindSpore's graph-kernel fusion "
+                "compiles kernels with AKG, which imports it), and it is not installed in "
+                "this Python. Install it with:\n    {}\nthen trace again. Without fusion, "
+                "ascend_lab.trace(net, x) works as it is."
+            ).format(f"{shlex.quote(sys.executable)} -m pip install decorator")
         ) from None
 
 
@@ -500,12 +502,13 @@ def _compile_with_dumps(
     except Exception as exc:
         text = str(exc)
         path, line = locate_user_line(text, sys.exc_info()[2])
-        where = f" (at {path}:{line})" if path else ""
+        where = _(" (at {}:{})").format(path, line) if path else ""
         native = [m for m in native_log_summary(native_log) if "ERROR" in m or "EXCEPTION" in m]
         raise TraceError(
-            f"MindSpore could not compile {type(net).__name__} in graph mode{where}:\n"
+            _("MindSpore could not compile {} in graph mode{}:").format(type(net).__name__, where)
+            + "\n"
             + _short_message(text)
-            + ("\n\nMindSpore's log:\n" + "\n".join(native[:5]) if native else ""),
+            + ("\n\n" + _("MindSpore's log:") + "\n" + "\n".join(native[:5]) if native else ""),
             ms_message=text,
             file=path,
             line=line,
@@ -515,6 +518,8 @@ def _compile_with_dumps(
         wrote_nothing = not any(entries)
     if wrote_nothing:
         raise TraceError(
-            f"MindSpore compiled {type(net).__name__} but wrote no IR dumps to {dump_dir}."
+            _("MindSpore compiled {} but wrote no IR dumps to {}.").format(
+                type(net).__name__, dump_dir
+            )
         )
     return output, elapsed, native_log_summary(native_log)

@@ -401,6 +401,19 @@ def test_failing_compile_raises_trace_error_and_restores(tmp_path):
     assert "C++ Call Stack" not in str(err)
 
 
+def test_failing_compile_is_explained_in_the_learners_language(tmp_path, monkeypatch):
+    from ascend_lab import i18n
+
+    monkeypatch.chdir(tmp_path)
+    with i18n.using("zh_CN"), pytest.raises(TraceError) as info:
+        ascend_lab.trace(NotGraphable(), _tensor((2, 2)))
+    text = str(info.value)
+    line = _line_of("# BAD_LINE")
+    where = f"（位于 {THIS_FILE}:{line}）"
+    assert text.startswith(f"MindSpore 无法在图模式下编译 NotGraphable{where}：\n")
+    assert "make_dict" in text  # MindSpore's own words follow, as it wrote them
+
+
 def test_second_trace_while_one_runs_is_refused(conv_net, conv_trace):
     assert capture_mod._LOCK.acquire(blocking=False)
     try:
