@@ -790,10 +790,19 @@ class _IRParser:
                         block_text = "\n".join(lines[idx : end + 1])
                         block_key = memo.key(block_text)
                         reused = memo.get(block_key)
-                        if reused is not None and reused.name not in blocks:
+                        # never as this dump's entry graph: it is finished with the
+                        # file's parameters and numbered as kernel steps, in place
+                        if (
+                            reused is not None
+                            and reused.name not in blocks
+                            and reused.name != entry
+                        ):
                             memo.hits += 1
                             graph_copy = Graph(
-                                name=reused.name, file=path, attrs=reused.attrs, nodes=reused.nodes
+                                name=reused.name,
+                                file=path,
+                                attrs=dict(reused.attrs),
+                                nodes=reused.nodes,
                             )
                             self._shared[id(graph_copy)] = block_text
                             blocks[reused.name] = graph_copy

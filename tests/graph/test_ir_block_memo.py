@@ -144,3 +144,18 @@ def test_gc_paused_restores_the_collector_and_nests():
         assert not gc.isenabled()  # it was off before: it stays off
     finally:
         gc.enable()
+
+
+def test_a_block_that_becomes_the_entry_graph_is_parsed_afresh():
+    """The same block text, a closure in one dump and the entry of the next (its graph
+    is then finished with the file's parameters): the earlier graph is left as it was."""
+    memo = BlockMemo()
+    info = "Fused_Abs_3628424839231539743"
+    first = parse_ir_text(_TWO_DUMPS.format(info=info), "a.ir", memo)
+    before = _as_data(first)
+    outer_entry = _TWO_DUMPS.format(info=info).replace("# IR entry: @main", "# IR entry: @outer")
+    second = parse_ir_text(outer_entry, "b.ir", memo)
+    assert second.name == "outer"
+    assert _as_data(second) == _as_data(parse_ir_text(outer_entry, "b.ir"))
+    assert _as_data(first) == before
+    assert second.nodes[-1] is not first.subgraphs["outer"].nodes[-1]
