@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ascend_lab.graph.errors import GraphParseError
-from ascend_lab.graph.ir_text import parse_ir_text, read_ir_counts, read_ir_header
+from ascend_lab.graph.ir_text import BlockMemo, parse_ir_text, read_ir_counts, read_ir_header
 from ascend_lab.graph.mindir import parse_mindir
 from ascend_lab.graph.model import Graph
 
@@ -153,3 +153,39 @@ def test_byte_counts_never_fail_other_than_with_a_parse_error(data):
         read_ir_counts(data)
     except GraphParseError as exc:
         assert exc.line == 1
+
+
+# Dumps with many blocks: a frontend dump's closures, a kernel graph's fused kernels.
+MEMO_TEXTS = {
+    "closures": fixture("control_flow/01_type_inference_*.ir").read_text("utf-8"),
+    "fused": IR_TEXTS["fused"].decode("utf-8"),
+}
+
+
+def _outcome(text, memo):
+    """A parse's graphs as plain data, or its error text."""
+    try:
+        g = parse_ir_text(text, "b.ir", memo)
+    except GraphParseError as exc:
+        return ("error", str(exc))
+    return [g.to_dict(), g.attrs] + [
+        (name, sub.to_dict(), sub.attrs) for name, sub in g.subgraphs.items()
+    ]
+
+
+@FUZZ
+@given(
+    which=st.sampled_from(sorted(MEMO_TEXTS)),
+    flips=st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 255)), min_size=1, max_size=8),
+)
+def test_a_corrupted_next_dump_parses_the_same_with_blocks_reused(which, flips):
+    """Parsed after the intact dump (whose blocks the memo holds), a corrupted copy gives
+    exactly what it gives alone: the same graphs, or the same error."""
+    original = MEMO_TEXTS[which]
+    data = bytearray(original.encode("utf-8"))
+    for frac, value in flips:
+        data[min(int(len(data) * frac), len(data) - 1)] = value
+    text = str(bytes(data), "utf-8", "replace")
+    memo = BlockMemo()
+    parse_ir_text(original, "a.ir", memo)
+    assert _outcome(text, memo) == _outcome(text, None)
