@@ -77,10 +77,10 @@ def render_html(status: "DeviceStatus") -> str:
         '<div style="font-size:1.1em;font-weight:600">'
         f'<span style="color:{mode_colour}">{escape(localize(status.summary()))}</span></div>'
     )
-    parts.append(
-        f'<div style="color:{_FG2}">{escape(_("mode"))} <b>{escape(status.mode)}</b>: '
-        f"{escape(localize(status.reason))}</div>"
+    mode_line = escape(_("mode {}: {}")).format(  # the catalogue's template, escaped too
+        f"<b>{escape(status.mode)}</b>", escape(localize(status.reason))
     )
+    parts.append(f'<div style="color:{_FG2}">{mode_line}</div>')
     if status.chips:
         has_hbm = status.has_hbm()
         rows = []

@@ -102,7 +102,7 @@ def test_chinese_html_card_is_still_escaped():
     with using("zh"):
         page = _hostile_status()._repr_html_()
     assert "<img" not in page and page.count("&lt;img src=x onerror=alert(1)&gt;") >= 6
-    assert "npu-smi 找到 1 个 NPU 芯片" in page
+    assert "模式 <b>ascend</b>：npu-smi 找到 1 个 NPU 芯片" in page  # a full-width colon
     assert "NPU 0 芯片 0 的健康状态为 &lt;img" in page
     assert "ASCEND_OPP_PATH=&lt;img src=x onerror=alert(1)&gt; 不存在" in page
     assert "MindSpore &lt;img src=x onerror=alert(1)&gt; 不在版本配套表中。" in page
