@@ -2,12 +2,32 @@
 
 Registering them must stay cheap (no MindSpore import): each magic imports the module that
 implements it on first call. Each implementation takes the shell and the magic's text.
+Their help (``%ascend_trace?``) is in the reader's language, set when they are registered.
 """
 
 import importlib
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
+
+from .i18n import N_, _
+
+# What `%magic?` shows: each magic's docstring, translated when the magics are registered.
+HELP: Dict[str, str] = {
+    "ascend_status": N_(
+        "Show this machine's NPUs, versions and warnings. Options: --json --refresh --check"
+    ),
+    "ascend_trace": N_(
+        "Trace a net from the namespace: %ascend_trace net x [--fusion] [--level N]"
+    ),
+    "ascend_profile": N_(
+        "Profile a net from the namespace: %ascend_profile net x [--steps N] [--warmup N]"
+    ),
+    "ascend_doctor": N_("Diagnose the last error (no argument), quoted text, or the cell's text."),
+    "ascend_report": N_(
+        "Write a redacted report archive: %ascend_report [--out FILE] [--with-trace]"
+    ),
+}
 
 
 def _call(module_name: str, func: str, *args: Any) -> Any:
@@ -19,29 +39,30 @@ def _call(module_name: str, func: str, *args: Any) -> Any:
 class AscendMagics(Magics):
     @line_magic
     def ascend_status(self, line: str) -> Any:
-        """Show this machine's NPUs, versions and warnings. Options: --json --refresh --check"""
         return _call("ascend_lab.device.magic", "status_magic", self.shell, line)
 
     @line_magic
     def ascend_trace(self, line: str) -> Any:
-        """Trace a net from the namespace: %ascend_trace net x [--fusion] [--level N]"""
         return _call("ascend_lab.tracing.magic", "trace_magic", self.shell, line)
 
     @line_magic
     def ascend_profile(self, line: str) -> Any:
-        """Profile a net from the namespace: %ascend_profile net x [--steps N] [--warmup N]"""
         return _call("ascend_lab.profiling.magic", "profile_magic", self.shell, line)
 
     @line_cell_magic
     def ascend_doctor(self, line: str, cell: Optional[str] = None) -> Any:
-        """Diagnose the last error (no argument), quoted text, or the cell's text."""
         return _call("ascend_lab.doctor.magic", "doctor_magic", self.shell, line, cell)
 
     @line_magic
     def ascend_report(self, line: str) -> Any:
-        """Write a redacted report archive: %ascend_report [--out FILE] [--with-trace]"""
         return _call("ascend_lab.report.magic", "report_magic", self.shell, line)
 
 
+for _name, _text in HELP.items():  # English in the code; translated by register()
+    getattr(AscendMagics, _name).__doc__ = _text
+
+
 def register(ipython: Any) -> None:
+    for name, text in HELP.items():
+        getattr(AscendMagics, name).__doc__ = _(text)
     ipython.register_magics(AscendMagics)

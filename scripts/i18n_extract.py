@@ -34,6 +34,7 @@ MARKED_DIRS = (
     "ascend_lab/device",
     "ascend_lab/i18n",
     "ascend_lab/tracing",
+    "ascend_lab/magics.py",
     "ascend_lab/memory",
     "ascend_lab/profiling",
     "ascend_lab/viewfile/error_page.py",

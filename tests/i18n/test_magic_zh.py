@@ -104,3 +104,27 @@ def test_unknown_language_refused_in_the_readers_language():
     en, zh = both(lambda: pytest.raises(argparse.ArgumentTypeError, language_argument, "fr"))
     assert str(en.value) == "unknown language 'fr': use zh or en"
     assert str(zh.value) == "未知的语言 'fr'：请使用 zh 或 en"
+
+
+def test_magic_help_follows_the_language_they_are_registered_in():
+    """`%ascend_trace?` shows the docstring IPython finds on the magic: Chinese in a
+    Chinese session, with the same usage and options as the English one."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from ascend_lab.magics import HELP, register
+
+    shell = InteractiveShell.instance()
+    docs = []
+    try:
+        for lang in ("en", "zh"):
+            with using(lang):
+                register(shell)
+            docs.append({name: shell.find_magic(name).__doc__ for name in HELP})
+    finally:
+        with using("en"):
+            register(shell)
+    en, zh = docs
+    assert en == HELP
+    for name in HELP:
+        assert_same_tokens_in_chinese(en[name], zh[name])
+        assert re.findall(r"%\w+", zh[name]) == re.findall(r"%\w+", en[name])
