@@ -100,7 +100,9 @@ _PARENT_PREFIX = " parent: [subgraph @"
 _SPACE_RE = re.compile(r"\s")
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
 _CALLEE_RE = re.compile(
-    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[(?P<sw>[^\]]+)\])?"
+    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)"
+    # `%0[@@g](...)`; `Parameter_335[@@g](...)`: a graph parameter printed by its name
+    r"|(?P<ref>%[^\s(\[]+|[^\s(\[%@]+(?=\[@))(?:\[(?P<sw>[^\]]+)\])?"
     r"|(?P<prim>[^\s(%@]+))\("
 )
 _GRAPH_REF_RE = re.compile(r"(?<!@)@+([^\s,()@\]]+)")
@@ -1037,11 +1039,14 @@ class _IRParser:
     def _finish(self, graph: Graph, blocks: Dict[str, Graph]) -> None:
         ids = {n.id for n in graph.nodes}
         by_num: Dict[str, str] = {}
+        by_name: Dict[str, str] = {}  # `Parameter_335` -> `%para199_Parameter_335`
         for n in graph.nodes:
             if n.kind in ("parameter", "input"):
                 m = _PARA_NUM_RE.match(n.id)
                 if m:
                     by_num[m.group(1)] = n.id
+                if n.name:
+                    by_name.setdefault(n.name, n.id)
         for n in graph.nodes:
             if n.kind == "constant":
                 continue
@@ -1050,6 +1055,8 @@ class _IRParser:
                     m = _PARA_NUM_RE.match(src)
                     if m and m.group(1) in by_num:
                         n.inputs[i] = by_num[m.group(1)]
+                    elif src in by_name:
+                        n.inputs[i] = by_name[src]
             if n.kind == "call" and n.subgraph and n.subgraph in blocks:
                 info = blocks[n.subgraph].attrs.get("info_name")
                 if info:

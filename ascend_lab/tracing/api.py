@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional
 from ..graph.limits import IR_MAX_BYTES_ENV, read_text_capped
 from ..graph.model import Graph
 from .capture import CaptureResult, capture
+from .execution_order import apply_execution_order, kernel_execution_order
 from .fusion import FusionMap, build_fusion_map
 from .progress import Progress
 from .timeline import PassDiff, PassSnapshot, PassTimeline, kernel_graph_id, stage_key
@@ -56,7 +57,13 @@ class Trace:
         self.fusion: Optional[FusionMap] = None
         if self.fusion_enabled and self.before_index is not None:
             self.before_fusion = timeline.pin(self.before_index)
+            # walks the kernels in printed order, as the before-fusion graph is printed
             self.fusion = build_fusion_map(self.before_fusion, self.graph)
+        # kernels in the order the runtime runs them (a training step's differs from the
+        # dump's printed order); kept as printed when the actor sets do not name them all
+        final_sets = [t for n, t in sorted(self.actor_sets.items()) if n.startswith("final_")]
+        if final_sets:
+            apply_execution_order(self.graph, kernel_execution_order(final_sets))
 
     # -- timeline -----------------------------------------------------------------------
     def snapshot(self, index: int) -> Graph:

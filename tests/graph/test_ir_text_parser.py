@@ -408,6 +408,30 @@ def test_partial_and_direct_graph_calls():
     assert g.subgraphs["body"].nodes[0].kind == "input"
 
 
+def test_call_through_a_graph_parameter_printed_by_its_name():
+    """A training step's type-inference dump (MindSpore 2.10, TrainOneStepCell) calls the
+    gradient graph it was handed as a parameter, printed without its ``%paraN_`` prefix."""
+    text = (
+        "# IR entry: @125_UnpackCall_433\n"
+        "subgraph @127_grad(%para3_a, %para4_b) {\n  Return(%para3_a)\n}\n"
+        "subgraph @125_UnpackCall_433(%para199_Parameter_335, %para200_Parameter_332) {\n"
+        "  %0(CNode_331) = TupleGetItem(%para200_Parameter_332, I64(0))\n"
+        "  %1(CNode_333) = TupleGetItem(%para200_Parameter_332, I64(1))\n"
+        "  %2(CNode_334) = Parameter_335[@@127_grad](%0, %1)\n"
+        "      : (<Tensor[Float32], (2, 1, 32, 32)>, <Tensor[Int32], (2)>) -> (<Tuple[Tensor"
+        "[Float32]*2], TupleShape((6, 1, 5, 5), (16, 6, 5, 5))>)\n"
+        "      # Fullname with scope: (23)\n"
+        "  Return(%2)\n}\n"
+    )
+    g = parse_ir_text(text)
+    call = g.node("%2")
+    assert (call.kind, call.op, call.subgraph) == ("call", "call", "127_grad")
+    assert call.attrs["callees"] == "@@127_grad"
+    # the parameter is resolved to the graph's input node
+    assert call.inputs == ["%para199_Parameter_335", "%0", "%1"]
+    assert [t.shape for t in call.input_types] == [(2, 1, 32, 32), (2,)]
+
+
 @pytest.mark.parametrize("text", ["", "# not an IR file\n"])
 def test_header_of_non_ir_text(text):
     with pytest.raises(GraphParseError) as info:

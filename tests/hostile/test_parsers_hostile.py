@@ -263,6 +263,19 @@ def test_actor_set_index_beyond_the_dump_is_refused():
     assert fine == {"ok": [[4, 8]]}
 
 
+def test_execution_order_of_hostile_actor_sets():
+    r = run_hostile("""
+        from ascend_lab.tracing.execution_order import kernel_execution_order
+        long_name = "%1 = kernel_graph0:" + "A" * (1 << 20) + "\\n\\t# AID : 7_" + "x" * (1 << 20)
+        no_paren = "%1 = " + "k" * (1 << 20) + "\\n\\t# AID : 3_Default/a"
+        blank = "\\n" * (1 << 20) + "\\t# AID : 3_Default/orphan"  # no actor line before it
+        digits = "%2 = kernel_graph0:Op(%1)\\n\\t# AID : " + "9" * 50 + "_Default/Op-op0\\n"
+        fine = "%2 = kernel_graph0:Op(%1)\\n\\t# AID : 4_Default/Op-op0\\n"
+        result = [kernel_execution_order([t]) for t in (long_name, no_paren, blank, digits, fine)]
+    """)
+    assert r == [[], [], [], [], ["Default/Op-op0"]]
+
+
 # ---------------------------------------------------------------------------- MindIR
 
 

@@ -18,6 +18,7 @@ import pytest
 from mindspore import nn, ops
 
 import ascend_lab
+from ascend_lab.graph.ir_text import parse_ir_text
 from ascend_lab.payload import validate_payload
 from ascend_lab.tracing import capture as capture_mod
 from ascend_lab.tracing.errors import TraceBusyError, TraceError
@@ -473,6 +474,34 @@ def test_kernel_counts_match_mindspore_actor_set(conv_trace, lenet_plain, lenet_
         assert tr.kernel_count == len(actors), (tr.net_name, actors)
         assert [n.name for n in tr.graph.kernels] == actors
         assert [n.step for n in tr.graph.kernels] == list(range(len(actors)))
+
+
+def test_training_step_traces_with_its_backward_graph_and_optimizer():
+    """TrainOneStepCell: the frontend dumps call the gradient graph through a parameter."""
+    net = LeNet5()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(
+        nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.01, 0.9)
+    )
+    step.set_train(True)
+    labels = ms.Tensor(np.array([1, 2], np.int32))
+    tr = ascend_lab.trace(step, _tensor((2, 1, 32, 32)), labels)
+    # kernels in the runtime's execution order: its actor ids number them, and that
+    # order is not the one the kernel graph dump prints
+    texts = [t for n, t in tr.actor_sets.items() if n.startswith("final_actor_set")]
+    kernel_aid = r"^%\d+ = kernel_graph\d+:\S+\(.*\n(?:\t#.*\n)*?\t# AID : (\d+)_(\S+)"
+    numbered = sorted((int(i), name) for t in texts for i, name in re.findall(kernel_aid, t, re.M))
+    assert [n.name for n in tr.graph.kernels] == [name for _, name in numbered]
+    assert sorted(_kernel_actors(tr)) == sorted(n.name for n in tr.graph.kernels)
+    assert [n.step for n in tr.graph.kernels] == list(range(tr.kernel_count))
+    printed = parse_ir_text(tr.passes.text(tr.final_index)).kernels
+    assert sorted(n.name for n in printed) == sorted(n.name for n in tr.graph.kernels)
+    assert [n.name for n in printed] != [n.name for n in tr.graph.kernels]
+    ops_ = {n.op for n in tr.graph.kernels}
+    assert {"Conv2D", "ApplyMomentum"} <= ops_
+    assert any("Backprop" in op or "Grad" in op for op in ops_)
+    assert all(not s.header_error for s in tr.passes)
+    assert tr.passes.snapshot(1).subgraphs  # type inference: closures, the grad graph
 
 
 def test_resnet_block_graph(block_trace):
