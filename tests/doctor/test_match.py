@@ -31,6 +31,7 @@ RECORDED = [
     ("ms210_numpy2_runtime.txt", "numpy2-abi", "numpy.core.multiarray failed to import"),
     ("ms210_numpy2_stderr.txt", "numpy2-abi", "NumPy"),
     ("ms210_recompile_warning.txt", "dynamic-shape-recompile", "has been compiled again"),
+    ("ms210_mint_gelu_cpu.txt", "operator-unsupported-on-target", "Unsupported op [GeluExt]"),
 ]
 
 
@@ -46,6 +47,7 @@ def test_recorded_errors_report_the_operator():
     assert match_text(_read("ms210_broadcast_add.txt"))[0].detail == "Add"
     assert match_text(_read("ms210_matmul.txt"))[0].detail == "MatMul"
     assert match_text(_read("ms210_unsupported_try.txt"))[0].detail == "Try"
+    assert match_text(_read("ms210_mint_gelu_cpu.txt"))[0].detail == "GeluExt"
 
 
 def test_device_target_error_also_names_the_backend_problem():
