@@ -99,7 +99,7 @@ def test_compiled_catalogue_matches_the_po_file():
 
 def test_every_knowledge_base_entry_has_chinese_text():
     entries = load_entries()
-    assert len(entries) == 25
+    assert len(entries) >= 25  # all of them, not a truncated file
     for e in entries:
         for name in ("title", "term", "cause", "explanation"):
             zh = e.text(name, "zh_CN")
