@@ -6,7 +6,7 @@ Their help (``%ascend_trace?``) is in the reader's language, set when they are r
 """
 
 import importlib
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 
@@ -58,11 +58,14 @@ class AscendMagics(Magics):
         return _call("ascend_lab.report.magic", "report_magic", self.shell, line)
 
 
-for _name, _text in HELP.items():  # English in the code; translated by register()
-    getattr(AscendMagics, _name).__doc__ = _text
+def _set_help(translate: Callable[[str], str]) -> None:
+    for name, text in HELP.items():
+        getattr(AscendMagics, name).__doc__ = translate(text)
+
+
+_set_help(str)  # English in the code; register() translates
 
 
 def register(ipython: Any) -> None:
-    for name, text in HELP.items():
-        getattr(AscendMagics, name).__doc__ = _(text)
+    _set_help(_)
     ipython.register_magics(AscendMagics)

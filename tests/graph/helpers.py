@@ -22,3 +22,11 @@ def source_line(location: str) -> str:
     path, _, line = location.rpartition(":")
     assert path == "<FIXTURES>/nets.py", location
     return NETS.read_text().splitlines()[int(line) - 1]
+
+
+def parsed_as_data(graph):
+    """Everything a parse produced, as plain data: the graph and its subgraphs, in order,
+    with their attributes (to compare two parses of one text)."""
+    return [graph.to_dict(), graph.attrs] + [
+        (name, sub.to_dict(), sub.attrs) for name, sub in graph.subgraphs.items()
+    ]

@@ -9,7 +9,7 @@ from ascend_lab.graph.ir_text import BlockMemo, parse_ir_text, read_ir_counts, r
 from ascend_lab.graph.mindir import parse_mindir
 from ascend_lab.graph.model import Graph
 
-from .helpers import fixture
+from .helpers import fixture, parsed_as_data
 
 IR_TEXTS = {
     "conv": fixture("conv/graph_build_*.ir").read_bytes(),
@@ -168,9 +168,7 @@ def _outcome(text, memo):
         g = parse_ir_text(text, "b.ir", memo)
     except GraphParseError as exc:
         return ("error", str(exc))
-    return [g.to_dict(), g.attrs] + [
-        (name, sub.to_dict(), sub.attrs) for name, sub in g.subgraphs.items()
-    ]
+    return parsed_as_data(g)
 
 
 @FUZZ

@@ -8,14 +8,7 @@ import pytest
 from ascend_lab.gc_pause import gc_paused
 from ascend_lab.graph.ir_text import BlockMemo, parse_ir_text
 
-from .helpers import all_ir_fixtures, fixture
-
-
-def _as_data(graph):
-    """Everything a parse produced, as plain data (graph and subgraphs, in order)."""
-    return [graph.to_dict(), graph.attrs] + [
-        (name, sub.to_dict(), sub.attrs) for name, sub in graph.subgraphs.items()
-    ]
+from .helpers import all_ir_fixtures, fixture, parsed_as_data
 
 
 @pytest.mark.parametrize("path", all_ir_fixtures(), ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -23,14 +16,14 @@ def test_a_second_parse_of_the_same_dump_reuses_its_blocks_and_equals_a_plain_pa
     text = path.read_text(encoding="utf-8")
     memo = BlockMemo()
     first = parse_ir_text(text, str(path), memo)
-    assert _as_data(first) == _as_data(parse_ir_text(text, str(path)))
+    assert parsed_as_data(first) == parsed_as_data(parse_ir_text(text, str(path)))
     misses = memo.misses
     second = parse_ir_text(text, "elsewhere.ir", memo)
     # every block but the entry graph (never reused) was found
     assert memo.hits == len(first.subgraphs)
     assert memo.misses - misses == misses - len(first.subgraphs) <= 1
     plain = parse_ir_text(text, "elsewhere.ir")
-    assert _as_data(second) == _as_data(plain)
+    assert parsed_as_data(second) == parsed_as_data(plain)
     # a reused block is a new Graph of this file that shares the earlier one's nodes
     for name, sub in second.subgraphs.items():
         assert sub.file == "elsewhere.ir"
@@ -55,7 +48,7 @@ def test_frontend_dump_with_closures_reuses_all_but_the_changed_block():
     graph = parse_ir_text(changed, str(path), memo)
     assert memo.misses - (blocks + 1) == 2  # the changed block and the entry
     assert memo.hits - before == blocks - 1
-    assert _as_data(graph) == _as_data(parse_ir_text(changed, str(path)))
+    assert parsed_as_data(graph) == parsed_as_data(parse_ir_text(changed, str(path)))
 
 
 # A block whose call resolves through another block's `info_name` (a graph kernel): the
@@ -111,7 +104,7 @@ def test_a_reused_block_whose_callee_changed_is_parsed_again_and_the_old_graph_k
     assert call_new.attrs["info_name"] == "Fused_Neg_9128424839231539001"
     assert call_old is not call_new  # the earlier pass's node was not changed in place
     plain = parse_ir_text(_TWO_DUMPS.format(info="Fused_Neg_9128424839231539001"), "b.ir")
-    assert _as_data(new) == _as_data(plain)
+    assert parsed_as_data(new) == parsed_as_data(plain)
 
 
 def test_generations_bound_what_the_memo_keeps():
@@ -152,10 +145,10 @@ def test_a_block_that_becomes_the_entry_graph_is_parsed_afresh():
     memo = BlockMemo()
     info = "Fused_Abs_3628424839231539743"
     first = parse_ir_text(_TWO_DUMPS.format(info=info), "a.ir", memo)
-    before = _as_data(first)
+    before = parsed_as_data(first)
     outer_entry = _TWO_DUMPS.format(info=info).replace("# IR entry: @main", "# IR entry: @outer")
     second = parse_ir_text(outer_entry, "b.ir", memo)
     assert second.name == "outer"
-    assert _as_data(second) == _as_data(parse_ir_text(outer_entry, "b.ir"))
-    assert _as_data(first) == before
+    assert parsed_as_data(second) == parsed_as_data(parse_ir_text(outer_entry, "b.ir"))
+    assert parsed_as_data(first) == before
     assert second.nodes[-1] is not first.subgraphs["outer"].nodes[-1]

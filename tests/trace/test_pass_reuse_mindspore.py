@@ -9,6 +9,7 @@ import pytest
 
 from ascend_lab.graph.ir_text import BlockMemo, parse_ir_text
 from ascend_lab.tracing.timeline import PassTimeline
+from tests.graph.helpers import parsed_as_data
 
 pytestmark = pytest.mark.mindspore
 
@@ -30,12 +31,6 @@ def decoder_dumps():
     shutil.rmtree(tr.capture.workdir, ignore_errors=True)
 
 
-def _data(graph):
-    return [graph.to_dict(), graph.attrs] + [
-        (name, sub.to_dict(), sub.attrs) for name, sub in graph.subgraphs.items()
-    ]
-
-
 def test_every_pass_parsed_with_shared_blocks_equals_its_own_parse(decoder_dumps):
     timeline = PassTimeline(decoder_dumps.dump_dir)
     memo = BlockMemo()
@@ -45,7 +40,7 @@ def test_every_pass_parsed_with_shared_blocks_equals_its_own_parse(decoder_dumps
             continue
         text = timeline.text(snap.index)
         shared = parse_ir_text(text, snap.path, memo)
-        assert _data(shared) == _data(parse_ir_text(text, snap.path)), snap.name
+        assert parsed_as_data(shared) == parsed_as_data(parse_ir_text(text, snap.path)), snap.name
         parsed += 1
     assert parsed > 10
     # frontend dumps print the same closures pass after pass
