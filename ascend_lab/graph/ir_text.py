@@ -100,9 +100,13 @@ _PARENT_PREFIX = " parent: [subgraph @"
 _SPACE_RE = re.compile(r"\s")
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
 _CALLEE_RE = re.compile(
-    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)"
-    # `%0[@@g](...)`; `Parameter_335[@@g](...)`: a graph parameter printed by its name
-    r"|(?P<ref>%[^\s(\[]+|[^\s(\[%@]+(?=\[@))(?:\[(?P<sw>[^\]]+)\])?"
+    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[(?P<sw>[^\]]+)\])?"
+    r"|(?P<prim>[^\s(%@]+))\("
+)
+# `Parameter_335[@@g](...)`: a call through a graph parameter printed by its name (a training
+# step's frontend dumps). Rare: tried only when _CALLEE_RE finds no operator.
+_PARAM_CALL_RE = re.compile(
+    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>[^\s(\[%@]+)\[(?P<sw>[^\]]+)\]"
     r"|(?P<prim>[^\s(%@]+))\("
 )
 _GRAPH_REF_RE = re.compile(r"(?<!@)@+([^\s,()@\]]+)")
@@ -920,7 +924,7 @@ class _IRParser:
     def _node(
         self, graph: Graph, nid: str, out_name: Optional[str], rest: str, callee_re: Any
     ) -> Node:
-        m = callee_re(rest)
+        m = callee_re(rest) or _PARAM_CALL_RE.match(rest)
         if not m:
             raise self.error(f"cannot read operator in {rest[:80]!r}")
         open_at = m.end() - 1
