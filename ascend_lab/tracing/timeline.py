@@ -15,13 +15,12 @@ caller pins, such as the final kernel graph, plus the most recent few), so walki
 pass of a 32-layer LLM holds two graphs at a time, not a hundred.
 """
 
-import functools
 import hashlib
 import os
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple, Union
+from typing import Callable, Dict, List, Optional, Set, Tuple, Union
 
 from ..graph.limits import IR_MAX_BYTES_ENV, decode_text, read_capped
 from ..graph.model import Graph, Node
@@ -430,8 +429,7 @@ class PassTimeline:
         """
         self.dump_dir = dump_dir
         self.keep_text = keep_text
-        # consecutive dumps share most subgraph blocks: each is parsed once (BlockMemo)
-        self._parse = parse or functools.partial(_default_parse, memo=_block_memo())
+        self._parse = parse or _memo_parser()
         self._texts: Dict[int, bytes] = {}
         self._graphs: Dict[int, Graph] = {}  # in order of last use
         self._pinned: Set[int] = set()
@@ -585,13 +583,10 @@ class PassTimeline:
         return [s.index for s in self.snapshots if s.changed]
 
 
-def _block_memo() -> Any:
-    from ..graph.ir_text import BlockMemo
+def _memo_parser() -> Callable[[str, str], Graph]:
+    """``parse_ir_text`` with a BlockMemo of its own: consecutive dumps share most subgraph
+    blocks, and each is parsed once."""
+    from ..graph.ir_text import BlockMemo, parse_ir_text
 
-    return BlockMemo()
-
-
-def _default_parse(text: str, path: str, memo: Any = None) -> Graph:
-    from ..graph.ir_text import parse_ir_text
-
-    return parse_ir_text(text, path, memo)
+    memo = BlockMemo()
+    return lambda text, path: parse_ir_text(text, path, memo)

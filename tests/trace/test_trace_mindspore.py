@@ -162,16 +162,22 @@ def _traced(net, x, tmp_path_factory, **options):
     return tr, before, after, left
 
 
-def _kernel_actors(trace):
-    """Kernel actor names from MindSpore's own final actor set, in order."""
+def _kernel_actor_ids(trace):
+    """(actor index, kernel name) of the kernel actors in MindSpore's own final actor set,
+    in the order listed."""
     texts = [t for n, t in trace.actor_sets.items() if n.startswith("final_actor_set")]
     assert texts, sorted(trace.actor_sets)
-    names = []
+    found = []
     for text in texts:
-        names += re.findall(
-            r"^%\d+ = kernel_graph\d+:\S+\(.*\n(?:\t#.*\n)*?\t# AID : \d+_(\S+)", text, re.M
+        found += re.findall(
+            r"^%\d+ = kernel_graph\d+:\S+\(.*\n(?:\t#.*\n)*?\t# AID : (\d+)_(\S+)", text, re.M
         )
-    return names
+    return [(int(index), name) for index, name in found]
+
+
+def _kernel_actors(trace):
+    """Kernel actor names from MindSpore's own final actor set, in order."""
+    return [name for _, name in _kernel_actor_ids(trace)]
 
 
 @pytest.fixture(scope="module")
@@ -488,9 +494,7 @@ def test_training_step_traces_with_its_backward_graph_and_optimizer():
     tr = ascend_lab.trace(step, _tensor((2, 1, 32, 32)), labels)
     # kernels in the runtime's execution order: its actor ids number them, and that
     # order is not the one the kernel graph dump prints
-    texts = [t for n, t in tr.actor_sets.items() if n.startswith("final_actor_set")]
-    kernel_aid = r"^%\d+ = kernel_graph\d+:\S+\(.*\n(?:\t#.*\n)*?\t# AID : (\d+)_(\S+)"
-    numbered = sorted((int(i), name) for t in texts for i, name in re.findall(kernel_aid, t, re.M))
+    numbered = sorted(_kernel_actor_ids(tr))
     assert [n.name for n in tr.graph.kernels] == [name for _, name in numbered]
     assert sorted(_kernel_actors(tr)) == sorted(n.name for n in tr.graph.kernels)
     assert [n.step for n in tr.graph.kernels] == list(range(tr.kernel_count))
