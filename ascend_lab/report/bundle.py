@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from .._version import __version__
+from ..safe_write import atomic_output
 from .redact import Redactor
 
 TOP = "ascend-lab-report"
@@ -193,9 +194,9 @@ def manifest_text(manifest: Dict[str, Any]) -> str:
 def write_archive(files: Dict[str, bytes], target: str) -> str:
     """Write ``files`` under ``TOP/`` as a .tar.gz at ``target`` (atomically); return it."""
     target = os.path.abspath(target)
-    tmp = target + ".part"
     now = time.time()
-    with tarfile.open(tmp, "w:gz") as tar:
+    # an exclusive, randomly named temp file (never a predictable, link-following .part)
+    with atomic_output(target) as out, tarfile.open(fileobj=out, mode="w:gz") as tar:
         for path in sorted(files):
             data = files[path]
             info = tarfile.TarInfo(f"{TOP}/{path}")
@@ -203,7 +204,6 @@ def write_archive(files: Dict[str, bytes], target: str) -> str:
             info.mtime = int(now)
             info.mode = 0o644
             tar.addfile(info, io.BytesIO(data))
-    os.replace(tmp, target)
     return target
 
 
