@@ -28,18 +28,13 @@ Pure: no MindSpore, no I/O.
 """
 
 from collections import Counter, defaultdict
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .graph.model import Graph, Node
 
 __all__ = ["MODULE_ROOTS", "data_neighbours", "repair_scopes", "split_scope"]
 
 Path = Tuple[str, ...]
-
-# A hidden bookkeeping node passes on only its first input (Load, Depend, TupleGetItem):
-# later inputs are monads or state. MakeTuple passes on all; UpdateState carries only state.
-_PASS_ALL = frozenset({"MakeTuple", "MakeTupleV2"})
-_PASS_NONE = frozenset({"UpdateState"})
 
 
 def split_scope(scope: Optional[str]) -> Path:
@@ -55,14 +50,6 @@ def _class_of(component: str) -> Optional[str]:
 
 def _is_drawn(node: Node) -> bool:
     return node.is_kernel
-
-
-def _bridge_inputs(node: Node) -> Sequence[str]:
-    if node.op in _PASS_NONE:
-        return ()
-    if node.op in _PASS_ALL:
-        return node.inputs
-    return node.inputs[:1]
 
 
 def data_neighbours(graph: Graph) -> Tuple[Dict[str, List[str]], Dict[str, List[str]]]:
@@ -91,7 +78,7 @@ def data_neighbours(graph: Graph) -> Tuple[Dict[str, List[str]], Dict[str, List[
             if _is_drawn(node):
                 found.append(current)
             else:
-                stack.extend(reversed(_bridge_inputs(node)))
+                stack.extend(reversed(node.data_inputs))  # see ascend_lab.graph.ops
         memo[node_id] = tuple(found)
         return memo[node_id]
 

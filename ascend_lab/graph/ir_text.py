@@ -84,6 +84,7 @@ from ..gc_pause import gc_paused
 from .errors import GraphParseError
 from .limits import IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, limit, read_text_capped, too_large
 from .model import Graph, Node, TensorType
+from .ops import fused_kernel_name
 
 __all__ = ["parse_ir_text", "parse_ir_file", "read_ir_header", "is_kernel_graph_file"]
 
@@ -127,7 +128,6 @@ _DEVICE_RE = re.compile(r"([A-Za-z0-9_]+)(?:\[[^\]]*\])?\{([^}]*)\}$")
 _DEVICE_WORD_RE = re.compile(r"<([A-Z][A-Za-z0-9_]*)[\[{]")
 _DEVICE_SPLIT_RE = re.compile(r"x[A-Z]")
 _LABEL_RE = re.compile(r"\s*(?:\{instance name: ([^}]*)\}|([A-Za-z_]\w*): \{)")
-_HASH_SUFFIX_RE = re.compile(r"_\d{6,}$")
 _PARA_NUM_RE = re.compile(r"%para(\d+)_")
 
 CALL_OPS = frozenset({"Partial"})
@@ -239,12 +239,8 @@ def split_top(text: str) -> List[str]:
     return parts
 
 
-def split_attrs(body: str) -> List[Tuple[str, str]]:
-    """``"a: I64(1), b: (1, 2)"`` -> ``[("a", "I64(1)"), ("b", "(1, 2)")]``."""
-    return list(_split_attrs(body))
-
-
 def _split_attrs(body: str) -> Tuple[Tuple[str, str], ...]:
+    """``"a: I64(1), b: (1, 2)"`` -> ``(("a", "I64(1)"), ("b", "(1, 2)"))``."""
     if len(body) > _CACHE_MAX_CHARS:
         return _split_attrs_uncached(body)
     return _split_attrs_cached(body)
@@ -1064,7 +1060,7 @@ class _IRParser:
             if n.kind == "call" and n.subgraph and n.subgraph in blocks:
                 info = blocks[n.subgraph].attrs.get("info_name")
                 if info:
-                    n.op = _HASH_SUFFIX_RE.sub("", info)
+                    n.op = fused_kernel_name(info)
                     n.attrs["info_name"] = info
         # Constant nodes take the scope and the type of the slot they feed.
         consumers = {}

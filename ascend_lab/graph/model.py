@@ -8,10 +8,9 @@ Plain data: parsers build it, analyses (timeline diffs, fusion map, memory plan)
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-# Nodes that only thread state or pack values; views hide them by default.
-BOOKKEEPING_OPS = frozenset(
-    {"Load", "UpdateState", "Depend", "MakeTuple", "TupleGetItem", "Return", "MakeTupleV2"}
-)
+from .ops import BOOKKEEPING_OPS, data_inputs
+
+__all__ = ["BOOKKEEPING_OPS", "DTYPE_BYTES", "NODE_KINDS", "Graph", "Node", "TensorType"]
 
 NODE_KINDS = ("op", "call", "parameter", "input", "constant", "output")
 
@@ -114,6 +113,11 @@ class Node:
     @property
     def bookkeeping(self) -> bool:
         return self.op in BOOKKEEPING_OPS
+
+    @property
+    def data_inputs(self) -> List[str]:
+        """The inputs that carry data (a bookkeeping node's monad and state inputs left out)."""
+        return data_inputs(self.op, self.inputs)
 
     @property
     def is_kernel(self) -> bool:

@@ -7,9 +7,6 @@ from typing import TYPE_CHECKING, Dict, List
 
 from .model import Graph
 
-# Which inputs of a bookkeeping node carry data through it (the rest thread state).
-_DATA_SLOTS = {"Load": (0,), "Depend": (0,), "TupleGetItem": (0,), "UpdateState": ()}
-
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
 
@@ -73,9 +70,7 @@ def to_networkx(graph: Graph, include_bookkeeping: bool = True) -> "networkx.DiG
             node = by_id.get(cur)
             if node is None:
                 continue
-            slots = _DATA_SLOTS.get(node.op)
-            ups = [u for i, u in enumerate(node.inputs) if slots is None or i in slots]
-            stack.extend(reversed(ups))
+            stack.extend(reversed(node.data_inputs))  # see ascend_lab.graph.ops
         cache[src] = found
         return found
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..graph.model import Graph, Node, TensorType
+from ..graph.ops import PASS_THROUGH_OPS, TUPLE_OPS, fused_kernel_name, op_name
 from ..i18n import N_, msg
 
 DEFAULT_ALIGNMENT = 512
@@ -65,22 +66,11 @@ REF_OUTPUTS: Dict[str, Dict[int, int]] = {
     "BNTrainingUpdate": {1: 3, 2: 4},
 }
 
-# Bookkeeping ops that pass their first input through unchanged.
-PASS_THROUGH_OPS = frozenset({"Load", "Depend"})
 PERSISTENT_KINDS = ("parameter", "input", "constant")
 
-_PRIM_PREFIXES = ("PrimFunc_", "Prim_")
 # Anchored at the start of a digit run (lookbehind) so a long run is scanned once, and at most
 # 18 digits: an index longer than that is not an index (and int() of a huge run raises).
 _INT_RE = re.compile(r"(?<!\d)(-?\d{1,18})\)?\s*$")
-
-
-def op_name(op: str) -> str:
-    """``PrimFunc_BiasAdd`` -> ``BiasAdd`` (MindSpore prints both spellings)."""
-    for prefix in _PRIM_PREFIXES:
-        if op.startswith(prefix):
-            return op[len(prefix) :]
-    return op
 
 
 def align_up(nbytes: int, alignment: int) -> int:
@@ -186,16 +176,8 @@ def kernel_op(node: Node, graph: Optional[Graph] = None) -> str:
         sub = graph.subgraphs.get(node.subgraph) if graph is not None else None
         info = sub.attrs.get("info_name") if sub is not None else None
         name = info or node.subgraph
-        return _strip_hash(name)
+        return fused_kernel_name(name)
     return op_name(node.op)
-
-
-def _strip_hash(name: str) -> str:
-    """``Fused_ReLU_3888962450039697091`` -> ``Fused_ReLU`` (the number is a hash)."""
-    head, _, tail = name.rpartition("_")
-    if head and tail.isdigit() and len(tail) > 6:
-        return head
-    return name
 
 
 def tensor_nbytes(tensor_type: Optional[TensorType]) -> Optional[int]:
@@ -281,7 +263,7 @@ class _Resolver:
                     self.unresolved_tuple_items.add(node.id)
                 node_id = node.inputs[0]
                 continue
-            if op in ("MakeTuple", "MakeTupleV2"):
+            if op in TUPLE_OPS:
                 if index is not None and 0 <= index < len(node.inputs):
                     node_id, index = node.inputs[index], None
                     continue
@@ -361,12 +343,8 @@ def _fused_internals(graph: Graph, node: Node, alignment: int) -> Tuple[int, int
             while stack:
                 rid = stack.pop()
                 returned.add(rid)
-                if rid in sub and op_name(sub.node(rid).op) in ("MakeTuple", "Depend"):
-                    stack.extend(
-                        sub.node(rid).inputs[:1]
-                        if sub.node(rid).op == "Depend"
-                        else sub.node(rid).inputs
-                    )
+                if rid in sub and sub.node(rid).bookkeeping:
+                    stack.extend(sub.node(rid).data_inputs)  # through MakeTuple, Depend, ...
     count = 0
     total = 0
     for inner in sub.nodes:
