@@ -28,6 +28,7 @@ from typing import (
 )
 
 from ..graph.errors import GraphParseError
+from .regular_file import NotARegularFile, open_regular
 
 MODEL_GRAPHS = frozenset({7, 8})  # ModelProto.graph, ModelProto.functions
 GRAPH_PARAMETER = 3  # GraphProto.parameter
@@ -263,10 +264,14 @@ def _records(data: "FileBytes", start: int, end: int, kind: str, out: List[Weigh
 
 
 def _walk_file(path: str, walk: Callable[["FileBytes", int], _T]) -> _T:
-    size = os.path.getsize(path)
-    if size == 0:
-        raise GraphParseError("empty file: not a MindIR model", path, offset=0)
-    with open(path, "rb", buffering=0) as f:
+    try:
+        f = open_regular(path, buffering=0)  # a FIFO named m.mindir is refused, not waited on
+    except NotARegularFile as exc:
+        raise GraphParseError(f"{exc.strerror}", path) from None
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if size == 0:
+            raise GraphParseError("empty file: not a MindIR model", path, offset=0)
         try:
             return walk(FileBytes(f, size), size)
         except GraphParseError as exc:

@@ -12,14 +12,19 @@ why. numpy does the arithmetic; nothing here imports MindSpore.
 
 import math
 import os
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import re
+from typing import Any, BinaryIO, Callable, Dict, List, Optional, Tuple
 
 from ..graph.errors import GraphParseError
 from .mindir_skeleton import WeightRecord, weight_records
+from .regular_file import open_folder, open_regular
 
 CHUNK_ELEMENTS = 1 << 18  # values per read: work arrays of 2 MB (float64) each
 HISTOGRAM_BINS = 32
-EXTERNAL_HEADER = 64  # MindSpore's data_N files start with 64 bytes; byte 0: 1 = little-endian
+# MindSpore's external data (serialization._split_save): <file name>_variables/data_N, each
+# starting with 64 bytes: byte 0 is 1 on a little-endian writer (0: big), then 63 zeros
+EXTERNAL_HEADER = 64
+_EXTERNAL_RE = re.compile(r"([^/\\.][^/\\]*_variables)/(data_[0-9]{1,9})\Z")
 
 # TensorProto.DataType code -> (the dtype name the viewer shows, numpy dtype, kind)
 # kind: "f" float, "i" integer, "b" bool, "bf16" bfloat16 (numpy has none: widened by hand)
@@ -46,6 +51,10 @@ class WeightStatsError(Exception):
     """A weight whose statistics cannot be computed: missing, corrupt, or of another dtype."""
 
 
+class WeightStatsLimit(WeightStatsError):
+    """A weight larger than the caller allows to be read for one answer."""
+
+
 def weight_names(path: str) -> List[str]:
     """The weights of the ``.mindir`` at ``path``, by the names the viewer shows (without
     the ``<graph>:`` prefix), in file order."""
@@ -53,7 +62,11 @@ def weight_names(path: str) -> List[str]:
 
 
 def weight_stats(
-    path: str, name: str, bins: int = HISTOGRAM_BINS, chunk_elements: int = CHUNK_ELEMENTS
+    path: str,
+    name: str,
+    bins: int = HISTOGRAM_BINS,
+    chunk_elements: int = CHUNK_ELEMENTS,
+    max_bytes: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Statistics of weight ``name`` (as the viewer shows it, or with its ``<graph>:``
     prefix) of the ``.mindir`` at ``path``, as JSON-ready values::
@@ -63,7 +76,8 @@ def weight_stats(
 
     ``std`` is the population standard deviation (numpy's default). min, max, mean, std and
     the histogram cover the finite values; they are None when there is none. Booleans count
-    as 0 and 1.
+    as 0 and 1. A weight over ``max_bytes`` bytes is refused (:class:`WeightStatsLimit`)
+    before any of its bytes is read.
     """
     path = os.fspath(path)
     record = _find(path, name)
@@ -79,19 +93,25 @@ def weight_stats(
     if any(d < 0 for d in record.dims):
         raise WeightStatsError(f"{path}: weight {label} has a dynamic shape {list(record.dims)}")
     count = math.prod(record.dims)
-    source, offset, big_endian = _data_location(path, record, label)
     import numpy as np
 
-    dtype = np.dtype(np_dtype).newbyteorder(">" if big_endian else "<")
+    dtype = np.dtype(np_dtype)
     expected = count * dtype.itemsize
-    length = record.external.length if record.external else record.raw_data[1]  # type: ignore[index]
+    length = _stored_length(path, record, label)
     if length != expected:
         raise WeightStatsError(
             f"{path}: weight {label} stores {length:,} bytes, but {dtype_name} "
             f"{list(record.dims)} needs {expected:,} (the file is corrupt)"
         )
+    if max_bytes is not None and length > max_bytes:
+        raise WeightStatsLimit(
+            f"{path}: weight {label} holds {length:,} bytes, over the limit of "
+            f"{max_bytes:,} bytes read for one weight's statistics"
+        )
     chunk_elements = max(1, chunk_elements)
-    with open(source, "rb") as f:
+    f, source, offset, big_endian = _open_data(path, record, label)
+    dtype = dtype.newbyteorder(">" if big_endian else "<")
+    with f:
         if os.fstat(f.fileno()).st_size < offset + length:
             raise WeightStatsError(
                 f"{source}: weight {label} runs past the end of the file (truncated)"
@@ -175,34 +195,85 @@ def _find(path: str, name: str) -> WeightRecord:
     raise WeightStatsError(f"{path}: no weight named {name!r}; its weights: {listing}")
 
 
-def _data_location(path: str, record: WeightRecord, label: str) -> Tuple[str, int, bool]:
-    """``(file, offset, big-endian)`` of the weight's bytes."""
+def _stored_length(path: str, record: WeightRecord, label: str) -> int:
+    """How many bytes the file says the weight's data holds."""
     if record.raw_data is not None:
-        return path, record.raw_data[0], False
-    if record.external is None:
-        where = (
-            "in typed fields (float_data, …), which are not read"
-            if record.other_data
-            else "nowhere: the file holds only its shape"
-        )
-        raise WeightStatsError(f"{path}: weight {label} has no raw_data; its values are {where}")
+        return record.raw_data[1]
+    if record.external is not None:
+        return record.external.length
+    where = (
+        "in typed fields (float_data, …), which are not read"
+        if record.other_data
+        else "nowhere: the file holds only its shape"
+    )
+    raise WeightStatsError(f"{path}: weight {label} has no raw_data; its values are {where}")
+
+
+def _open_data(path: str, record: WeightRecord, label: str) -> Tuple[BinaryIO, str, int, bool]:
+    """``(open file, its name, offset, big-endian)`` of the weight's bytes."""
+    if record.raw_data is not None:
+        try:
+            return open_regular(path), path, record.raw_data[0], False
+        except OSError as exc:
+            raise WeightStatsError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     ext = record.external
-    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
-    source = os.path.realpath(os.path.join(folder, ext.location))
-    # a hostile model must not make us read (and describe) a file outside its own folder
-    if not ext.location or os.path.commonpath([folder, source]) != folder:
+    assert ext is not None  # _stored_length said so
+    # a hostile model must not make us read (and describe) any other file: only MindSpore's
+    # own layout is read, <name>_variables/data_N beside the model, a regular file reached
+    # through no symlink, that starts with MindSpore's header
+    match = _EXTERNAL_RE.match(ext.location) if len(ext.location) < 300 else None
+    if match is None:
+        parts = ext.location.replace("\\", "/").split("/")
+        outside = not ext.location or os.path.isabs(ext.location) or ".." in parts
         raise WeightStatsError(
-            f"{path}: weight {label} points at external data {ext.location!r}, "
-            "outside the model's folder; not read"
+            f"{path}: weight {label} points at external data {ext.location[:300]!r}, "
+            + (
+                "outside the model's folder; not read"
+                if outside
+                else "which is not MindSpore's <name>_variables/data_N; not read"
+            )
         )
-    if not os.path.isfile(source):
+    if ext.offset < EXTERNAL_HEADER:
+        raise WeightStatsError(
+            f"{path}: weight {label} starts at byte {ext.offset} of {ext.location}, inside "
+            f"its {EXTERNAL_HEADER}-byte header (the file is corrupt); not read"
+        )
+    folder = os.path.dirname(os.path.abspath(path))
+    variables, data = match.group(1), match.group(2)
+    try:
+        folder_fd = open_folder(os.path.join(folder, variables))
+    except FileNotFoundError:
         raise WeightStatsError(
             f"{path}: weight {label} is stored in {ext.location}, which is missing "
             "(copy the model's _variables folder next to it)"
+        ) from None
+    except OSError as exc:
+        raise WeightStatsError(
+            f"{path}: weight {label} is stored in {variables}, which is not a folder "
+            f"(or a symbolic link); not read ({exc.strerror or exc})"
+        ) from None
+    try:
+        f = open_regular(data, dir_fd=folder_fd)
+    except FileNotFoundError:
+        raise WeightStatsError(
+            f"{path}: weight {label} is stored in {ext.location}, which is missing "
+            "(copy the model's _variables folder next to it)"
+        ) from None
+    except OSError as exc:
+        raise WeightStatsError(
+            f"{path}: weight {label} is stored in {ext.location}: {exc.strerror or exc}"
+        ) from None
+    finally:
+        os.close(folder_fd)
+    source = os.path.join(os.path.dirname(path), ext.location)
+    header = f.read(EXTERNAL_HEADER)
+    if len(header) != EXTERNAL_HEADER or header[0] > 1 or any(header[1:]):
+        f.close()
+        raise WeightStatsError(
+            f"{source}: does not start with MindSpore's {EXTERNAL_HEADER}-byte header "
+            "(byte order, then zeros); not read"
         )
-    with open(source, "rb") as f:
-        header = f.read(1)
-    return source, ext.offset, header == b"\x00"
+    return f, source, ext.offset, header[0] == 0
 
 
 # ---------------------------------------------------------------------------- arithmetic
