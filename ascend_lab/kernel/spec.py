@@ -15,6 +15,7 @@ import tempfile
 from typing import Any, Dict, List, Optional
 
 from .._version import __version__
+from ..errors import AscendLabError
 
 DEFAULT_NAME = "mindspore"
 DISPLAY_NAME_ASCEND = "MindSpore (Ascend)"
@@ -29,7 +30,7 @@ LOGO_FILES = ("logo-32x32.png", "logo-64x64.png")
 _NAME_RE = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")
 
 
-class KernelSpecError(Exception):
+class KernelSpecError(AscendLabError):
     """A kernelspec could not be written or removed; the message says why and what to do."""
 
 
