@@ -2,8 +2,10 @@
 
 from typing import Optional
 
+from ..errors import AscendLabError
 
-class GraphParseError(ValueError):
+
+class GraphParseError(AscendLabError, ValueError):
     """A ``.ir`` or ``.mindir`` input that is truncated, corrupt or not what it claims to be.
 
     ``path`` names the file (or None for text given directly), ``line`` is the 1-based line
