@@ -2,8 +2,10 @@
 
 from typing import Optional
 
+from ..errors import AscendLabError
 
-class TraceError(RuntimeError):
+
+class TraceError(AscendLabError, RuntimeError):
     """MindSpore could not compile (or run) the net being traced.
 
     ``ms_message`` is MindSpore's own message; ``file``/``line`` point at the user's Python
