@@ -2,8 +2,10 @@
 
 from typing import Optional
 
+from ..errors import AscendLabError
 
-class ProfileError(RuntimeError):
+
+class ProfileError(AscendLabError, RuntimeError):
     """The net could not be run under MindSpore's profiler, or its output could not be read."""
 
 
