@@ -12,12 +12,13 @@ ResNet-50 kernel graph takes about a millisecond (``benchmarks/bench_viewer.py``
 
 from typing import Any, Dict, List
 
+from ..errors import AscendLabError
 from .schema import SCHEMA_ID, load_schema
 
 MAX_ERRORS = 50
 
 
-class PayloadError(ValueError):
+class PayloadError(AscendLabError, ValueError):
     """The payload does not match ``ascend-lab.graph/1``; ``errors`` lists each problem."""
 
     def __init__(self, errors: List[str]) -> None:
