@@ -19,6 +19,8 @@ from array import array
 from itertools import islice
 from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Tuple
 
+from ..errors import AscendLabError
+
 Field = Tuple[str, str, bool, Optional[str]]  # name, kind, repeated, message or enum type
 
 _MAX_DEPTH = 64  # messages inside messages; protobuf's own limit is 100
@@ -31,7 +33,7 @@ _LOW_BYTES = bytes(range(0x80))  # deleted by translate(): what is left are cont
 _LONG_VARINT = re.compile(rb"[\x80-\xff]{10}")  # ten continuation bytes: over 64 bits
 
 
-class WireError(Exception):
+class WireError(AscendLabError):
     """Malformed protobuf bytes: ``offset`` where decoding failed, ``message`` why."""
 
     def __init__(self, offset: int, message: str) -> None:
