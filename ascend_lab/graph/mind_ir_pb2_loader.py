@@ -10,12 +10,14 @@ import os
 import sys
 from types import ModuleType
 
+from ..errors import AscendLabError
+
 __all__ = ["load_mind_ir_pb2", "MindIRUnavailable"]
 
 _MODULE_NAME = "_ascend_lab_mind_ir_pb2"
 
 
-class MindIRUnavailable(ImportError):
+class MindIRUnavailable(AscendLabError, ImportError):
     """Neither MindSpore's ``mind_ir_pb2.py`` nor a usable ``protobuf`` could be loaded."""
 
 
