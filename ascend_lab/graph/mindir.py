@@ -39,6 +39,7 @@ import os
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Union
 
+from ..errors import AscendLabError
 from .errors import GraphParseError
 from .limits import MINDIR_MAX_BYTES_ENV, limit, read_capped, too_large
 from .mind_ir_fields import ENUMS, MESSAGES
@@ -324,7 +325,7 @@ def _graph(m: _Model, gp: Any) -> Graph:
     return graph
 
 
-class _BadModel(Exception):
+class _BadModel(AscendLabError):
     pass
 
 
