@@ -19,6 +19,7 @@ cell to run a notebook "with solutions".
 import sys
 from typing import Any, Callable, NamedTuple, Optional, Tuple, Union
 
+from ..errors import AscendLabError
 from .language import CHINESE, edition
 
 NOT_ANSWERED = "not answered yet"
@@ -167,7 +168,7 @@ class Exercise:
         print(self.solution_code)
 
 
-class _NotWritten(Exception):
+class _NotWritten(AscendLabError):
     """A learner's function returned None: the body is still the placeholder."""
 
 
