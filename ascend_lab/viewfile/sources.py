@@ -16,6 +16,7 @@ import os
 from typing import Any, Dict, List, Optional
 
 from .._version import __version__
+from ..errors import AscendLabError
 from ..graph.errors import GraphParseError
 from ..graph.model import Graph
 from ..i18n import msg
@@ -26,7 +27,7 @@ MINDIR_SUFFIX = ".mindir"
 IR_SUFFIX = ".ir"
 
 
-class ViewFileError(Exception):
+class ViewFileError(AscendLabError):
     """A path that cannot be shown: missing, unreadable, corrupt or of an unknown kind."""
 
 
