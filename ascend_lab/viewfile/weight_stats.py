@@ -15,6 +15,7 @@ import os
 import re
 from typing import Any, BinaryIO, Callable, Dict, List, Optional, Tuple
 
+from ..errors import AscendLabError
 from ..graph.errors import GraphParseError
 from .mindir_skeleton import WeightRecord, weight_records
 from .regular_file import open_folder, open_regular
@@ -47,7 +48,7 @@ DTYPES: Dict[int, Tuple[str, str, str]] = {
 _OTHER_TYPES = {8: "String", 14: "Complex64", 15: "Complex128", 18: "QInt4x2", 0: "undefined"}
 
 
-class WeightStatsError(Exception):
+class WeightStatsError(AscendLabError):
     """A weight whose statistics cannot be computed: missing, corrupt, or of another dtype."""
 
 
