@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Pattern, Tuple, Union
 
+from ..errors import AscendLabError
 from .loops import LoopBodyPattern
 from .pattern_text import backtracking_risks, required_literal
 
@@ -50,7 +51,7 @@ LANGUAGE_KEYS = {"zh": "zh_CN"}  # key in knowledge.json -> language code of asc
 _CODE = re.compile(r"`[^`]{1,500}`")
 
 
-class KnowledgeBaseError(ValueError):
+class KnowledgeBaseError(AscendLabError, ValueError):
     """The knowledge base file is malformed (message says which entry and why)."""
 
 
