@@ -15,6 +15,8 @@ and is refused outright.
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
+from ..errors import AscendLabError
+
 MIN_NEEDLE = 3  # shorter literals are too common to be worth a pre-check
 MAX_WIDE_REPEAT = 1000  # longest walk allowed for ".", "[^...]", "\S", "\D", "\W"
 
@@ -40,7 +42,7 @@ class Item(NamedTuple):
     wide: bool = False  # matches almost anything: ".", "[^...]", \S, \D, \W
 
 
-class PatternSyntaxUnknown(ValueError):
+class PatternSyntaxUnknown(AscendLabError, ValueError):
     """The tokenizer does not know a construct used by the pattern."""
 
 
