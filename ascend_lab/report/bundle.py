@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from .._version import __version__
+from ..errors import AscendLabError
 from ..safe_write import atomic_output
 from .redact import Redactor
 
@@ -207,7 +208,7 @@ def write_archive(files: Dict[str, bytes], target: str) -> str:
     return target
 
 
-class BundleError(Exception):
+class BundleError(AscendLabError):
     """A bundle that cannot be read: not an archive or folder of ascend-lab's, corrupt."""
 
 
