@@ -2,11 +2,13 @@
 
 import os
 
+from ..errors import AscendLabError
+
 STATIC_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "static")
 BUILD_HINT = "run `jlpm build:viewer` in labextension/ (or install a built ascend-lab wheel)"
 
 
-class ViewerNotBuiltError(FileNotFoundError):
+class ViewerNotBuiltError(AscendLabError, FileNotFoundError):
     """The viewer's JavaScript bundle is missing from ascend_lab/static."""
 
 
