@@ -28,13 +28,15 @@ from typing import (
     Tuple,
 )
 
+from ..errors import AscendLabError
+
 POLICIES = ("least-loaded", "fixed")
 STATE_VERSION = 1
 # A state file is a few hundred bytes per learner; 4 MiB is far beyond any class.
 MAX_STATE_BYTES = 4 * 1024 * 1024
 
 
-class StateFileError(Exception):
+class StateFileError(AscendLabError):
     """The state file exists but is not one this allocator wrote (the message says why)."""
 
 
