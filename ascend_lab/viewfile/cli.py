@@ -144,7 +144,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _write(target: str, page: str) -> None:
-    tmp = target + ".part"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(page)
-    os.replace(tmp, target)
+    # a random, exclusively created temp file beside the target, then one rename: never a
+    # predictable <target>.part that a planted symlink would redirect
+    from ..safe_write import atomic_write_bytes
+
+    atomic_write_bytes(target, page.encode("utf-8"))

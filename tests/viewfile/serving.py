@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 from typing import Iterator
+from urllib.parse import urlsplit, urlunsplit
 
 
 @contextlib.contextmanager
@@ -24,3 +25,12 @@ def cli_serving(*args: str) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def at(url: str, path: str) -> str:
+    """``path`` (``weight-stats?name=x``) of the server whose URL (with its ``?token=``)
+    ``ascend-lab view --serve`` printed, with the token."""
+    parts = urlsplit(url)
+    target, _, query = path.partition("?")
+    joined = "&".join(q for q in (query, parts.query) if q)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + target, joined, ""))

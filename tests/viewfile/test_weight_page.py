@@ -16,7 +16,7 @@ from ascend_lab.viewfile.weight_stats import weight_names, weight_stats
 from ascend_lab.widgets.html import render_html
 from tests.graph.helpers import FIXTURES
 from tests.viewfile import mindir_writer as mw
-from tests.viewfile.serving import cli_serving
+from tests.viewfile.serving import at, cli_serving
 
 LENET = FIXTURES / "lenet" / "lenet.mindir"
 ELEMENT = re.compile(r'<script type="application/json" id="ascend-lab-weight-stats">(.*?)</script>')
@@ -73,6 +73,7 @@ def served():
     server = make_server(page, 0, stats_answerer(str(LENET)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    _TOKENS[server.server_address[1]] = server.token
     yield server.server_address[1], page
     server.shutdown()
     server.server_close()
@@ -84,9 +85,17 @@ def _payload():
     return payload_for_path(str(LENET))
 
 
-def _get(port, path, host=None):
+_TOKENS = {}  # port -> the served page's token
+
+
+def _get(port, path, host=None, token=None):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    conn.request("GET", path, headers={"Host": host or f"127.0.0.1:{port}"})
+    token = _TOKENS.get(port, "") if token is None else token
+    conn.request(
+        "GET",
+        path,
+        headers={"Host": host or f"127.0.0.1:{port}", "Authorization": f"token {token}"},
+    )
     response = conn.getresponse()
     body = response.read()
     conn.close()
@@ -120,5 +129,6 @@ def test_cli_serve_of_a_mindir_answers_statistics():
     with cli_serving(str(LENET)) as url:
         with urllib.request.urlopen(url, timeout=60) as response:
             assert embedded(response.read().decode("utf-8")) == {"endpoint": "weight-stats"}
-        with urllib.request.urlopen(url + "weight-stats?name=fc3.weight", timeout=60) as response:
+        stats_url = at(url, "weight-stats?name=fc3.weight")
+        with urllib.request.urlopen(stats_url, timeout=60) as response:
             assert json.loads(response.read()) == weight_stats(str(LENET), "fc3.weight")

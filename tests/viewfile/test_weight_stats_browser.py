@@ -182,7 +182,7 @@ def test_statistics_from_the_serving_process(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        page.goto(server.url)  # with its token, which the page passes on
         check_numbers(show_stats(page))
         assert errors == []
     finally:

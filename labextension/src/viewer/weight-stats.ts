@@ -265,7 +265,8 @@ export function weightStatsSection(
  * The loader of a standalone page, from its `<script type="application/json"
  * id="ascend-lab-weight-stats">`: `{"stats": {name: stats or {"error": message}}}` (written
  * by `ascend-lab view --weight-stats`), or `{"endpoint": "weight-stats"}` (a page served by
- * `ascend-lab view --serve`, which answers `endpoint?name=`). Undefined without it.
+ * `ascend-lab view --serve`, which answers `endpoint?name=`, with the page's own `?token=`).
+ * Undefined without it.
  */
 export function pageWeightStatsLoader(
   el: Element | null
@@ -296,8 +297,13 @@ export function pageWeightStatsLoader(
   }
   if (typeof data.endpoint === 'string') {
     const endpoint = data.endpoint;
+    // `--serve` answers only requests carrying the token of the URL it printed
+    const token = new URLSearchParams(window.location.search).get('token');
+    const auth = token ? `&token=${encodeURIComponent(token)}` : '';
     return async name => {
-      const response = await fetch(`${endpoint}?name=${encodeURIComponent(name)}`);
+      const response = await fetch(
+        `${endpoint}?name=${encodeURIComponent(name)}${auth}`
+      );
       const body = (await response.json()) as { message?: unknown };
       if (!response.ok) {
         throw new Error(
