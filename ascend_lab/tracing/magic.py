@@ -94,17 +94,14 @@ def run_net_magic(
 
 def trace_magic(shell: Any, line: str) -> Optional[Any]:
     """Run a trace from the magic line; print a clear message on bad input."""
-    from .. import trace
+    # tracing.api, not the root package's ``trace``: tracing sits below the root (no cycle)
+    from .api import trace_net
     from .errors import TraceError
 
     def call(net: Any, inputs: List[Any], args: argparse.Namespace) -> Any:
-        return trace(
-            net,
-            *inputs,
-            fusion=args.fusion,
-            level=args.level,
-            keep_dumps=args.keep_dumps,
-            run=not args.no_run,
+        # progress=None: the default of ascend_lab.trace (shown in notebooks only)
+        return trace_net(
+            net, list(inputs), args.fusion, args.level, args.keep_dumps, not args.no_run, None
         )
 
     run_net_magic(
