@@ -6,15 +6,22 @@ rewritten atomically (temporary file + ``os.replace``) under an exclusive ``floc
 side lock file, so concurrent spawns in one hub, and a hub restart, never lose or double a
 seat. When no chip has a free seat the learner gets ``chip=None`` and a reason: the server
 starts in CPU mode, it does not fail.
+
+The file fails safe: a damaged one (truncated, not JSON, absurd values) is moved aside with
+a log line and the seats start afresh, so one bad file never makes every spawn fail. Neither
+the state file nor its lock is opened through a symbolic link (``O_NOFOLLOW``).
 """
 
+import errno
 import fcntl
 import json
+import logging
+import math
 import os
 import tempfile
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import (
     Any,
     ContextManager,
@@ -35,6 +42,8 @@ STATE_VERSION = 1
 # A state file is a few hundred bytes per learner; 4 MiB is far beyond any class.
 MAX_STATE_BYTES = 4 * 1024 * 1024
 
+log = logging.getLogger("ascend_lab.hub.allocator")
+
 
 class StateFileError(AscendLabError):
     """The state file exists but is not one this allocator wrote (the message says why)."""
@@ -48,9 +57,22 @@ class Assignment:
     chip: Optional[int]  # the device id for ASCEND_RT_VISIBLE_DEVICES; None: CPU mode
     reason: str = ""  # why CPU mode (empty when a chip was given)
     since: float = 0.0  # when the seat was taken (time.time())
+    # the learner's server as the hub started it: its pid and the start time the kernel gives
+    # it (/proc/<pid>/stat field 22), so a reused pid is not taken for the server
+    server_pid: Optional[int] = None
+    server_started: Optional[int] = None
 
     def to_dict(self) -> Dict[str, Any]:
+        """What the status service shows of the seat."""
         return {"chip": self.chip, "reason": self.reason, "since": self.since}
+
+    def to_state(self) -> Dict[str, Any]:
+        """What the state file keeps of the seat."""
+        doc = self.to_dict()
+        if self.server_pid is not None:
+            doc["server_pid"] = self.server_pid
+            doc["server_started"] = self.server_started
+        return doc
 
 
 class DeviceAllocator:
@@ -107,6 +129,17 @@ class DeviceAllocator:
                 self._save(seats)
             return held
 
+    def record_server(self, key: str, pid: int, started: Optional[int]) -> bool:
+        """Note the pid (and kernel start time) of ``key``'s server; ``False`` if no seat."""
+        with self._locked():
+            seats = self._load()
+            held = seats.get(key)
+            if held is None:
+                return False
+            seats[key] = replace(held, server_pid=int(pid), server_started=started)
+            self._save(seats)
+            return True
+
     def assignments(self) -> Dict[str, Assignment]:
         """Every current seat (CPU-mode learners included, with ``chip=None``)."""
         return read_seats(self.state_path)
@@ -147,14 +180,25 @@ class DeviceAllocator:
         return _locked(self.state_path, shared=False)
 
     def _load(self) -> Dict[str, Assignment]:
-        return _read(self.state_path)
+        """The seats, or none (and the damaged file moved aside, with a log line)."""
+        try:
+            return _read(self.state_path)
+        except StateFileError as e:
+            aside = f"{self.state_path}.damaged-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+            try:
+                os.replace(self.state_path, aside)  # renames a link itself, never its target
+                kept = f"moved aside to {aside}"
+            except OSError as move_error:
+                kept = f"could not be moved aside ({move_error.strerror})"
+            log.warning("ascend-lab: %s; it %s and the seats start afresh", e, kept)
+            return {}
 
     def _save(self, seats: Dict[str, Assignment]) -> None:
         doc = {
             "version": STATE_VERSION,
             "per_chip": self.per_chip,
             "chips": self.chips,
-            "seats": {k: a.to_dict() for k, a in sorted(seats.items())},
+            "seats": {k: a.to_state() for k, a in sorted(seats.items())},
         }
         folder = os.path.dirname(os.path.abspath(self.state_path))
         fd, tmp = tempfile.mkstemp(prefix=".ascend-lab-seats.", dir=folder)
@@ -178,25 +222,74 @@ def read_seats(state_path: str) -> Dict[str, Assignment]:
         return _read(state_path)
 
 
+def _flags(*bits: int) -> int:
+    """``os.open`` flags ORed together, never following a link (``O_NOFOLLOW``)."""
+    out = os.O_NOFOLLOW
+    for bit in bits:
+        out |= bit
+    return out
+
+
+def _open_lock(path: str) -> int:
+    """The lock file's descriptor, never through a link: a link in its place is removed (with a
+    log line) and a fresh file made (``O_EXCL``: nothing else is created or followed)."""
+    try:
+        return os.open(path, _flags(os.O_RDWR, os.O_CREAT, os.O_CLOEXEC), 0o600)
+    except OSError as e:
+        if e.errno != errno.ELOOP:
+            raise
+    log.warning("ascend-lab: %s is a symbolic link; replaced by a plain lock file", path)
+    os.unlink(path)  # removes the link itself
+    return os.open(path, _flags(os.O_RDWR, os.O_CREAT, os.O_EXCL, os.O_CLOEXEC), 0o600)
+
+
 @contextmanager
 def _locked(state_path: str, shared: bool) -> Iterator[None]:
     folder = os.path.dirname(os.path.abspath(state_path))
     os.makedirs(folder, exist_ok=True)
-    with open(state_path + ".lock", "a") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+    fd = _open_lock(state_path + ".lock")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def _read(state_path: str) -> Dict[str, Assignment]:
     try:
-        with open(state_path, "rb") as f:
-            raw = f.read(MAX_STATE_BYTES + 1)
+        fd = os.open(state_path, _flags(os.O_RDONLY, os.O_CLOEXEC))
     except FileNotFoundError:
         return {}
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise StateFileError(f"{state_path} is a symbolic link, not a seat file") from None
+        raise
+    with os.fdopen(fd, "rb") as f:
+        raw = f.read(MAX_STATE_BYTES + 1)
     return parse_state(raw, state_path)
+
+
+def _time(value: Any, where: str, key: str) -> float:
+    """A seat's ``since`` as a float; ``StateFileError`` for anything else (a string, NaN, a
+    400-digit integer: ``float()`` of it raises ``OverflowError``)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if math.isfinite(number):
+            return number
+    raise StateFileError(f"{where}: seat {key!r} has since {repr(value)[:40]}, not a time")
+
+
+def _small_int(value: Any) -> Optional[int]:
+    """A pid-sized JSON integer, or ``None``."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63:
+        return value
+    return None
 
 
 def parse_state(raw: bytes, where: str = "state file") -> Dict[str, Assignment]:
@@ -221,12 +314,14 @@ def parse_state(raw: bytes, where: str = "state file") -> Dict[str, Assignment]:
         chip = value.get("chip")
         if chip is not None and (not isinstance(chip, int) or isinstance(chip, bool)):
             raise StateFileError(f"{where}: seat {key!r} has chip {chip!r}, not an integer")
-        since = value.get("since", 0.0)
+        pid = _small_int(value.get("server_pid"))
         out[str(key)] = Assignment(
             str(key),
             chip,
             str(value.get("reason", "")),
-            float(since) if isinstance(since, (int, float)) else 0.0,
+            _time(value.get("since", 0.0), where, key),
+            pid,
+            _small_int(value.get("server_started")) if pid is not None else None,
         )
     return out
 

@@ -10,7 +10,8 @@ It listens where ``JUPYTERHUB_SERVICE_URL`` says and serves under
 - ``GET <prefix>api/status``: JSON for the user behind the request (a hub API token in
   ``Authorization: token …``, or the service's OAuth cookie). Learners see their chips;
   holders of ``custom:ascend-lab:admin`` (or hub admins) see all chips and whose each
-  process is. Unauthenticated: 403, never a redirect.
+  process is (from the servers' process trees or real uids, never a process's environment;
+  see ``owners``). Unauthenticated: 403, never a redirect.
 - ``GET <prefix>api/class``: instructors only (else 403): one row per learner's server with
   its chip, the chip's HBM use, the learner's processes and how long the hub has not seen
   them (``last_activity`` from the hub's REST API, read with the service's own token).
@@ -32,13 +33,13 @@ from urllib.parse import urlparse
 
 from ..device import npu_smi, npu_smi_runner
 from .allocator import StateFileError, read_seats
+from .owners import process_owners
 from .views import (
     MAX_USERS_BYTES,
     Snapshot,
     class_view,
     is_instructor,
     last_activity_of,
-    pid_user_from_proc,
     status_for,
 )
 
@@ -102,7 +103,8 @@ def make_app(prober: Prober, state_path: str, prefix: str) -> Any:
             except StateFileError as e:
                 self.set_status(500)
                 return {"error": str(e)}
-            return status_for(prober.snapshot, seats, user["name"], admin, pid_user_from_proc)
+            owners = process_owners(seats)  # the servers' process trees, or real uids
+            return status_for(prober.snapshot, seats, user["name"], admin, owners)
 
         def _send(self, doc: Any) -> None:
             self.set_header("Content-Type", "application/json; charset=utf-8")

@@ -8,10 +8,11 @@ every seat and each process mapped to its learner.
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..device.npu_smi import NpuSmiInfo
 from .allocator import Assignment
+from .owners import PidUser
 
 
 @dataclass
@@ -27,7 +28,6 @@ class Snapshot:
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
-PidUser = Callable[[int], Optional[str]]
 ADMIN_SCOPE = "custom:ascend-lab:admin"
 
 
@@ -45,7 +45,8 @@ def status_for(
     pid_user: PidUser,
     now: Optional[float] = None,
 ) -> Dict[str, Any]:
-    """The status ``user`` may see. ``pid_user`` tells whose a process is, if it can."""
+    """The status ``user`` may see. ``pid_user`` tells whose a process is, if it can
+    (``owners.process_owners``); a process it cannot place stays unknown (``user: None``)."""
     now = time.time() if now is None else now
     own_keys = [k for k in seats if k == user or k.startswith(user + "/")]
     own_chips = {seats[k].chip for k in own_keys if seats[k].chip is not None}
@@ -78,9 +79,8 @@ def status_for(
         chip_id = logical.get((p.npu, p.chip))
         if chip_id is None:
             continue
+        # never guessed from the chip's seats: any learner can open any chip on one server
         owner = pid_user(p.pid)
-        if owner is None and len(set(learners_on.get(chip_id, []))) == 1:
-            owner = learners_on[chip_id][0]  # the chip's only learner
         processes.setdefault(chip_id, []).append(dict(p.to_dict(), user=owner))
     for chip_id, chip in enumerate(snapshot.info.chips):
         if not admin and chip_id not in own_chips:
@@ -95,23 +95,6 @@ def status_for(
             row["other_processes"] = len(procs) - len(row["processes"])
         out["chips"].append(row)
     return out
-
-
-# /proc/<pid>/environ of a notebook kernel is a few KiB; read no more than this of it.
-MAX_ENVIRON = 256 * 1024
-
-
-def pid_user_from_proc(pid: int, proc: str = "/proc") -> Optional[str]:
-    """``JUPYTERHUB_USER`` of a process (kernels inherit it from their server), if readable."""
-    try:
-        with open(f"{proc}/{int(pid)}/environ", "rb") as f:
-            raw = f.read(MAX_ENVIRON)
-    except (OSError, ValueError):
-        return None
-    for item in raw.split(b"\0"):
-        if item.startswith(b"JUPYTERHUB_USER="):
-            return item[len(b"JUPYTERHUB_USER=") :].decode("utf-8", "replace")[:256] or None
-    return None
 
 
 # A hub's /users answer for a class of 40 is tens of KiB; read no more than this of it.

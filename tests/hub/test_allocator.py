@@ -1,6 +1,7 @@
 """The device allocator: seats on chips, never more than per_chip, kept across restarts."""
 
 import json
+import logging
 import multiprocessing
 import os
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ascend_lab.hub.allocator import DeviceAllocator, StateFileError
+from ascend_lab.hub.allocator import DeviceAllocator, StateFileError, parse_state
 
 
 def test_least_loaded_fills_every_chip_before_sharing_and_then_gives_cpu_mode(tmp_path):
@@ -84,13 +85,95 @@ def test_no_chips_means_cpu_mode_not_an_error(tmp_path):
         (b"\xff\xfe", "not JSON"),
     ],
 )
-def test_a_damaged_state_file_is_reported_and_left_as_it_was(tmp_path, content, message):
+def test_a_damaged_state_file_is_reported_kept_aside_and_the_seats_start_afresh(
+    tmp_path, content, message, caplog
+):
+    with pytest.raises(StateFileError, match=message):
+        parse_state(content, "s.json")
     path = tmp_path / "s.json"
     path.write_bytes(content)
     alloc = DeviceAllocator(str(path), [0, 1])
-    with pytest.raises(StateFileError, match=message):
-        alloc.acquire("a")
-    assert path.read_bytes() == content  # nothing lost: the admin can look at it
+    with caplog.at_level(logging.WARNING, logger="ascend_lab.hub.allocator"):
+        assert alloc.acquire("a").chip == 0  # the spawn works
+    assert message in caplog.text and "start afresh" in caplog.text
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("s.json.damaged-")]
+    assert [p.read_bytes() for p in kept] == [content]  # nothing lost: the admin can look at it
+    assert set(json.loads(path.read_text())["seats"]) == {"a"}
+
+
+def _truncated_seat_file(path):
+    alloc = DeviceAllocator(str(path), range(4), per_chip=1)
+    for user in ("ann", "bob", "cat"):
+        alloc.acquire(user)
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) // 2])  # a full disk, a crash mid-copy, a bad restore
+    return alloc
+
+
+def test_a_truncated_seat_file_does_not_fail_the_next_spawn(tmp_path, caplog):
+    path = tmp_path / "seats.json"
+    alloc = _truncated_seat_file(path)
+    with caplog.at_level(logging.WARNING, logger="ascend_lab.hub.allocator"):
+        seat = alloc.acquire("dan")
+    assert seat.chip == 0 and seat.reason == ""
+    assert "is not JSON" in caplog.text and "start afresh" in caplog.text
+    assert {k: a.chip for k, a in alloc.assignments().items()} == {"dan": 0}
+    assert alloc.release("ann") is None  # releasing a seat the damaged file held: no error
+
+
+def test_a_400_digit_since_does_not_fail_the_next_spawn(tmp_path, caplog):
+    path = tmp_path / "seats.json"
+    huge = "9" * 400  # float() of it raises OverflowError
+    path.write_text('{"version": 1, "seats": {"ann": {"chip": 1, "since": ' + huge + "}}}")
+    alloc = DeviceAllocator(str(path), range(2), per_chip=1)
+    with caplog.at_level(logging.WARNING, logger="ascend_lab.hub.allocator"):
+        assert alloc.acquire("bob").chip == 0
+    assert "not a time" in caplog.text and "start afresh" in caplog.text
+    with pytest.raises(StateFileError, match="not a time"):
+        parse_state(b'{"version": 1, "seats": {"a": {"chip": 0, "since": NaN}}}')
+
+
+def test_the_lock_file_is_never_opened_through_a_symbolic_link(tmp_path, caplog):
+    path = tmp_path / "seats.json"
+    victim = tmp_path / "elsewhere" / "victim"  # a file the hub's user may write
+    victim.parent.mkdir()
+    lock = tmp_path / "seats.json.lock"
+    lock.symlink_to(victim)
+    alloc = DeviceAllocator(str(path), range(2), per_chip=1)
+    with caplog.at_level(logging.WARNING, logger="ascend_lab.hub.allocator"):
+        assert alloc.acquire("ann").chip == 0
+    assert not victim.exists()  # not created through the link
+    assert not lock.is_symlink() and lock.is_file()
+    assert "symbolic link" in caplog.text
+    victim.write_text("keep me")
+    os.remove(lock)
+    lock.symlink_to(victim)
+    assert alloc.release("ann").chip == 0
+    assert victim.read_text() == "keep me" and not lock.is_symlink()
+
+
+def test_a_seat_file_that_is_a_symbolic_link_is_not_read_through(tmp_path, caplog):
+    elsewhere = tmp_path / "other.json"
+    elsewhere.write_text('{"version": 1, "seats": {"mallory": {"chip": 0, "since": 1}}}')
+    path = tmp_path / "seats.json"
+    path.symlink_to(elsewhere)
+    alloc = DeviceAllocator(str(path), range(1), per_chip=1)
+    with caplog.at_level(logging.WARNING, logger="ascend_lab.hub.allocator"):
+        assert alloc.acquire("ann").chip == 0  # mallory's seat from the other file is not read
+    assert "symbolic link" in caplog.text
+    assert elsewhere.read_text().startswith('{"version": 1, "seats": {"mallory"')
+    assert not path.is_symlink()
+
+
+def test_a_seat_notes_its_server_pid_and_keeps_it_across_restarts(tmp_path):
+    path = str(tmp_path / "seats.json")
+    alloc = DeviceAllocator(path, range(2), per_chip=1)
+    alloc.acquire("ann")
+    assert alloc.record_server("ann", 4242, 123456) is True
+    assert alloc.record_server("nobody", 1, 1) is False
+    seat = DeviceAllocator(path, range(2), per_chip=1).assignments()["ann"]
+    assert (seat.chip, seat.server_pid, seat.server_started) == (0, 4242, 123456)
+    assert "server_pid" not in seat.to_dict()  # the status service does not show it
 
 
 def _spawn(args):

@@ -1,12 +1,15 @@
 """Spawner hooks and configure_hub, with a stand-in spawner and the fake npu-smi machine."""
 
+import asyncio
 import logging
+import os
 from types import SimpleNamespace
 
 from traitlets.config import Config
 
 from ascend_lab.hub import ADMIN_SCOPE, DeviceAllocator, configure_hub
 from ascend_lab.hub.chips import discover_chips
+from ascend_lab.hub.owners import start_time_of
 from ascend_lab.hub.spawner import CPU_REASON, make_hooks
 from tests.fakes.ascend_machine import make_fake_machine
 
@@ -84,3 +87,27 @@ def test_configure_hub_wires_hooks_service_scopes_and_roles(tmp_path):
         "http://127.0.0.1:10999/services/ascend-lab/"
     )
     assert roles["ascend-lab-instructor"]["users"] == ["teacher"]
+
+
+def test_the_server_pid_is_noted_with_the_seat_once_start_returns(tmp_path):
+    alloc = DeviceAllocator(str(tmp_path / "s.json"), [0, 1], 1)
+    pre, post = make_hooks(alloc)
+    spawner = _spawner("ann")
+    started = []
+
+    async def start():  # a local process spawner: pid is set once the server runs
+        spawner.pid = os.getpid()
+        started.append(1)
+        return ("127.0.0.1", 1234)
+
+    spawner.start = start
+    pre(spawner)
+    assert alloc.assignments()["ann"].server_pid is None  # not started yet
+    assert asyncio.run(spawner.start()) == ("127.0.0.1", 1234) and started == [1]
+    seat = alloc.assignments()["ann"]
+    assert seat.server_pid == os.getpid() and seat.server_started == start_time_of(os.getpid())
+    pre(spawner)  # a respawn: start is not wrapped twice
+    asyncio.run(spawner.start())
+    assert started == [1, 1]
+    post(spawner)
+    assert alloc.assignments() == {}

@@ -14,7 +14,9 @@ import time
 import pytest
 import requests
 
+from ascend_lab.hub.allocator import read_seats
 from ascend_lab.hub.client import fetch_hub_status
+from ascend_lab.hub.owners import process_owners
 from tests.fakes.ascend_machine import make_fake_machine
 from tests.hub.hub_runner import Hub
 
@@ -121,6 +123,13 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
         assert env["JUPYTERHUB_USER"] == name
         assert env["ASCEND_LAB_HUB_SERVICE_URL"].endswith("/services/ascend-lab/")
         assert "ASCEND_LAB_CPU_REASON" not in env
+    # each seat notes its server's pid as the hub started it: processes under it are the
+    # learner's, whatever JUPYTERHUB_USER they claim
+    seat_rows = read_seats(hub.seats_path)
+    owners = process_owners(seat_rows)
+    for name in LEARNERS:
+        pid = hub.api("GET", f"/users/{name}").json()["servers"][""]["state"]["pid"]
+        assert seat_rows[name].server_pid == pid and owners(pid) == name
 
     # -- the service: each learner sees their chip only; the instructor sees all ----------
     status_url = hub.url + "/services/ascend-lab/api/status"
@@ -142,11 +151,11 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
     assert {s["server"]: s["chip"] for s in teacher["seats"]} == seats
     for chip in teacher["chips"]:
         assert chip["learners"] == sorted(n for n, c in seats.items() if c == chip["id"])
-    # the fixture's process on NPU 2 belongs to chip 2's learner, when that chip has one only
-    on2 = [n for n, c in seats.items() if c == 2]
+    # the fixture's process on NPU 2 is in no learner's server tree: its owner stays unknown,
+    # even when chip 2 has one learner only (any learner can open any chip on one server)
     procs = teacher["chips"][2]["processes"]
     assert [p["pid"] for p in procs] == [1333928]
-    assert procs[0]["user"] == (on2[0] if len(on2) == 1 else None)
+    assert procs[0]["user"] is None
     assert requests.get(status_url, timeout=30).status_code == 403  # no token
     # a learner's server asks the service with its own token (what its status bar would do)
     pid_a = hub.api("GET", f"/users/{a}").json()["servers"][""]["state"]["pid"]

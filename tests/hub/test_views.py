@@ -6,7 +6,8 @@ import sys
 
 from ascend_lab.device.npu_smi import parse_info
 from ascend_lab.hub.allocator import Assignment
-from ascend_lab.hub.views import Snapshot, is_instructor, pid_user_from_proc, status_for
+from ascend_lab.hub.owners import parse_stat, process_owners, start_time_of
+from ascend_lab.hub.views import Snapshot, is_instructor, status_for
 from tests.fakes.ascend_machine import fixture_path
 
 
@@ -56,7 +57,10 @@ def test_an_instructor_sees_every_chip_learner_and_process_owner():
     assert [s["server"] for s in doc["seats"]] == ["ann", "bob", "cat", "dan"]
     only_cat = {"cat": Assignment("cat", 2, "", 1.0)}
     doc = status_for(_snapshot(), only_cat, "teacher", True, lambda pid: None)
-    assert doc["chips"][2]["processes"][0]["user"] == "cat"  # the chip's only learner
+    # not pinned on the chip's only learner: any learner can open any chip on one server
+    assert doc["chips"][2]["processes"][0]["user"] is None
+    doc = status_for(_snapshot(), only_cat, "cat", False, lambda pid: None)
+    assert doc["chips"][0]["processes"] == [] and doc["chips"][0]["other_processes"] == 1
 
 
 def test_no_probe_yet_or_a_failed_probe_gives_the_reason_and_no_chips():
@@ -67,20 +71,68 @@ def test_no_probe_yet_or_a_failed_probe_gives_the_reason_and_no_chips():
     assert doc["probe"]["reason"] == "npu-smi timed out after 10 s"
 
 
-def test_pid_user_reads_jupyterhub_user_from_the_process_environment():
+def _child(env):
     child = subprocess.Popen(
         [sys.executable, "-c", "import sys; print('ready', flush=True); sys.stdin.read()"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        env=dict(os.environ, JUPYTERHUB_USER="learner7"),
+        env=env,
     )
+    assert child.stdout.readline() == b"ready\n"  # running, not half-way through exec
+    return child
+
+
+def _server_seat(user, pid, started):
+    return {user: Assignment(user, 2, "", 1.0, server_pid=pid, server_started=started)}
+
+
+def test_a_spoofed_jupyterhub_user_names_no_owner_the_server_tree_does():
+    # a learner's process claims to be learner7's (its environment is the learner's to set)
+    child = _child(dict(os.environ, JUPYTERHUB_USER="learner7"))
     try:
-        assert child.stdout.readline() == b"ready\n"  # running, not half-way through exec
-        assert pid_user_from_proc(child.pid) == "learner7"
+        me = os.getpid()
+        # learner7's server is some other process: the child is not in its tree
+        assert process_owners(_server_seat("learner7", 1, None))(child.pid) is None
+        # this test process plays ann's server: its child is ann's, whatever it claims
+        owners = process_owners(_server_seat("ann", me, start_time_of(me)))
+        assert owners(child.pid) == "ann" and owners(me) == "ann"
+        # a reused pid (another start time) is not ann's server
+        assert process_owners(_server_seat("ann", me, start_time_of(me) + 1))(child.pid) is None
+        # in the status a learner sees: learner7 does not get ann's process pinned on them
+        doc = status_for(
+            _snapshot(),
+            {**SEATS, "learner7": Assignment("learner7", 2)},
+            "learner7",
+            False,
+            process_owners(_server_seat("learner7", 1, None)),
+        )
+        assert doc["chips"][0]["processes"] == []
     finally:
         child.communicate(b"")
-    assert pid_user_from_proc(os.getpid()) == os.environ.get("JUPYTERHUB_USER")
-    assert pid_user_from_proc(2**22 + 12345) is None  # no such process
+    assert process_owners(_server_seat("ann", me, None))(2**22 + 12345) is None  # no process
+
+
+def test_a_process_of_another_unix_user_is_theirs_when_they_hold_a_seat():
+    child = _child(dict(os.environ))
+    try:
+        seats = {"ann": Assignment("ann", 2)}
+        uid = os.getuid()
+        # the hub's own uid (the trial: every learner shares it) and root never name an owner
+        assert process_owners(seats, user_name=lambda u: "ann")(child.pid) is None
+        # a spawner with a Unix user per learner: the process's real uid is ann's
+        names = {uid: "ann"}
+        assert (
+            process_owners(seats, shared_uids=frozenset(), user_name=names.get)(child.pid) == "ann"
+        )
+        assert process_owners({}, shared_uids=frozenset(), user_name=names.get)(child.pid) is None
+    finally:
+        child.communicate(b"")
+
+
+def test_stat_fields_come_after_the_last_parenthesis_of_the_command_name():
+    assert parse_stat(b"77 (a) b) S 12 " + b" ".join(b"%d" % i for i in range(5, 23))) == (12, 22)
+    assert parse_stat(b"77 (no end") is None and parse_stat(b"77 (x) S 1 2") is None
+    assert start_time_of(os.getpid()) == parse_stat(open("/proc/self/stat", "rb").read())[1]
 
 
 def test_who_is_an_instructor():
