@@ -16,21 +16,33 @@ from .cpu_files import parse_execute_timestamps, parse_op_detail
 from .errors import ProfileError
 from .files import find_files, read_text
 from .join import join_to_graph
+from .measurements import choose_rank_folder, read_ascend_measurements
 from .model import KernelLaunch, Profile
 from .trace_view import overlap_spans, parse_trace_view
 
 __all__ = ["load_profile", "profile_net"]
 
 
-def _read_launches(folder: str) -> Tuple[str, List[KernelLaunch], dict, List[str]]:
-    """``(source, launches, files, notes)`` from the profiler's files under ``folder``."""
+def _read_launches(
+    folder: str,
+) -> Tuple[str, List[KernelLaunch], dict, List[str], Optional[List[Tuple[float, float]]]]:
+    """``(source, launches, files, notes, db windows)`` from the profiler's files under
+    ``folder``; the windows are the database's ``STEP_TIME`` (None: not read from one)."""
     files = find_files(folder)
     notes: List[str] = []
+    windows: Optional[List[Tuple[float, float]]] = None
     if files.truncated:
         notes.append(msg("{} holds very many files; only the first ones were searched", folder))
     if files.is_ascend:
         path = files.paths["kernel_details"]
         launches = parse_kernel_details(read_text(path), path)
+        source = "ascend"
+    elif files.is_ascend_db:
+        from .ascend_db import read_profiler_db
+
+        path = files.paths["profiler_db"]
+        launches, windows = read_profiler_db(path)
+        notes.append(msg("read from the profiler database {} (no kernel_details.csv)", path))
         source = "ascend"
     elif files.is_cpu:
         op_types = {}
@@ -42,10 +54,10 @@ def _read_launches(folder: str) -> Tuple[str, List[KernelLaunch], dict, List[str
         source = "cpu"
     else:
         raise ProfileError(
-            f"no per-kernel profiler file under {folder} (looked for kernel_details.csv and "
-            "cpu_op_execute_timestamp_*.txt)"
+            f"no per-kernel profiler file under {folder} (looked for kernel_details.csv, "
+            "ascend_*_profiler*.db and cpu_op_execute_timestamp_*.txt)"
         )
-    return source, launches, dict(files.paths), notes
+    return source, launches, dict(files.paths), notes, windows
 
 
 def _ascend_extras(profile: Profile) -> None:
@@ -85,26 +97,41 @@ def load_profile(
     net_name: str = "net",
     windows: Optional[Sequence[Tuple[float, float]]] = None,
     trace: Any = None,
+    rank: Optional[int] = None,
 ) -> Profile:
-    """Read a MindSpore profiler folder (CPU or Ascend) into a :class:`Profile`.
+    """Read a profiler folder (MindSpore CPU or Ascend, or torch_npu) into a :class:`Profile`.
 
-    ``windows`` are measured step windows ``(start_us, end_us)``; without them, Ascend's
-    ``Step Id`` (or one step over everything) is used. ``trace`` (an ascend_lab Trace)
-    joins the kernels to its final graph.
+    ``folder`` is one rank's ``*_ascend_ms`` / ``*_ascend_pt`` folder, the folder holding
+    several (``rank`` picks one; default the lowest analysed), or any folder with the
+    profiler's files below. ``windows`` are measured step windows ``(start_us, end_us)``;
+    without them, the database's ``STEP_TIME``, then Ascend's ``Step Id`` (or one step over
+    everything) is used. ``trace`` (an ascend_lab Trace) joins the kernels to its final graph.
     """
-    profile = _load(folder, net_name, windows)
+    profile = _load(folder, net_name, windows, rank)
     attach_trace(profile, trace)
     return profile
 
 
-def _load(folder: str, net_name: str, windows: Optional[Sequence[Tuple[float, float]]]) -> Profile:
+def _load(
+    folder: str,
+    net_name: str,
+    windows: Optional[Sequence[Tuple[float, float]]],
+    rank: Optional[int] = None,
+) -> Profile:
     if not os.path.isdir(folder):
         raise ProfileError(f"{folder} is not a folder")
-    source, launches, paths, notes = _read_launches(folder)
-    profile = build_profile(net_name, source, launches, windows, notes)
+    chosen, ranks, rank_notes = choose_rank_folder(folder, rank)
+    source, launches, paths, notes, db_windows = _read_launches(chosen.path if chosen else folder)
+    if windows is None and db_windows:
+        windows = db_windows
+    profile = build_profile(net_name, source, launches, windows, rank_notes + notes)
     profile.files = paths
+    if chosen is not None:
+        profile.rank = chosen.rank
+        profile.ranks = ranks
     if source == "ascend":
         _ascend_extras(profile)
+        read_ascend_measurements(profile)
     if source == "cpu":
         profile.notes.append(
             N_("data loading is not reported on CPU (each step is called with the same inputs)")

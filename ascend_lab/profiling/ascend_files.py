@@ -12,11 +12,11 @@ AI Core metrics.
 ``Total Time(us)``, ``Min Time(us)``, ``Avg Time(us)``, ``Max Time(us)``, ``Ratio(%)``.
 """
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from .csv_rows import number, read_csv_rows
 from .errors import ProfileParseError
-from .model import KernelLaunch, OpTypeStats
+from .model import KernelLaunch, MeasuredStep, MemorySample, OpTypeStats
 
 KERNEL_REQUIRED = ("Name", "Type", "Start Time(us)", "Duration(us)")
 STATISTIC_REQUIRED = ("OP Type", "Count", "Total Time(us)")
@@ -72,4 +72,94 @@ def parse_op_statistic(text: str, path: Optional[str] = None) -> List[OpTypeStat
                 share=ratio / 100.0 if ratio is not None else None,
             )
         )
+    return out
+
+
+# -- step_trace_time.csv ------------------------------------------------------------------
+# The header msprof's analysis writes (torch_npu's TraceStepTimeParser.title, and MindSpore's
+# from 2.3 on): Device_id, Step, Computing, Communication(Not Overlapped), Overlapped,
+# Communication, Free, Stage, Bubble, Communication(Not Overlapped and Exclude Receive),
+# Preparing. Older files have no Device_id; msprof-analyze's cluster_step_trace_time.csv has
+# Type (rank | stage) and Index (the rank) instead. ``Step`` is empty without a step schedule.
+STEP_TRACE_REQUIRED = ("Computing", "Communication(Not Overlapped)", "Free")
+
+
+def parse_step_trace_time(text: str, path: Optional[str] = None) -> List[MeasuredStep]:
+    """The measured steps of a ``step_trace_time.csv`` (or ``cluster_step_trace_time.csv``:
+    its rank rows) text, in file order. Times are microseconds, as the file gives them."""
+    out: List[MeasuredStep] = []
+    for row in read_csv_rows(text, STEP_TRACE_REQUIRED, path):
+        kind = row.get("Type", "rank").lower()
+        if kind != "rank":  # the cluster file's per-stage maximum over its ranks
+            continue
+        rank = _int(number(row, "Index" if "Type" in row else "Device_id", path))
+        out.append(
+            MeasuredStep(
+                step=_int(number(row, "Step", path)),
+                rank=rank,
+                computing_us=number(row, "Computing", path) or 0.0,
+                communication_not_overlapped_us=number(row, "Communication(Not Overlapped)", path)
+                or 0.0,
+                overlapped_us=number(row, "Overlapped", path),
+                communication_us=number(row, "Communication", path),
+                free_us=number(row, "Free", path) or 0.0,
+                stage_us=number(row, "Stage", path),
+                bubble_us=number(row, "Bubble", path),
+                preparing_us=number(row, "Preparing", path),
+            )
+        )
+    return out
+
+
+# -- memory_record.csv and operator_memory.csv --------------------------------------------
+# memory_record.csv (torch_npu and MindSpore with profile_memory=True): Component,
+# Timestamp(us), Total Allocated(MB), Total Reserved(MB), [Total Active(MB)], [Stream Ptr],
+# Device Type. operator_memory.csv: Name, Size(KB), Allocation Time(us), Release Time(us),
+# Duration(us), [Active ...], Allocation Total Allocated(MB), ...: one row per allocation.
+MEMORY_RECORD_REQUIRED = ("Timestamp(us)", "Total Allocated(MB)")
+OPERATOR_MEMORY_REQUIRED = ("Name", "Size(KB)", "Allocation Time(us)")
+
+
+def parse_memory_record(text: str, path: Optional[str] = None) -> List[MemorySample]:
+    """Samples of allocated / reserved memory over time, per component, sorted by time."""
+    out: List[MemorySample] = []
+    for row in read_csv_rows(text, MEMORY_RECORD_REQUIRED, path):
+        when = number(row, "Timestamp(us)", path)
+        allocated = number(row, "Total Allocated(MB)", path)
+        if when is None or allocated is None:
+            continue
+        out.append(
+            MemorySample(
+                time_us=when,
+                allocated_mb=allocated,
+                reserved_mb=number(row, "Total Reserved(MB)", path),
+                component=row.get("Component") or "",
+            )
+        )
+    out.sort(key=lambda s: (s.component, s.time_us))
+    return out
+
+
+def parse_operator_memory(text: str, path: Optional[str] = None) -> List[MemorySample]:
+    """Memory held by operators over time: each row adds its size at its allocation time and
+    removes it at its release time (no release: held to the end). Component ``operators``."""
+    events: List[Tuple[float, float]] = []
+    for row in read_csv_rows(text, OPERATOR_MEMORY_REQUIRED, path):
+        size_kb = number(row, "Size(KB)", path)
+        start = number(row, "Allocation Time(us)", path)
+        if size_kb is None or start is None:
+            continue
+        events.append((start, size_kb / 1024.0))
+        end = number(row, "Release Time(us)", path)
+        if end is not None:
+            events.append((end, -size_kb / 1024.0))
+    events.sort()
+    out: List[MemorySample] = []
+    held = 0.0
+    for when, delta in events:
+        held += delta
+        if out and out[-1].time_us == when:
+            out[-1].allocated_mb = held
+        else:
+            out.append(MemorySample(time_us=when, allocated_mb=held, component="operators"))
     return out

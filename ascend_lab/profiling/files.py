@@ -27,6 +27,10 @@ PATTERNS = {
     "kernel_details": "kernel_details*.csv",
     "op_statistic": "op_statistic*.csv",
     "trace_view": "trace_view*.json",
+    "step_trace_time": "step_trace_time*.csv",
+    "memory_record": "memory_record*.csv",
+    "operator_memory": "operator_memory*.csv",
+    "profiler_db": "ascend_*_profiler*.db",
 }
 
 
@@ -44,6 +48,11 @@ class ProfilerFiles:
     @property
     def is_ascend(self) -> bool:
         return "kernel_details" in self.paths
+
+    @property
+    def is_ascend_db(self) -> bool:
+        """Only the SQLite database of an Ascend run (the text files were not exported)."""
+        return "profiler_db" in self.paths and "kernel_details" not in self.paths
 
     @property
     def is_cpu(self) -> bool:

@@ -113,6 +113,11 @@ class Profile:
     profiler_dir: Optional[str] = None  # set when the profiler's folder was kept
     files: Dict[str, str] = field(default_factory=dict)
     trace: Any = None  # the ascend_lab Trace the rows were joined to, if any
+    # Ascend: the profiler's own step breakdown, memory over time, and the ranks beside
+    measured_steps: List["MeasuredStep"] = field(default_factory=list)
+    memory: List["MemorySample"] = field(default_factory=list)
+    rank: Optional[int] = None
+    ranks: List["RankRun"] = field(default_factory=list)
 
     # -- numbers ------------------------------------------------------------------------
     @property
@@ -180,6 +185,19 @@ class Profile:
                     "mean step {:.3f} ms: kernels {:.3f} ms (communication {:.3f} ms), "
                     "host/launch gaps {:.3f} ms"
                 ).format(mean / 1000, busy / 1000, comm / 1000, gap / 1000)
+            )
+        if self.measured_steps:
+            n = len(self.measured_steps)
+            lines.append(
+                _(
+                    "measured by the profiler, mean of {} step(s): {:.3f} ms computing, {:.3f} ms "
+                    "communication not overlapped, {:.3f} ms free"
+                ).format(
+                    n,
+                    sum(m.computing_us for m in self.measured_steps) / n / 1000,
+                    sum(m.communication_not_overlapped_us for m in self.measured_steps) / n / 1000,
+                    sum(m.free_us for m in self.measured_steps) / n / 1000,
+                )
             )
         slow = self.slowest
         if slow is not None:
@@ -269,3 +287,52 @@ class Profile:
     def rows(self) -> List[Dict[str, Any]]:
         """Per-kernel rows as dicts (e.g. for ``pandas.DataFrame(profile.rows())``)."""
         return [asdict(k) for k in self.kernels]
+
+
+@dataclass
+class MeasuredStep:
+    """One step as the Ascend profiler measured it (``step_trace_time.csv``), microseconds.
+
+    ``computing_us`` + ``communication_not_overlapped_us`` + ``free_us`` fill the step;
+    ``overlapped_us`` is communication hidden under computing; ``stage_us`` the step's
+    device span less ``bubble_us`` (time waiting to receive, in pipeline parallelism);
+    ``preparing_us`` the host time before the first task. ``step`` is None without a step
+    schedule; ``rank`` is the device the file names.
+    """
+
+    step: Optional[int]
+    rank: Optional[int]
+    computing_us: float
+    communication_not_overlapped_us: float
+    free_us: float
+    overlapped_us: Optional[float] = None
+    communication_us: Optional[float] = None
+    stage_us: Optional[float] = None
+    bubble_us: Optional[float] = None
+    preparing_us: Optional[float] = None
+
+    @property
+    def total_us(self) -> float:
+        """The step's device span: computing + not-overlapped communication + free (the
+        overlap analysis tiles the span with these three; ``stage_us`` is it less bubble)."""
+        return self.computing_us + self.communication_not_overlapped_us + self.free_us
+
+
+@dataclass
+class MemorySample:
+    """Memory in use at one moment (``memory_record.csv``, or summed ``operator_memory.csv``)."""
+
+    time_us: float
+    allocated_mb: float
+    reserved_mb: Optional[float] = None
+    component: str = ""
+
+
+@dataclass
+class RankRun:
+    """One rank's profiler folder among several (``*_ascend_ms`` / ``*_ascend_pt``)."""
+
+    rank: Optional[int]
+    path: str
+    analysed: bool
+    measured_steps: List[MeasuredStep] = field(default_factory=list)

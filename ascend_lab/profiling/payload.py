@@ -9,11 +9,12 @@ without a trace still makes a valid payload: its graph is empty and a note says 
 import datetime
 from typing import Any, Dict, List, Optional
 
-from .model import Profile
+from .model import MeasuredStep, Profile
 
 SECTION_VERSION = 1
 # Launches kept for the timeline (a long Ascend run has millions; the table keeps all).
 MAX_LAUNCHES = 20000
+MAX_MEMORY_POINTS = 4000  # per memory series (a long run records one sample per allocation)
 NO_TRACE_GRAPH = "no-trace"
 
 
@@ -106,7 +107,65 @@ def profile_section(profile: Profile, graph_key: Optional[str] = None) -> Dict[s
             for u in profile.unmeasured_nodes
         ],
         "notes": list(profile.notes),
+        "measured_steps": [_measured(m) for m in profile.measured_steps],
+        "memory": _memory(profile, origin),
+        "rank": profile.rank,
+        "ranks": [
+            {
+                "rank": r.rank,
+                "path": r.path,
+                "analysed": r.analysed,
+                "measured_steps": [_measured(m) for m in r.measured_steps],
+            }
+            for r in profile.ranks
+        ],
     }
+
+
+def _measured(m: MeasuredStep) -> Dict[str, Any]:
+    return {
+        "step": m.step,
+        "rank": m.rank,
+        "computing_us": _round(m.computing_us),
+        "communication_not_overlapped_us": _round(m.communication_not_overlapped_us),
+        "overlapped_us": _round(m.overlapped_us),
+        "communication_us": _round(m.communication_us),
+        "free_us": _round(m.free_us),
+        "stage_us": _round(m.stage_us),
+        "bubble_us": _round(m.bubble_us),
+        "preparing_us": _round(m.preparing_us),
+        "total_us": _round(m.total_us),
+    }
+
+
+def _memory(profile: Profile, origin: float) -> Dict[str, Any]:
+    """Memory over time as ``{series: [[t_us relative to the first step, MB], ...]}``, each
+    series thinned to at most :data:`MAX_MEMORY_POINTS` points (peaks kept)."""
+    series: Dict[str, List[List[Optional[float]]]] = {}
+    for sample in profile.memory:
+        series.setdefault(sample.component or "memory", []).append(
+            [_round(sample.time_us - origin), _round(sample.allocated_mb)]
+        )
+    return {
+        "unit": "MB",
+        "series": {name: _thin(points) for name, points in sorted(series.items())},
+        "peak_mb": {
+            name: max((p[1] or 0.0) for p in points) for name, points in sorted(series.items())
+        },
+    }
+
+
+def _thin(points: List[List[Optional[float]]]) -> List[List[Optional[float]]]:
+    if len(points) <= MAX_MEMORY_POINTS:
+        return points
+    size = -(-len(points) // (MAX_MEMORY_POINTS // 2))
+    out: List[List[Optional[float]]] = []
+    for i in range(0, len(points), size):
+        chunk = points[i : i + size]
+        low = min(chunk, key=lambda p: p[1] or 0.0)
+        high = max(chunk, key=lambda p: p[1] or 0.0)
+        out.extend(sorted([low, high], key=lambda p: p[0] or 0.0) if low is not high else [low])
+    return out
 
 
 def profile_payload(profile: Profile) -> Dict[str, Any]:

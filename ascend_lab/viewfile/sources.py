@@ -5,7 +5,10 @@
 - a ``.ir`` file (one pass of ``save_graphs``): that pass's graph, with a memory plan when
   it is a kernel graph;
 - a dump folder (``save_graphs_path``, possibly with a ``rank_N`` folder inside): the whole
-  compile pipeline, as ``ascend_lab.trace`` shows it.
+  compile pipeline, as ``ascend_lab.trace`` shows it;
+- a profiler folder (the Ascend profiler's ``*_ascend_ms`` / ``*_ascend_pt`` folder, the
+  folder holding one per rank, or MindSpore's CPU profiler output): the measured kernels,
+  steps and memory, as ``ascend_lab.load_profile`` reads them (the page opens on Profile).
 
 Every failure is a :class:`ViewFileError` whose message says what is wrong with which file.
 Nothing here imports MindSpore.
@@ -44,6 +47,8 @@ def view_source(path: str, passes: str = "changed") -> Any:
     path = os.fspath(path)
     try:
         if os.path.isdir(path):
+            if is_profiler_output(path):
+                return profile_folder_payload(path)
             return DumpFolderSource(_dump_folder_trace(path), path)
         if not os.path.exists(path):
             raise ViewFileError(msg("{}: no such file or folder", path))
@@ -59,6 +64,38 @@ def view_source(path: str, passes: str = "changed") -> Any:
     raise ViewFileError(
         msg("{}: not a .mindir file, a .ir file or a folder of MindSpore IR dumps", path)
     )
+
+
+def is_profiler_output(path: str) -> bool:
+    """``path`` holds profiler output and no IR dumps (a dump folder wins: it has a graph)."""
+    from ..profiling.files import find_files
+    from ..profiling.layout import profiler_folders
+
+    try:
+        dump_folder(path)
+        return False
+    except (ViewFileError, OSError):
+        pass
+    if profiler_folders(path):
+        return True
+    found = find_files(path)
+    return found.is_ascend or found.is_ascend_db or found.is_cpu
+
+
+def profile_folder_payload(path: str, rank: Optional[int] = None) -> Dict[str, Any]:
+    """The payload of a profiler folder: no graph (nothing was traced), a Profile section."""
+    from ..profiling.api import load_profile
+    from ..profiling.errors import ProfileError
+
+    name = os.path.basename(os.path.normpath(path)) or path
+    try:
+        profile = load_profile(path, net_name=name, rank=rank)
+    except ProfileError as exc:
+        raise ViewFileError(exc.args[0] if exc.args else str(exc)) from None
+    payload = profile.to_payload()
+    payload["meta"]["source"] = "profile-folder"
+    payload["meta"]["generator"] = f"ascend-lab {__version__}"
+    return payload
 
 
 def single_graph_payload(graph: Graph, title: str, source: str, memory: bool) -> Dict[str, Any]:
