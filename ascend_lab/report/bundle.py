@@ -13,13 +13,16 @@ Layout inside the archive (one top folder, ``ascend-lab-report/``)::
     trace/...                         --with-trace: IR dumps per jit_level, profile, MindIR
 """
 
+import importlib
 import io
 import json
 import os
+import re
 import tarfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 from .._version import __version__
 from ..errors import AscendLabError
@@ -33,6 +36,10 @@ MANIFEST = "manifest.json"
 _PER_FILE_OVERHEAD = 1024
 _READ_MAX_MEMBER = 64 * 1024 * 1024
 _READ_MAX_TOTAL = 512 * 1024 * 1024
+_READ_MAX_MEMBERS = 20000  # a --with-trace bundle holds about a thousand
+_READ_MAX_HEADER = 64 * 1024  # one pax or GNU long-name header (a name is at most 4 KiB)
+# decompressed bytes in all: the members' data plus their headers and padding
+_READ_MAX_STREAM = _READ_MAX_TOTAL + _READ_MAX_MEMBERS * 2048 + 1024 * 1024
 
 # What the replay needs: never dropped for size.
 REPLAY_NEEDS = frozenset(
@@ -212,18 +219,128 @@ class BundleError(AscendLabError):
     """A bundle that cannot be read: not an archive or folder of ascend-lab's, corrupt."""
 
 
+# Control characters (C0 but tab and newline, DEL, C1) and bidirectional overrides: a
+# bundle's strings reach terminals and pages, where these would clear the screen, set the
+# clipboard (OSC 52) or reorder text. Removed from every string the moment it is loaded.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without control characters (tab and newline kept)."""
+    return _CONTROL.sub("", text)
+
+
+def clean_bytes(data: bytes) -> bytes:
+    """A recorded text file's bytes without control characters (decoded as UTF-8)."""
+    return clean_text(data.decode("utf-8", "replace")).encode("utf-8")
+
+
+def _clean_json(obj: Any) -> Any:
+    if isinstance(obj, str):
+        return clean_text(obj)
+    if isinstance(obj, list):
+        return [_clean_json(v) for v in obj]
+    if isinstance(obj, dict):
+        return {clean_text(k): _clean_json(v) for k, v in obj.items()}
+    return obj
+
+
+class _CappedStream(io.RawIOBase):
+    """A decompressed stream that raises :class:`BundleError` past ``limit`` bytes, so what
+    an archive skips (unread members, padding) costs against the budget as well."""
+
+    def __init__(self, inner: Any, limit: int, path: str) -> None:
+        super().__init__()
+        self.inner, self.limit, self.path, self.seen = inner, limit, path, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: Optional[int] = -1) -> bytes:
+        room = self.limit + 1 - self.seen
+        data = self.inner.read(room if size is None or size < 0 else min(size, room))
+        self.seen += len(data)
+        if self.seen > self.limit:
+            raise BundleError(
+                f"{self.path}: more than {self.limit} bytes when decompressed (a bundle bomb?)"
+            )
+        return bytes(data)
+
+    def readinto(self, buf: Any) -> int:
+        data = self.read(len(buf))
+        buf[: len(data)] = data
+        return len(data)
+
+
+_LONG_TYPES = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK)
+_PAX_TYPES = (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE)
+
+
+class _CappedInfo(tarfile.TarInfo):
+    """Refuses pax and GNU long-name headers over ``_READ_MAX_HEADER`` before tarfile reads
+    them (it keeps a header's whole payload in memory and parses it)."""
+
+    def _proc_member(self, tar: Any) -> Any:
+        if self.type in _LONG_TYPES + _PAX_TYPES and self.size > _READ_MAX_HEADER:
+            raise BundleError(
+                f"a tar header of {self.size} bytes (at most {_READ_MAX_HEADER} are read)"
+            )
+        return super()._proc_member(tar)  # type: ignore[misc]
+
+
+_DECOMPRESSORS = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "lzma"))
+
+
+@contextmanager
+def open_tar(path: str) -> Iterator[tarfile.TarFile]:
+    """A bundle archive, read as a stream within the byte, member and header caps.
+
+    Raises :class:`BundleError` for an archive that breaks one (or is not an archive)."""
+    try:
+        raw = open(path, "rb")
+    except OSError as exc:
+        raise BundleError(f"{path}: not a readable ascend-lab report archive ({exc})") from None
+    try:
+        magic = raw.read(6)
+        raw.seek(0)
+        inner: Any = raw
+        for head, module in _DECOMPRESSORS:
+            if magic.startswith(head):
+                inner = importlib.import_module(module).open(raw, "rb")
+        stream = _CappedStream(inner, _READ_MAX_STREAM, path)
+        with tarfile.open(fileobj=stream, mode="r|", tarinfo=_CappedInfo) as tar:
+            yield tar
+    except BundleError as exc:
+        msg = str(exc)
+        raise BundleError(msg if msg.startswith(path) else f"{path}: {msg}") from None
+    except (tarfile.TarError, OSError, EOFError, ValueError, LookupError) as exc:
+        raise BundleError(f"{path}: not a readable ascend-lab report archive ({exc})") from None
+    finally:
+        raw.close()
+
+
+def _too_many(path: str, count: int) -> None:
+    if count > _READ_MAX_MEMBERS:
+        raise BundleError(f"{path}: more than {_READ_MAX_MEMBERS} members")
+
+
 def read_bundle(path: str) -> Dict[str, bytes]:
     """The files of a bundle (a .tar.gz, or a folder it was extracted to), by relative path.
 
-    Reads regular files only, each at most 64 MiB and 512 MiB in all; never extracts to disk.
+    Reads regular files only, each at most 64 MiB and 512 MiB in all, from at most
+    ``_READ_MAX_MEMBERS`` members and ``_READ_MAX_STREAM`` decompressed bytes, with tar
+    headers of at most ``_READ_MAX_HEADER`` bytes; never extracts to disk.
     """
     path = os.fspath(path)
     out: Dict[str, bytes] = {}
     total = 0
+    count = 0
     if os.path.isdir(path):
         base = os.path.join(path, TOP) if os.path.isdir(os.path.join(path, TOP)) else path
         for dirpath, _dirs, names in os.walk(base):
             for name in names:
+                count += 1
+                _too_many(path, count)
                 full = os.path.join(dirpath, name)
                 if os.path.islink(full) or not os.path.isfile(full):
                     continue
@@ -232,32 +349,33 @@ def read_bundle(path: str) -> Dict[str, bytes]:
                 if size > _READ_MAX_MEMBER or total > _READ_MAX_TOTAL:
                     raise BundleError(f"{path}: too large to read ({full})")
                 with open(full, "rb") as f:
-                    out[os.path.relpath(full, base).replace(os.sep, "/")] = f.read()
+                    out[os.path.relpath(full, base).replace(os.sep, "/")] = f.read(size + 1)
     else:
-        try:
-            with tarfile.open(path, "r:*") as tar:
-                for member in tar:
-                    if not member.isfile():
-                        continue
-                    total += member.size
-                    if member.size > _READ_MAX_MEMBER or total > _READ_MAX_TOTAL:
-                        raise BundleError(f"{path}: {member.name} is too large to read")
-                    name = member.name.split("/", 1)[1] if "/" in member.name else member.name
-                    data = tar.extractfile(member)
-                    if data is not None:
-                        out[name] = data.read()
-        except (tarfile.TarError, OSError, EOFError) as exc:
-            raise BundleError(f"{path}: not a readable ascend-lab report archive ({exc})") from None
+        with open_tar(path) as tar:
+            for member in tar:
+                count += 1
+                _too_many(path, count)
+                if not member.isfile():
+                    continue
+                total += member.size
+                if member.size > _READ_MAX_MEMBER or total > _READ_MAX_TOTAL:
+                    raise BundleError(f"{path}: {member.name} is too large to read")
+                name = member.name.split("/", 1)[1] if "/" in member.name else member.name
+                data = tar.extractfile(member)
+                if data is not None:
+                    out[name] = data.read(member.size)
     if MANIFEST not in out:
         raise BundleError(f"{path}: no {MANIFEST}: not an ascend-lab report")
     return out
 
 
 def load_json(files: Dict[str, bytes], name: str) -> Any:
+    """A JSON member of the bundle with every string in it (keys too) freed of control
+    characters; None when absent."""
     data = files.get(name)
     if data is None:
         return None
     try:
-        return json.loads(data.decode("utf-8"))
-    except ValueError as exc:
+        return _clean_json(json.loads(data.decode("utf-8")))
+    except (ValueError, RecursionError) as exc:
         raise BundleError(f"{name} in the bundle is not valid JSON ({exc})") from None

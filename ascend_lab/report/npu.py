@@ -8,11 +8,10 @@ fake Ascend machine of the tests names a 910B3 but traced on CPU.
 
 import json
 import os
-import tarfile
 import tempfile
 from typing import Any, Dict, List, Optional
 
-from .bundle import MANIFEST, TOP, BundleError, read_bundle
+from .bundle import MANIFEST, TOP, BundleError, open_tar, read_bundle
 
 BUNDLES_SUBDIR = "bundles"
 _MANIFEST_MAX_BYTES = 4 * 1024 * 1024
@@ -21,7 +20,7 @@ _MANIFEST_MAX_BYTES = 4 * 1024 * 1024
 def read_manifest(path: str) -> Dict[str, Any]:
     """The manifest of a ``.tar.gz`` bundle, without reading the rest of the archive."""
     try:
-        with tarfile.open(path, "r:*") as tar:
+        with open_tar(path) as tar:  # within the bundle reader's byte and header caps
             for member in tar:
                 if member.isfile() and member.name == f"{TOP}/{MANIFEST}":
                     if member.size > _MANIFEST_MAX_BYTES:
@@ -30,7 +29,7 @@ def read_manifest(path: str) -> Dict[str, Any]:
                     if data is None:
                         break
                     return json.loads(data.read().decode("utf-8"))
-    except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
+    except (OSError, EOFError, ValueError) as exc:
         raise BundleError(f"{path}: not a readable ascend-lab report archive ({exc})") from None
     raise BundleError(f"{path}: no {MANIFEST}: not an ascend-lab report")
 
