@@ -55,6 +55,7 @@ lint: $(STAMP) $(PY38_VENV)/.installed
 	$(BIN)/ruff check notebooks
 	$(PY38_VENV)/bin/mypy
 	$(BIN)/vermin --no-tips --eval-annotations --feature union-types --target=3.8- --violations ascend_lab
+	$(BIN)/lint-imports --no-cache --no-logo
 	cd labextension && ../$(BIN)/jlpm lint
 
 # The main suite (Python of .venv, current MindSpore). The wheel-install tests run in `wheel-test`.

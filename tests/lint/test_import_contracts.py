@@ -1,0 +1,84 @@
+"""The import contracts of .importlinter (run by `make lint`) hold, and they can fail.
+
+The failing cases plant an import in a temporary copy of the package (only its ``.py``
+files) and run ``lint-imports`` on the copy with the same config.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
+
+
+def lint_imports(cwd: Path, pythonpath: Optional[Path] = None) -> Tuple[int, str]:
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    proc = subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        cwd=str(cwd),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _only_python(folder: str, names: List[str]) -> List[str]:
+    return [
+        n
+        for n in names
+        if n == "__pycache__"
+        or (not n.endswith(".py") and not os.path.isdir(os.path.join(folder, n)))
+    ]
+
+
+def copy_with(tmp_path: Path, rel: str, append: str) -> Path:
+    """A copy of the package and its .importlinter with ``append`` added to ``rel``."""
+    shutil.copytree(ROOT / "ascend_lab", tmp_path / "ascend_lab", ignore=_only_python)
+    shutil.copy(ROOT / ".importlinter", tmp_path / ".importlinter")
+    target = tmp_path / "ascend_lab" / rel
+    target.write_text(target.read_text(encoding="utf-8") + append, encoding="utf-8")
+    return tmp_path
+
+
+def test_the_real_tree_keeps_every_contract():
+    code, out = lint_imports(ROOT)
+    assert code == 0, out
+    assert "0 broken" in out
+    assert "Only the capture code imports MindSpore" in out
+
+
+def test_mindspore_imported_by_a_parser_breaks_the_contract(tmp_path):
+    copy = copy_with(tmp_path, "graph/ir_text.py", "\n\ndef _planted():\n    import mindspore\n")
+    code, out = lint_imports(copy, copy)
+    assert code != 0, out
+    assert "is not allowed to import mindspore" in out
+    assert "ascend_lab.graph.ir_text -> mindspore" in out
+
+
+def test_an_upward_import_breaks_the_layers(tmp_path):
+    # the graph model reaching up into the payload (lazily: function-level imports count)
+    copy = copy_with(
+        tmp_path, "graph/model.py", "\n\ndef _planted():\n    from ..payload import build\n"
+    )
+    code, out = lint_imports(copy, copy)
+    assert code != 0, out
+    assert "ascend_lab.graph is not allowed to import ascend_lab.payload" in out
+    assert "ascend_lab.graph.model -> ascend_lab.payload.build" in out
+
+
+def test_a_probe_importing_the_bundle_breaks_the_device_layer(tmp_path):
+    copy = copy_with(
+        tmp_path, "device/probe.py", "\n\ndef _planted():\n    from ..report import bundle\n"
+    )
+    code, out = lint_imports(copy, copy)
+    assert code != 0, out
+    assert "ascend_lab.device is not allowed to import ascend_lab.report" in out
+    assert "ascend_lab.device.probe -> ascend_lab.report.bundle" in out
