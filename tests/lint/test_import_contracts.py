@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
@@ -55,30 +57,35 @@ def test_the_real_tree_keeps_every_contract():
     assert "Only the capture code imports MindSpore" in out
 
 
-def test_mindspore_imported_by_a_parser_breaks_the_contract(tmp_path):
-    copy = copy_with(tmp_path, "graph/ir_text.py", "\n\ndef _planted():\n    import mindspore\n")
-    code, out = lint_imports(copy, copy)
-    assert code != 0, out
-    assert "is not allowed to import mindspore" in out
-    assert "ascend_lab.graph.ir_text -> mindspore" in out
-
-
-def test_an_upward_import_breaks_the_layers(tmp_path):
+# (file planted in, import planted, the broken contract's line, the chain it prints)
+PLANTED = [
+    # MindSpore imported by a parser
+    (
+        "graph/ir_text.py",
+        "import mindspore",
+        "ascend_lab is not allowed to import mindspore",
+        "ascend_lab.graph.ir_text -> mindspore",
+    ),
     # the graph model reaching up into the payload (lazily: function-level imports count)
-    copy = copy_with(
-        tmp_path, "graph/model.py", "\n\ndef _planted():\n    from ..payload import build\n"
-    )
-    code, out = lint_imports(copy, copy)
-    assert code != 0, out
-    assert "ascend_lab.graph is not allowed to import ascend_lab.payload" in out
-    assert "ascend_lab.graph.model -> ascend_lab.payload.build" in out
+    (
+        "graph/model.py",
+        "from ..payload import build",
+        "ascend_lab.graph is not allowed to import ascend_lab.payload",
+        "ascend_lab.graph.model -> ascend_lab.payload.build",
+    ),
+    # a device probe reaching up into the support bundle
+    (
+        "device/probe.py",
+        "from ..report import bundle",
+        "ascend_lab.device is not allowed to import ascend_lab.report",
+        "ascend_lab.device.probe -> ascend_lab.report.bundle",
+    ),
+]
 
 
-def test_a_probe_importing_the_bundle_breaks_the_device_layer(tmp_path):
-    copy = copy_with(
-        tmp_path, "device/probe.py", "\n\ndef _planted():\n    from ..report import bundle\n"
-    )
+@pytest.mark.parametrize("rel, planted, broken, chain", PLANTED)
+def test_a_planted_import_breaks_a_contract(tmp_path, rel, planted, broken, chain):
+    copy = copy_with(tmp_path, rel, f"\n\ndef _planted():\n    {planted}\n")
     code, out = lint_imports(copy, copy)
     assert code != 0, out
-    assert "ascend_lab.device is not allowed to import ascend_lab.report" in out
-    assert "ascend_lab.device.probe -> ascend_lab.report.bundle" in out
+    assert broken in out and chain in out, out
