@@ -12,16 +12,13 @@ Routes (all authenticated, under the server's ``base_url``):
 Nothing here imports MindSpore: loading the extension must stay cheap.
 """
 
-from typing import Any, Dict, List
+from typing import Any
 
+from .. import _jupyter_server_extension_points  # defined once, in ascend_lab/__init__.py
 from .._version import __version__  # shown by `jupyter server extension list`
 from .config import AscendLabServerConfig
 
 __all__ = ["AscendLabServerConfig", "__version__", "_jupyter_server_extension_points"]
-
-
-def _jupyter_server_extension_points() -> List[Dict[str, str]]:
-    return [{"module": "ascend_lab.server"}]
 
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
