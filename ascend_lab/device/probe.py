@@ -85,12 +85,15 @@ def collect_status(
     details: bool = False,
     run_check: bool = False,
     query_npu_smi: bool = True,
+    locations: ascend_install.Locations = ascend_install.SYSTEM,
 ) -> DeviceStatus:
     """One snapshot of this machine's NPUs and Ascend/MindSpore software.
 
     - ``refresh``: ignore the short (``CACHE_SECONDS``) in-process cache.
-    - ``root``: Ascend install root (default: env ``ASCEND_LAB_ASCEND_ROOT`` or
-      ``/usr/local/Ascend``).
+    - ``root``: Ascend install root (default: env ``ASCEND_LAB_ASCEND_ROOT``, else found by
+      :func:`.ascend_install.discover`: set_env.sh's variables, the install-info files,
+      ``/usr/local/Ascend``, ``~/Ascend``, ``$CONDA_PREFIX/Ascend``).
+    - ``locations``: the system paths discovery reads (tests give a fake tree).
     - ``npu_smi``: path to ``npu-smi`` (default: found on ``PATH``).
     - ``timeout``: seconds allowed for each ``npu-smi`` call.
     - ``details``: also run ``npu-smi info -t board|usages|health`` for each chip.
@@ -98,15 +101,18 @@ def collect_status(
     - ``query_npu_smi``: False leaves the chips out and never runs ``npu-smi`` (under the
       hub, its service probes the chips once for the whole class).
     """
-    root = root or ascend_install.default_root()
+    root = root or os.environ.get(ascend_install.ROOT_ENV) or None  # None: discover
     env = envcheck.snapshot()
     key = (
         root,
+        os.environ.get("HOME", ""),
+        os.environ.get("CONDA_PREFIX", ""),
         npu_smi,
         float(timeout),
         bool(details),
         bool(run_check),
         bool(query_npu_smi),
+        locations,
         os.environ.get("PATH", ""),
         tuple(sorted((k, v or "") for k, v in env.items())),
     )
@@ -117,13 +123,20 @@ def collect_status(
             return hit[1]
         try:
             status = _collect(
-                root, npu_smi, timeout, details, run_check, env, query_npu_smi=query_npu_smi
+                root,
+                npu_smi,
+                timeout,
+                details,
+                run_check,
+                env,
+                query_npu_smi=query_npu_smi,
+                locations=locations,
             )
         except Exception as e:  # a bug here must not break a notebook or the status bar
             status = DeviceStatus(
                 mode="cpu",
                 reason=f"status collection failed: {type(e).__name__}: {e}",
-                root=root,
+                root=root or ascend_install.DEFAULT_ROOT,
                 collected_at=time.time(),
             )
             status.warnings.append(
@@ -151,7 +164,7 @@ Runner = Callable[[str, List[str], float], npu_smi_runner.RunResult]
 
 
 def collect_from(
-    root: str,
+    root: Optional[str],
     npu_smi_path: Optional[str],
     run: Runner,
     mindspore: Tuple[Optional[str], Optional[str]],
@@ -159,7 +172,9 @@ def collect_from(
     timeout: float = 5.0,
     details: bool = False,
 ) -> DeviceStatus:
-    """A status from given sources (no cache, no PATH lookup): the replay of a recording."""
+    """A status from given sources (no cache, no PATH lookup): the replay of a recording.
+
+    ``root=None`` discovers the install as :func:`collect_status` does (the live report)."""
     return _collect(
         root, npu_smi_path, timeout, details, False, envcheck.snapshot(environ),
         run=run, mindspore=mindspore, environ=environ, find=lambda: None,
@@ -167,7 +182,7 @@ def collect_from(
 
 
 def _collect(
-    root: str,
+    root: Optional[str],
     npu_smi_path: Optional[str],
     timeout: float,
     details: bool,
@@ -178,9 +193,12 @@ def _collect(
     environ: Optional[Mapping[str, str]] = None,
     find: Callable[[], Optional[str]] = npu_smi_runner.find_npu_smi,
     query_npu_smi: bool = True,
+    locations: ascend_install.Locations = ascend_install.SYSTEM,
 ) -> DeviceStatus:
     start = time.monotonic()
-    status = DeviceStatus(root=root, collected_at=time.time(), environment=env)
+    status = DeviceStatus(
+        root=root or locations.default_root, collected_at=time.time(), environment=env
+    )
     status.subject = {
         "kind": "process",
         "python": sys.executable,
@@ -257,9 +275,9 @@ def _collect(
         _add_details(status, exe, timeout, start, run)
 
     # 2. install root, MindSpore metadata
-    inst = ascend_install.read_install(
-        root, env.get("ASCEND_HOME_PATH") or env.get("ASCEND_TOOLKIT_HOME")
-    )
+    inst = ascend_install.read_install(root, environ=source, locations=locations)
+    status.root = inst.root
+    status.install = inst.to_dict()
     ms_version, ms_dist = mindspore if mindspore is not None else mindspore_version()
     status.versions = Versions(
         driver=inst.driver or (parsed.driver_version if parsed else None),
@@ -334,16 +352,18 @@ def _collect(
                         "firmware",
                     )
                 )
-        if status.chips and not os.path.exists(root):
+        if status.chips and not os.path.exists(inst.root):
             warnings.append(
                 StatusWarning(
-                    f"NPUs found but no Ascend install at {root}",
+                    f"NPUs found but no Ascend install at {inst.root}",
                     "Set ASCEND_LAB_ASCEND_ROOT (or --root) to where the driver and CANN "
                     "are installed",
                     "warning",
                     "driver",
                 )
             )
+        if not inst.cann:
+            warnings.append(cann_not_found(inst))
         warnings.extend(envcheck.check_environment(inst, status.chips, environ))
     elif inst.problems:  # a root was given but it is unusable
         for component, message, fix in inst.problems:
@@ -371,6 +391,20 @@ def _collect(
             )
     status.seconds = time.monotonic() - start
     return status
+
+
+def cann_not_found(inst: ascend_install.InstallInfo) -> StatusWarning:
+    """Where discovery looked for CANN, as a warning (an NPU or driver is here, CANN not)."""
+    places = inst.cann_places()
+    shown = ", ".join(places[:8]) + (" …" if len(places) > 8 else "")
+    return StatusWarning(
+        f"CANN not found; looked in: {shown}",
+        "Install the CANN toolkit and ops packages (Ascend-cann-toolkit_*.run, "
+        "Ascend-cann-*-ops_*.run), or point ASCEND_HOME_PATH or ASCEND_LAB_ASCEND_ROOT at "
+        "the CANN that is installed",
+        "warning",
+        "cann",
+    )
 
 
 def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float, run: Runner) -> None:

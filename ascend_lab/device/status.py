@@ -198,6 +198,8 @@ class DeviceStatus:
     collected_at: float = 0.0  # time.time()
     seconds: float = 0.0  # how long collecting took
     run_check: Optional[RunCheck] = None
+    # where CANN was found and every place looked at (ascend_install.InstallInfo.to_dict())
+    install: Dict[str, Any] = field(default_factory=dict)
 
     # -- derived -----------------------------------------------------------------------
 
@@ -272,6 +274,7 @@ class DeviceStatus:
             "collected_at": self.collected_at,
             "seconds": round(self.seconds, 4),
             "run_check": self.run_check.to_dict() if self.run_check else None,
+            "install": dict(self.install),
         }
 
     def to_json(self, indent: Optional[int] = 2) -> str:

@@ -2,7 +2,11 @@
 
 - ``<root>/driver/version.info`` and ``<root>/firmware/version.info``: ``Key=Value`` lines
   (``Version=24.1.rc1``, ``compatible_version_fw=[7.0.0,7.2.99]``).
-- ``<toolkit>/<arch>-linux/ascend_toolkit_install.info``: ``version=8.3.RC2`` …
+- ``<toolkit>/<arch>-linux/ascend_toolkit_install.info``: ``version=8.3.RC2`` … (and the
+  ``ascend_ops_install.info`` / ``ascend_nnae_install.info`` / ``ascend_nnrt_install.info``
+  siblings, same format).
+- ``/etc/Ascend/ascend_cann_install.info``: ``Install_Path=/usr/local/Ascend``;
+  ``/etc/ascend_install.info``: ``Driver_Install_Path_Param=/usr/local/Ascend`` (the driver's).
 
 Version strings mix numbers and release-candidate tags: ``8.0.RC2`` < ``8.0.0``,
 ``2.3.0rc1`` < ``2.3.0``; :func:`version_key` orders them that way.
@@ -49,6 +53,34 @@ def parse_version_info(text: str) -> Optional[str]:
 def parse_toolkit_install_info(text: str) -> Optional[str]:
     """The CANN version in ``ascend_toolkit_install.info`` (``version=8.3.RC2``)."""
     return _clean_version(parse_key_value_file(text).get("version"))
+
+
+_MAX_PATH = 4096
+
+
+def _clean_path(value: Optional[str]) -> Optional[str]:
+    """An absolute path from an install-info file, or ``None`` (relative, empty, odd)."""
+    if not value:
+        return None
+    value = value.strip()
+    if not value.startswith("/") or len(value) > _MAX_PATH or "\0" in value:
+        return None
+    return value
+
+
+def parse_install_path(text: str) -> Optional[str]:
+    """``Install_Path=`` of ``ascend_cann_install.info``: where CANN was installed."""
+    return _clean_path(parse_key_value_file(text).get("install_path"))
+
+
+def parse_driver_install_paths(text: str) -> Tuple[Optional[str], Optional[str]]:
+    """``(Driver_Install_Path_Param, Firmware_Install_Path_Param)`` of the driver's
+    ``/etc/ascend_install.info``."""
+    kv = parse_key_value_file(text)
+    return (
+        _clean_path(kv.get("driver_install_path_param")),
+        _clean_path(kv.get("firmware_install_path_param")),
+    )
 
 
 def parse_version_ranges(text: Optional[str]) -> List[Tuple[str, str]]:

@@ -1,5 +1,8 @@
 """Find and source the CANN ``set_env.sh`` without ever pasting its path into shell code.
 
+Where it is comes from :mod:`ascend_lab.device.ascend_install` (every CANN layout, the same
+answer ``ascend-lab status`` gives).
+
 ``source_set_env(path)`` runs ``bash -c 'source "$p" ... && env -0' ascend-lab PATH``: the
 path reaches bash as a positional argument, so spaces, ``$`` or ``;`` in it are just
 characters. The result is the environment the script produced, ready to merge.
@@ -10,18 +13,12 @@ import signal
 import subprocess
 from typing import Dict, List, Optional, Tuple
 
-DEFAULT_ASCEND_ROOT = "/usr/local/Ascend"
-ROOT_ENV_VAR = "ASCEND_LAB_ASCEND_ROOT"
+from ..device import ascend_install
 
-# Where CANN puts its environment script, relative to the install root, most specific first.
-SET_ENV_CANDIDATES = (
-    ("ascend-toolkit", "set_env.sh"),
-    ("ascend-toolkit", "latest", "set_env.sh"),
-    ("nnae", "set_env.sh"),
-    ("nnae", "latest", "set_env.sh"),
-    ("cann", "set_env.sh"),
-    ("cann", "latest", "set_env.sh"),
-)
+# One list of install places, kept in ascend_lab.device.ascend_install (the names stay here).
+DEFAULT_ASCEND_ROOT = ascend_install.DEFAULT_ROOT
+ROOT_ENV_VAR = ascend_install.ROOT_ENV
+SET_ENV_CANDIDATES = ascend_install.SET_ENV_CANDIDATES
 
 # Variables bash sets for itself; they say nothing about the Ascend environment.
 _BASH_OWN = frozenset(["_", "SHLVL", "PWD", "OLDPWD", "BASH_EXECUTION_STRING"])
@@ -37,21 +34,26 @@ SET_ENV_TIMEOUT = 60.0
 
 def ascend_root() -> str:
     """The Ascend install root: ``$ASCEND_LAB_ASCEND_ROOT`` or ``/usr/local/Ascend``."""
-    return os.environ.get(ROOT_ENV_VAR) or DEFAULT_ASCEND_ROOT
+    return ascend_install.default_root()
 
 
 def candidate_paths(root: Optional[str] = None) -> List[str]:
-    """Every place a ``set_env.sh`` is looked for under ``root``, in order."""
-    base = ascend_root() if root is None else root
-    return [os.path.join(base, *parts) for parts in SET_ENV_CANDIDATES]
+    """Every place a loose ``set_env.sh`` is looked for under ``root``, in order."""
+    return ascend_install.set_env_candidates(ascend_root() if root is None else root)
 
 
 def find_set_env(root: Optional[str] = None) -> Optional[str]:
-    """The first ``set_env.sh`` under the install root, as an absolute path, or None."""
-    for path in candidate_paths(root):
-        if os.path.isfile(path):
-            return os.path.abspath(path)
-    return None
+    """The ``set_env.sh`` of the CANN that ``ascend-lab status`` reports (absolute), or None.
+
+    ``root`` (default: ``$ASCEND_LAB_ASCEND_ROOT``, else every place CANN installs to) is
+    searched by :func:`ascend_lab.device.ascend_install.discover`.
+    """
+    return ascend_install.find_set_env(root)
+
+
+def looked_in(root: Optional[str] = None) -> List[str]:
+    """Where :func:`find_set_env` looked for CANN (for "CPU mode: no set_env.sh in ...")."""
+    return ascend_install.discover(root).cann_places()
 
 
 def _parse_env0(data: bytes) -> Dict[str, str]:
