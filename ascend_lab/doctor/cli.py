@@ -1,9 +1,12 @@
-"""``ascend-lab doctor [FILE|-] [--json] [--max-mb N] [--no-env]``.
+"""``ascend-lab doctor [FILE|-] [--json] [--max-mb N] [--env | --no-env]``.
 
 Reads a log file (or stdin with ``-``), keeps only its last ``--max-mb`` megabytes
 (default ``$ASCEND_LAB_DOCTOR_MAX_MB``, else 20: :mod:`.intake`), and prints the
-diagnosis. With no input it checks the environment only. Exit status: 0 when nothing
-was recognised, 1 when there are findings, 2 for unreadable input.
+diagnosis. With no input it checks the environment only. This machine's environment section
+is shown for a CANN log under ``~/ascend/log`` (or ``$ASCEND_PROCESS_LOG_PATH``); other files
+and stdin may come from another machine, so they get it only with ``--env``. Exit status: 0
+when nothing was recognised, 1 when there are findings or error codes, 2 for unreadable
+input.
 """
 
 import argparse
@@ -20,6 +23,7 @@ from .intake import (
     read_tail_stream,
     tail_note,
 )
+from .origin import is_local_log
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"examine only the last N MB of a large log (default: ${ENV_MAX_MB}, "
         f"else {DEFAULT_MAX_MB:g})",
+    )
+    parser.add_argument(
+        "--env",
+        action="store_true",
+        help="also show this machine's environment for a log that is not a local CANN log "
+        "(under ~/ascend/log): by default such a log may come from another machine",
     )
     parser.add_argument(
         "--no-env", action="store_true", help="skip the machine checks (text matching only)"
@@ -76,6 +86,7 @@ def _run(args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]]) -> in
         limit, setting = int(args.max_mb * 1e6), "--max-mb"
     text = None
     source = "environment"
+    here = bool(getattr(args, "env", False))
     if args.input is not None:
         try:
             if args.input == "-":
@@ -87,6 +98,7 @@ def _run(args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]]) -> in
                     raise IsADirectoryError("is a directory")
                 text, total, truncated = read_tail_file(args.input, limit)
                 source = msg("file {}", args.input)
+                here = here or is_local_log(args.input)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             print(
@@ -108,9 +120,10 @@ def _run(args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]]) -> in
         check_environment=not args.no_env,
         notes=notes,
         max_line_chars=limits.max_line_chars,
+        environment_section=here,
     )
     if args.json:
         out.write(diag.to_json() + "\n")
     else:
         out.write(diag.to_text())
-    return 1 if diag.findings else 0
+    return 1 if diag.findings or diag.error_codes else 0

@@ -86,7 +86,7 @@ def check_table(doc: Any) -> None:
     if not isinstance(refs, dict) or not refs:
         raise CodeTableError("error code table has no references")
     for key, ref in refs.items():
-        for field in ("title", "en", "zh", "source"):
+        for field in ("title", "title_zh", "en", "zh", "source"):
             if not isinstance(ref.get(field), str) or not ref[field].strip():
                 raise CodeTableError(f"reference {key!r} lacks {field}")
         for lang in ("en", "zh"):
@@ -133,9 +133,11 @@ def _texts(item: Dict[str, Any], lang: str) -> Dict[str, Any]:
 
 
 def _docs(table: Dict[str, Any], keys: List[str], lang: str) -> Tuple[Tuple[str, str], ...]:
-    which = "zh" if lang == "zh_CN" else "en"
+    zh = lang == "zh_CN"
     refs = table["references"]
-    return tuple((refs[k]["title"], refs[k][which]) for k in keys)
+    return tuple(
+        (refs[k]["title_zh" if zh else "title"], refs[k]["zh" if zh else "en"]) for k in keys
+    )
 
 
 def _line_of(text: str, pos: int) -> int:

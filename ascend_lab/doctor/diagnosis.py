@@ -13,6 +13,7 @@ from .checks import (
     environment_summary,
     gather,
 )
+from .codes import CodeNote, find_codes
 from .intake import cut_long_lines, limits_from_env, line_note
 from .knowledge import Entry
 from .match import Match, match_text
@@ -34,6 +35,12 @@ NEXT_STEPS = (  # translated where they are shown (render.py)
     ),
     N_("More detail from MindSpore: `export GLOG_v=1` (info), then rerun"),
     N_('Is the installation sane? `python -c "import mindspore; mindspore.run_check()"`'),
+)
+
+
+NOT_FROM_HERE = N_(
+    "The text may come from another machine, so this machine's environment is not shown "
+    "(add --env to show it)"
 )
 
 
@@ -94,13 +101,18 @@ class Diagnosis:
     text_lines: int = 0
     findings: List[Finding] = field(default_factory=list)
     environment: List[Confirmation] = field(default_factory=list)  # env-only problems
+    error_codes: List[CodeNote] = field(default_factory=list)  # every CANN code in the text
     checked: List[str] = field(default_factory=list)  # what was looked at
     notes: List[str] = field(default_factory=list)
     lang: str = ""  # language it is shown in ("": the current one); JSON is always English
 
     @property
     def recognised(self) -> bool:
-        return bool(self.findings) or any(c.verdict == CONFIRMED for c in self.environment)
+        return (
+            bool(self.findings)
+            or bool(self.error_codes)
+            or any(c.verdict == CONFIRMED for c in self.environment)
+        )
 
     @property
     def next_steps(self) -> List[str]:
@@ -115,6 +127,7 @@ class Diagnosis:
             "recognised": self.recognised,
             "findings": [f.to_dict() for f in self.findings],
             "environment": [c.to_dict() for c in self.environment],
+            "error_codes": [c.to_dict() for c in self.error_codes],
             "checked": list(self.checked),
             "notes": list(self.notes),
             "next_steps": self.next_steps,
@@ -176,6 +189,7 @@ def diagnose(
     status: Optional[Dict[str, Any]] = None,
     notes: Optional[List[str]] = None,
     max_line_chars: Optional[int] = None,
+    environment_section: bool = True,
 ) -> Diagnosis:
     """Diagnose ``text`` (None: the environment only).
 
@@ -183,6 +197,9 @@ def diagnose(
     ``facts``/``env``/``status`` let tests and callers supply the machine state.
     Lines longer than ``max_line_chars`` (default: ``$ASCEND_LAB_DOCTOR_MAX_LINE_CHARS``)
     are examined only at their start and end, and a note says so.
+    ``environment_section=False`` (a text that may come from another machine: pasted, a
+    log file from elsewhere) leaves out this machine's own environment problems; the
+    machine checks of the findings, which say "on this machine", stay.
     """
     if text is not None and not isinstance(text, str):
         raise TypeError(f"diagnose() needs text as str, got {type(text).__name__}")
@@ -198,6 +215,7 @@ def diagnose(
         if cut:
             diag.notes.append(line_note(cut, max_line_chars))
         diag.findings = findings_from(match_text(examined))
+        diag.error_codes = find_codes(examined)
         if diag.text_lines == 1:
             checked = msg("{} ({} line) against {} known problems", source, 1, _kb_size())
         else:
@@ -220,6 +238,9 @@ def diagnose(
         ]
     if diag.findings:  # beside findings, show only what the machine itself shows is wrong
         problems = [c for c in problems if c.verdict == CONFIRMED]
+    if text is not None and not environment_section:
+        problems = []
+        diag.notes.append(NOT_FROM_HERE)
     diag.environment = problems
     diag.checked.extend(environment_summary(facts))
     diag.checked.append(

@@ -1,5 +1,8 @@
 """``%ascend_doctor`` (last exception), ``%ascend_doctor "text"``, ``%%ascend_doctor`` (cell).
 
+``--lang zh`` shows it in Chinese; ``--env`` adds this machine's environment section to a
+pasted text or cell (which may come from another machine: without ``--env`` it has none).
+
 Returns the :class:`~ascend_lab.doctor.diagnosis.Diagnosis`; as the cell's result it shows
 as HTML in notebooks and as text in terminal IPython. Does not import MindSpore.
 """
@@ -16,6 +19,7 @@ from .intake import ENV_MAX_MB, limits_from_env, tail_note, tail_of_text
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _LANG = re.compile(r"\A\s*--lang(?:=|\s+)([A-Za-z_.@-]{1,40})(?:\s+|\Z)")
+_ENV = re.compile(r"\A\s*--env(?:\s+|\Z)")
 
 
 def strip_ansi(text: str) -> str:
@@ -66,10 +70,27 @@ def split_lang(line: str) -> Tuple[Optional[str], str]:
     return m.group(1), line[m.end() :]
 
 
+def split_env(line: str) -> Tuple[bool, str]:
+    """``(True, rest)`` for a line starting with ``--env``; ``(False, line)`` otherwise."""
+    m = _ENV.match(line or "")
+    if m is None:
+        return False, line
+    return True, line[m.end() :]
+
+
+def split_options(line: str) -> Tuple[Optional[str], bool, str]:
+    """``--lang X`` and ``--env`` at the start of the line, in either order."""
+    lang, line = split_lang(line)
+    env, line = split_env(line)
+    if lang is None:
+        lang, line = split_lang(line)
+    return lang, env, line
+
+
 def doctor_magic(shell: Any, line: str, cell: Optional[str] = None) -> Diagnosis:
     """The Diagnosis, shown in the language of ``--lang`` (else :func:`~ascend_lab.i18n.choose`)."""
-    lang, line = split_lang(line)
-    diag = _diagnose(shell, line, cell)
+    lang, env, line = split_options(line)
+    diag = _diagnose(shell, line, cell, env)
     try:
         diag.lang = choose(language_argument(lang) if lang else None)
     except argparse.ArgumentTypeError as exc:  # shown in the default language, saying why
@@ -78,7 +99,7 @@ def doctor_magic(shell: Any, line: str, cell: Optional[str] = None) -> Diagnosis
     return diag
 
 
-def _diagnose(shell: Any, line: str, cell: Optional[str]) -> Diagnosis:
+def _diagnose(shell: Any, line: str, cell: Optional[str], env: bool = False) -> Diagnosis:
     source, text = parse(line, cell)
     limits, notes = limits_from_env()
     if text is None:
@@ -96,4 +117,11 @@ def _diagnose(shell: Any, line: str, cell: Optional[str]) -> Diagnosis:
         text, total, truncated = tail_of_text(text, limits.max_bytes)
         if truncated:
             notes.append(tail_note(source, total, limits.max_bytes, ENV_MAX_MB))
-    return diagnose(text, source=source, notes=notes, max_line_chars=limits.max_line_chars)
+    here = env or source in ("last exception", "environment")  # this session's own error
+    return diagnose(
+        text,
+        source=source,
+        notes=notes,
+        max_line_chars=limits.max_line_chars,
+        environment_section=here,
+    )

@@ -7,6 +7,7 @@ from typing import Any, List
 
 from ..i18n import N_, _, current, localize
 from .checks import CONFIRMED, CONTRADICTED
+from .codes import explain
 
 _CODE = re.compile(r"`([^`]{1,500})`")  # bounded: linear on any text
 
@@ -28,6 +29,36 @@ def _verdict_label(verdict: str) -> str:
 
 def _texts(lines: Any) -> List[str]:
     return [localize(line) for line in lines]
+
+
+def _codes(diag: Any) -> List[Any]:
+    """The diagnosis' error codes explained in the reader's language."""
+    lang = current()
+    return [explain(c.code, c.kind, c.line, c.name, lang) for c in diag.error_codes]
+
+
+def _code_heading(note: Any) -> str:
+    name = f"{note.name}({note.code})" if note.name else note.code
+    if note.internal:
+        return _("{} (line {}): {}, internal error").format(name, note.line, note.module)
+    return _("{} (line {}): {}").format(name, note.line, note.module)
+
+
+def _codes_text(diag: Any) -> List[str]:
+    out: List[str] = []
+    notes = _codes(diag)
+    if not notes:
+        return out
+    out.append(_("Error codes:"))
+    for note in notes:
+        out.append("  - " + _code_heading(note))
+        out.append("    " + note.meaning + (f" ({note.detail})" if note.detail else ""))
+        for step in note.next_steps:
+            out.append("    * " + step)
+        for title, url in note.docs:
+            out.append(_("    Docs: {} <{}>").format(title, url))
+    out.append("")
+    return out
 
 
 def render_text(diag: Any) -> str:
@@ -59,9 +90,10 @@ def render_text(diag: Any) -> str:
                 for line in _texts(c.lines):
                     out.append("     " + line)
             out.append("")
-    elif diag.source != "environment":
+    elif diag.source != "environment" and not diag.error_codes:
         out.append(_("Nothing recognised in the {}.").format(source))
         out.append("")
+    out.extend(_codes_text(diag))
     if diag.environment:
         out.append(_("Environment:"))
         for c in diag.environment:
@@ -132,6 +164,40 @@ def _confirmation_html(c: Any) -> str:
     )
 
 
+def _code_html(note: Any) -> str:
+    """One error code's card: module, meaning, next steps, documentation links."""
+    meaning = note.meaning + (f" ({note.detail})" if note.detail else "")
+    links = "".join(
+        '<li><a href="'
+        + html.escape(url, quote=True)
+        + '" target="_blank" rel="noopener noreferrer">'
+        + html.escape(title)
+        + "</a></li>"
+        for title, url in note.docs
+        if url.startswith("https://")
+    )
+    return (
+        '<div class="ascend-doctor-code" data-code="'
+        + html.escape(note.code, quote=True)
+        + '" style="'
+        + _CARD % "var(--jp-brand-color1, #1976d2)"
+        + '"><b>'
+        + html.escape(_code_heading(note))
+        + "</b><div>"
+        + _rich(meaning)
+        + "</div>"
+        + _list(note.next_steps)
+        + '<div style="'
+        + _MUTED
+        + '">'
+        + html.escape(_("Documentation:"))
+        + "</div>"
+        + _UL
+        + links
+        + "</ul></div>"
+    )
+
+
 def _finding_html(i: int, f: Any) -> str:
     e = f.entry
     lang = current()
@@ -191,10 +257,12 @@ def render_html(diag: Any) -> str:
         parts.append('<div style="' + _MUTED + '">' + _rich(note) + "</div>")
     for i, f in enumerate(diag.findings, 1):
         parts.append(_finding_html(i, f))
-    if not diag.findings and diag.source != "environment":
+    if not diag.findings and not diag.error_codes and diag.source != "environment":
         card = _CARD % "var(--jp-border-color1, #999)"
         nothing = _("Nothing recognised in the {}.").format(source)
         parts.append('<div style="' + card + '"><b>' + html.escape(nothing) + "</b></div>")
+    for note in _codes(diag):
+        parts.append(_code_html(note))
     if diag.environment:
         card = _CARD % "var(--jp-warn-color1, #f57c00)"
         lines = _texts([line for c in diag.environment for line in c.lines])
