@@ -5,9 +5,19 @@ The status is rebuilt from the recorded texts with the device code's own parsers
 version files and folders the probe looks at are mirrored into a private temporary
 "sandbox" folder (recorded absolute path ``/p`` -> ``<sandbox>/p``), and the recorded
 environment is pointed there. Output paths are mapped back, so nothing of the sandbox shows.
+
+A bundle is untrusted input (issue #24). Every JSON file the replay reads is checked for
+its shape first (a wrong one is a :class:`BundleError`: exit 2, never a traceback), and
+every string in it has lost its control characters when loaded. The sandbox is built
+without following anything out of it: recorded paths and link targets are normalised as
+paths of the recorded machine (where ``/..`` is ``/``) and mapped under the sandbox, links
+are created with absolute targets inside it, every created path is checked with
+``realpath``/``commonpath``, and files are written with ``O_CREAT | O_EXCL | O_NOFOLLOW``.
 """
 
+import math
 import os
+import posixpath
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -15,27 +25,149 @@ from dataclasses import fields, is_dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..device.npu_smi_runner import RunResult
-from .bundle import BundleError, load_json, read_bundle
+from .bundle import BundleError, clean_bytes, load_json, read_bundle
+
+CALLS = "machine/npu-smi/calls.json"
+PATHS = "machine/paths.json"
+ENVIRONMENT = "machine/environment.json"
+VERSIONS = "versions.json"
+FACTS = "doctor_facts.json"
+STATUS = "status.json"
+_KINDS = ("dir", "file", "symlink")
+_PATH_MAX = 4096
+# "0 | ...": vermin takes "os.A | os.B" for a type union (Python 3.10)
+_WRITE_FLAGS = 0 | os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _shape(ok: bool, name: str, what: str) -> None:
+    if not ok:
+        raise BundleError(f"{name} in the bundle has the wrong shape: {what}")
+
+
+def _obj(value: Any, name: str, what: str = "a JSON object") -> Dict[str, Any]:
+    _shape(isinstance(value, dict), name, f"expected {what}, got {type(value).__name__}")
+    return value
+
+
+def _opt(value: Any, kinds: Any, name: str, key: str) -> Any:
+    ok = value is None or (isinstance(value, kinds) and not isinstance(value, bool))
+    if kinds is bool:
+        ok = value is None or isinstance(value, bool)
+    _shape(ok, name, f"{key} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _str_map(value: Any, name: str, key: str, none_ok: bool = False) -> Dict[str, Any]:
+    _obj(value, name, f"{key} as an object")
+    for k, v in value.items():
+        _shape(isinstance(v, str) or (none_ok and v is None), name, f"{key}[{k!r}] is no string")
+    return value
+
+
+def recorded_path(path: Any, name: str, key: str) -> str:
+    """A recorded absolute path, checked: ``/``-rooted, no ``..`` part, bounded."""
+    ok = (
+        isinstance(path, str)
+        and path.startswith("/")
+        and len(path) <= _PATH_MAX
+        and ".." not in path.split("/")
+    )
+    if not ok:
+        raise BundleError(
+            f"{name} in the bundle: {key} must be an absolute path without '..' (got {path!r:.80})"
+        )
+    return _normal(path)
+
+
+def _normal(path: str) -> str:
+    """A path of the recorded machine, normalised there: absolute, ``/..`` is ``/``."""
+    return "/" + posixpath.normpath("/" + path).lstrip("/")
+
+
+def _calls(value: Any) -> Dict[Tuple[str, ...], Dict[str, Any]]:
+    out = {}
+    calls = value.get("calls", [])
+    _shape(isinstance(calls, list), CALLS, "calls is no list")
+    for c in calls:
+        _obj(c, CALLS, "each call as an object")
+        argv = c.get("argv")
+        ok = isinstance(argv, list) and all(isinstance(a, str) for a in argv)
+        _shape(ok, CALLS, "argv is no list of strings")
+        for key, kinds in (("stdout", str), ("reason", str), ("returncode", int)):
+            _opt(c.get(key), kinds, CALLS, key)
+        for key in ("ok", "timed_out"):
+            _opt(c.get(key), bool, CALLS, key)
+        out[tuple(argv)] = c
+    return out
+
+
+def _paths(value: Any) -> Dict[str, Dict[str, Any]]:
+    entries = _obj(value.get("paths", {}), PATHS, "paths as an object")
+    for path, e in entries.items():
+        _obj(e, PATHS, f"the entry of {path!r:.80} as an object")
+        kind = e.get("kind")
+        _shape(isinstance(kind, str), PATHS, f"the kind of {path!r:.80} is no string")
+        _opt(e.get("text"), str, PATHS, "text")
+        if kind == "symlink":
+            target = e.get("target")
+            ok = isinstance(target, str) and 0 < len(target) <= _PATH_MAX
+            _shape(ok, PATHS, f"the link {path!r:.80} has no target")
+    return entries
+
+
+def _timeout(value: Any) -> float:
+    t = value.get("timeout")
+    if t is None:
+        return 5.0
+    ok = isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) and t > 0
+    _shape(ok, CALLS, "timeout is no positive number")
+    return min(float(t), 600.0)
 
 
 class Recording:
-    """The parts of a bundle the replay needs, read once."""
+    """The parts of a bundle the replay needs, read once and checked for shape."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.files = read_bundle(path)
-        calls = load_json(self.files, "machine/npu-smi/calls.json")
-        self.paths = load_json(self.files, "machine/paths.json")
-        self.environ: Dict[str, str] = load_json(self.files, "machine/environment.json") or {}
-        self.versions = load_json(self.files, "versions.json") or {}
-        self.facts = load_json(self.files, "doctor_facts.json") or {}
-        self.status = load_json(self.files, "status.json")
-        if calls is None or self.paths is None:
+        calls = load_json(self.files, CALLS)
+        paths = load_json(self.files, PATHS)
+        if calls is None or paths is None:
             raise BundleError(f"{path}: the bundle has no npu-smi record or paths.json")
-        self.npu_smi_path: Optional[str] = calls.get("npu_smi_path")
-        self.timeout = float(calls.get("timeout") or 5.0)
-        self.calls = {tuple(c["argv"]): c for c in calls.get("calls", [])}
-        self.root: str = self.paths["root"]
+        _obj(calls, CALLS)
+        _obj(paths, PATHS)
+        self.npu_smi_path: Optional[str] = _opt(calls.get("npu_smi_path"), str, CALLS, "path")
+        self.timeout = _timeout(calls)
+        self.calls = _calls(calls)
+        self.root: str = recorded_path(paths.get("root"), PATHS, "root")
+        self.entries = _paths(paths)
+        environ = load_json(self.files, ENVIRONMENT)
+        self.environ: Dict[str, str] = _str_map(
+            {} if environ is None else environ, ENVIRONMENT, "the environment"
+        )
+        self.versions = _obj(_or_empty(load_json(self.files, VERSIONS)), VERSIONS)
+        for key in ("mindspore", "mindspore_distribution"):
+            _opt(self.versions.get(key), str, VERSIONS, key)
+        self.facts = self._facts(_obj(_or_empty(load_json(self.files, FACTS)), FACTS))
+        status = load_json(self.files, STATUS)
+        self.status: Dict[str, Any] = _obj(_or_empty(status), STATUS)
+        if "subject" in self.status:
+            _str_map(self.status["subject"], STATUS, "subject", none_ok=True)
+
+    @staticmethod
+    def _facts(f: Dict[str, Any]) -> Dict[str, Any]:
+        _str_map(f.get("packages") or {}, FACTS, "packages", none_ok=True)
+        groups = f.get("groups")
+        ok = groups is None or (
+            isinstance(groups, list) and all(isinstance(g, str) for g in groups)
+        )
+        _shape(ok, FACTS, "groups is no list of strings")
+        _opt(f.get("user"), str, FACTS, "user")
+        for key in ("is_root", "hwhiaiuser_group_exists"):
+            _opt(f.get(key), bool, FACTS, key)
+        if f.get("root") is not None:
+            f = dict(f, root=recorded_path(f["root"], FACTS, "root"))
+        return f
 
     def run(self, exe: str, argv: List[str], timeout: float) -> RunResult:
         """npu-smi as recorded: the same text and the same failure for the same argv."""
@@ -43,7 +175,7 @@ class Recording:
         if c is None:
             return RunResult(False, reason="not recorded in the bundle: npu-smi " + " ".join(argv))
         return RunResult(
-            bool(c["ok"]),
+            bool(c.get("ok")),
             c.get("stdout") or "",
             c.get("reason") or "",
             c.get("returncode"),
@@ -51,44 +183,79 @@ class Recording:
         )
 
 
+def _or_empty(value: Any) -> Any:
+    return {} if value is None else value
+
+
 def _inside(sandbox: str, value: str) -> str:
-    """Every absolute path in a path-list value moved under ``sandbox``."""
+    """Every absolute path in a path-list value moved under ``sandbox`` (normalised first,
+    so no ``..`` climbs out)."""
     parts = value.split(os.pathsep)
-    return os.pathsep.join(sandbox + p if p.startswith("/") else p for p in parts)
+    return os.pathsep.join(sandbox + _normal(p) if p.startswith("/") else p for p in parts)
+
+
+def _within(sandbox: str, path: str) -> bool:
+    """Does ``path``, with every link in it followed, stay in ``sandbox`` (a real path)?"""
+    return os.path.commonpath([sandbox, os.path.realpath(path)]) == sandbox
+
+
+def _write_new(sandbox: str, target: str, data: bytes, replace: bool = False) -> None:
+    """Write ``data`` to a new file at ``target``, never through a link (an existing file
+    or link there is removed first when ``replace``, else left as it is)."""
+    parent = os.path.dirname(target)
+    os.makedirs(parent, exist_ok=True)
+    if not _within(sandbox, parent):
+        return
+    if os.path.lexists(target):
+        if not replace or (os.path.isdir(target) and not os.path.islink(target)):
+            return
+        os.unlink(target)
+    fd = os.open(target, _WRITE_FLAGS, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+def _link(sandbox: str, path: str, link: str, target: str) -> None:
+    """The recorded link ``path -> link``, as a link to the same place in the sandbox."""
+    where = _normal(link) if link.startswith("/") else _normal(posixpath.dirname(path) + "/" + link)
+    parent = os.path.dirname(target)
+    os.makedirs(parent, exist_ok=True)
+    if not _within(sandbox, parent) or os.path.lexists(target):
+        return
+    os.symlink(sandbox + where, target)
+    if not _within(sandbox, target):  # cannot happen with the links made here: checked anyway
+        os.unlink(target)
 
 
 def build_sandbox(rec: Recording, sandbox: str) -> None:
-    """Create the recorded folders, files (with their recorded text) and symlinks."""
-    entries = rec.paths.get("paths") or {}
+    """Create the recorded folders, files (with their recorded text) and symlinks, all
+    inside ``sandbox``; then the recorded version files over what the paths left there."""
+    sandbox = os.path.realpath(sandbox)
     ordered = sorted(
-        entries.items(), key=lambda kv: ({"dir": 0, "file": 1}.get(kv[1]["kind"], 2), kv[0])
+        rec.entries.items(), key=lambda kv: ({"dir": 0, "file": 1}.get(kv[1]["kind"], 2), kv[0])
     )
     for path, e in ordered:
-        if not path.startswith("/") or ".." in path.split("/"):
+        if not path.startswith("/") or ".." in path.split("/") or len(path) > _PATH_MAX:
             continue
-        target = sandbox + path
+        target = sandbox + _normal(path)
         kind = e.get("kind")
         try:
             if kind == "dir":
-                os.makedirs(target, exist_ok=True)
+                if _within(sandbox, os.path.dirname(target)):
+                    os.makedirs(target, exist_ok=True)
             elif kind == "file":
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with open(target, "w", encoding="utf-8") as f:
-                    f.write(e.get("text") or "")
+                _write_new(sandbox, target, (e.get("text") or "").encode("utf-8"))
             elif kind == "symlink":
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                link = str(e.get("target") or "")
-                if not os.path.lexists(target):
-                    os.symlink(_inside(sandbox, link) if link.startswith("/") else link, target)
-        except OSError:
+                _link(sandbox, _normal(path), e["target"], target)
+        except (OSError, ValueError):
             continue  # a path this machine cannot mirror (e.g. a file over a recorded folder)
     for name, dest in (("driver", "driver/version.info"), ("firmware", "firmware/version.info")):
         data = rec.files.get(f"machine/ascend/{name}_version.info")
         if data is not None:
-            target = os.path.join(sandbox + rec.root, dest)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "wb") as f:
-                f.write(data)
+            try:
+                _write_new(sandbox, sandbox + rec.root + "/" + dest, clean_bytes(data), True)
+            except (OSError, ValueError):
+                continue
 
 
 def _unmap(obj: Any, sandbox: str) -> Any:
@@ -112,7 +279,7 @@ def _unmap(obj: Any, sandbox: str) -> Any:
 @contextmanager
 def sandbox_for(rec: Recording) -> Iterator[Tuple[str, Dict[str, str]]]:
     """``(sandbox, environment pointed into it)``; the folder is removed afterwards."""
-    sandbox = tempfile.mkdtemp(prefix="ascend-lab-replay-")
+    sandbox = os.path.realpath(tempfile.mkdtemp(prefix="ascend-lab-replay-"))
     try:
         build_sandbox(rec, sandbox)
         env = {k: _inside(sandbox, v) for k, v in rec.environ.items() if k != "PATH"}
@@ -174,6 +341,13 @@ def doctor_from_bundle(
         return _unmap(diag, sandbox)
 
 
+_SHAPE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError)
+
+
+def _unexpected(bundle: str, exc: BaseException) -> str:
+    return f"{bundle}: the bundle has an unexpected shape ({type(exc).__name__}: {exc!s:.200})"
+
+
 def status_cli(bundle: str, as_json: bool) -> int:
     """``ascend-lab status --from BUNDLE``."""
     import sys
@@ -182,6 +356,9 @@ def status_cli(bundle: str, as_json: bool) -> int:
         status = status_from_bundle(bundle)
     except BundleError as exc:
         print(f"ascend-lab status: {exc}", file=sys.stderr)
+        return 2
+    except _SHAPE_ERRORS as exc:  # a shape the checks above did not foresee: still no traceback
+        print(f"ascend-lab status: {_unexpected(bundle, exc)}", file=sys.stderr)
         return 2
     print(status.to_json() if as_json else status.to_text())
     return 0
@@ -197,6 +374,9 @@ def doctor_cli(
         diag = doctor_from_bundle(bundle, text, source=source, notes=notes)
     except BundleError as exc:
         print(f"ascend-lab doctor: {exc}", file=sys.stderr)
+        return 2
+    except _SHAPE_ERRORS as exc:  # a shape the checks above did not foresee: still no traceback
+        print(f"ascend-lab doctor: {_unexpected(bundle, exc)}", file=sys.stderr)
         return 2
     out.write(diag.to_json() + "\n" if as_json else diag.to_text())
     return 1 if diag.findings else 0
