@@ -45,13 +45,78 @@ def rows_from_data(data: Dict[str, Any]) -> List[CompatRow]:
     ]
 
 
+@dataclass(frozen=True)
+class HdkRow:
+    """CANN <-> Ascend HDK (driver/firmware) from CANN's release notes."""
+
+    cann: str  # a release ("8.5.0") or a series ("9.1.X": any 9.1 release)
+    hdk: str  # the HDK release paired with it
+    hdk_min: str  # the oldest HDK line (major.minor) it supports
+
+    def has_cann(self, version: str) -> bool:
+        if self.cann.upper().endswith(".X"):
+            return _line(version) == _line(self.cann[:-2])
+        return same_release(self.cann, version)
+
+
+def _line(version: str) -> Tuple[Any, ...]:
+    """The release line of a version: its first two parts (``25.5.1`` -> 25.5)."""
+    return version_key(version)[:2]
+
+
+def hdk_rows_from_data(data: Dict[str, Any]) -> List[HdkRow]:
+    return [
+        HdkRow(cann=str(r["cann"]), hdk=str(r["hdk"]), hdk_min=str(r["hdk_min"]))
+        for r in data.get("cann_hdk", [])
+    ]
+
+
+def _load() -> Dict[str, Any]:
+    global _data
+    if _data is None:
+        with open(_TABLE_PATH, encoding="utf-8") as f:
+            _data = json.load(f)
+    return _data
+
+
+_data: Optional[Dict[str, Any]] = None
+
+
 def load_table() -> List[CompatRow]:
     """The rows of ``compat.json`` (read once)."""
     global _cache
     if _cache is None:
-        with open(_TABLE_PATH, encoding="utf-8") as f:
-            _cache = rows_from_data(json.load(f))
+        _cache = rows_from_data(_load())
     return list(_cache)
+
+
+def load_hdk_table() -> List[HdkRow]:
+    """The CANN <-> HDK rows of ``compat.json``."""
+    return hdk_rows_from_data(_load())
+
+
+def hdk_for(cann: Optional[str], table: Optional[List[HdkRow]] = None) -> Optional[HdkRow]:
+    """The CANN <-> HDK row of a CANN version, or None."""
+    if not cann:
+        return None
+    rows = load_hdk_table() if table is None else table
+    return next((r for r in rows if r.has_cann(cann)), None)
+
+
+def check_hdk(
+    cann: Optional[str], driver: Optional[str], table: Optional[List[HdkRow]] = None
+) -> Optional[StatusWarning]:
+    """A warning when the driver is older than the oldest HDK line CANN's notes support."""
+    row = hdk_for(cann, table)
+    if row is None or not driver or _line(driver) >= _line(row.hdk_min):
+        return None
+    return StatusWarning(
+        f"CANN {cann} needs Ascend HDK {row.hdk_min} or newer; driver {driver} is installed",
+        f"Upgrade the firmware and then the driver to Ascend HDK {row.hdk} (the release "
+        f"CANN {cann} is paired with)",
+        "error",
+        "driver",
+    )
 
 
 def check(
@@ -64,8 +129,27 @@ def check(
     """Verdict (match / mismatch / unknown), what to install, and warnings.
 
     ``ascend_present``: an NPU or an Ascend install was found. Without one (a plain CPU
-    machine) a missing CANN is expected and gives no warning.
+    machine) a missing CANN is expected and gives no warning. Besides the MindSpore rows,
+    CANN's own HDK pairing (``cann_hdk``) is checked whatever MindSpore is installed.
     """
+    comp, warnings = _check_mindspore(mindspore, cann, driver, ascend_present, table)
+    if not any(w.component == "driver" for w in warnings):
+        hdk = check_hdk(cann, driver)
+        if hdk is not None:
+            warnings.append(hdk)
+            if comp.verdict != "mismatch":
+                comp = Compatibility("mismatch", hdk.message, comp.expected, comp.install)
+    return comp, warnings
+
+
+def _check_mindspore(
+    mindspore: Optional[str],
+    cann: Optional[str],
+    driver: Optional[str],
+    ascend_present: bool = True,
+    table: Optional[List[CompatRow]] = None,
+) -> Tuple[Compatibility, List[StatusWarning]]:
+    """:func:`check` against the MindSpore rows only."""
     rows = load_table() if table is None else table
     warnings: List[StatusWarning] = []
     ms_rows = [r for r in rows if mindspore and r.has_mindspore(mindspore)]
