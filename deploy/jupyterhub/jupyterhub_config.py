@@ -9,6 +9,7 @@ import os
 import sys
 
 from ascend_lab.hub import configure_hub
+from ascend_lab.hub.trial import TrialConfigError, bind_warning, trial_passwords
 
 c = get_config()  # noqa: F821 (given by JupyterHub when it reads this file)
 
@@ -21,7 +22,10 @@ state_dir = os.path.abspath(setting("DIR", "ascend-lab-hub"))  # seats, hub data
 os.makedirs(state_dir, exist_ok=True)
 bin_dir = os.path.dirname(sys.executable)  # the venv that holds jupyterhub and ascend-lab
 
-c.JupyterHub.ip = "127.0.0.1"  # put TLS / a reverse proxy in front for a real class
+# 127.0.0.1 unless ASCEND_LAB_HUB_IP says otherwise (then a warning: see the README)
+c.JupyterHub.ip = setting("IP", "127.0.0.1")
+if bind_warning(c.JupyterHub.ip):
+    print(bind_warning(c.JupyterHub.ip), file=sys.stderr)
 c.JupyterHub.port = int(setting("PORT", "8000"))
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = int(setting("API_PORT", "8081"))
@@ -33,17 +37,28 @@ c.JupyterHub.db_url = "sqlite:///" + os.path.join(state_dir, "jupyterhub.sqlite"
 c.JupyterHub.cookie_secret_file = os.path.join(state_dir, "jupyterhub_cookie_secret")
 c.JupyterHub.pid_file = os.path.join(state_dir, "jupyterhub.pid")
 
-# A trial class: anyone may log in with the shared password (any password if it is unset).
-c.JupyterHub.authenticator_class = "dummy"
-c.Authenticator.allow_all = True
-if setting("PASSWORD", ""):
-    c.DummyAuthenticator.password = setting("PASSWORD", "")
+# A trial class: learners log in under any name with the learners' password
+# (ASCEND_LAB_HUB_PASSWORD); instructors and hub admins only with theirs
+# (ASCEND_LAB_HUB_INSTRUCTOR_PASSWORD). No password: the hub does not start.
 # Instructors see every chip and learner in the ascend-lab service; hub admins also manage
 # users and servers (and see every chip too).
 instructors = [n for n in setting("INSTRUCTORS", "").split(",") if n]
-c.Authenticator.admin_users = {n for n in setting("ADMINS", "").split(",") if n}
+admins = {n for n in setting("ADMINS", "").split(",") if n}
+try:
+    learner_password, instructor_password = trial_passwords(os.environ, set(instructors) | admins)
+except TrialConfigError as e:
+    sys.exit(f"ascend-lab: the trial hub refuses to start: {e}")
+c.JupyterHub.authenticator_class = "ascend_lab.hub.trial_auth.TrialPasswordAuthenticator"
+c.Authenticator.allow_all = True
+c.Authenticator.admin_users = admins
+c.TrialPasswordAuthenticator.password = learner_password
+c.TrialPasswordAuthenticator.instructor_password = instructor_password
+c.TrialPasswordAuthenticator.instructor_users = set(instructors)
 
-# Every learner's server runs as the hub's own unix user, with a home under state_dir.
+# Every learner's server runs as the hub's own unix user, with a home under state_dir: NO
+# isolation between learners (each can read the others' files, tokens in /proc/<pid>/environ,
+# the hub's database and cookie secret). For untrusted learners use a spawner with a Unix
+# user per learner (LocalProcessSpawner, SystemdSpawner) or Kubernetes: see the README.
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state_dir, "home", "{username}")
 c.Spawner.cmd = [os.path.join(bin_dir, "jupyterhub-singleuser")]

@@ -18,6 +18,9 @@ from tests.support.lab import free_port
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEPLOY_CONFIG = os.path.join(REPO, "deploy", "jupyterhub", "jupyterhub_config.py")
 ADMIN_TOKEN = "ascend-lab-hub-test-admin-token-0123456789"
+# the trial hub does not start without them (settings may override or blank them)
+LEARNER_PASSWORD = "learners-test-password"
+INSTRUCTOR_PASSWORD = "instructors-test-password-0123"
 
 _TEST_CONFIG = """
 load_subconfig({deploy!r})
@@ -48,6 +51,8 @@ class Hub:
                 "ASCEND_LAB_HUB_API_PORT": str(free_port()),
                 "ASCEND_LAB_HUB_PROXY_API_PORT": str(free_port()),
                 "ASCEND_LAB_HUB_SERVICE_PORT": str(free_port()),
+                "ASCEND_LAB_HUB_PASSWORD": LEARNER_PASSWORD,
+                "ASCEND_LAB_HUB_INSTRUCTOR_PASSWORD": INSTRUCTOR_PASSWORD,
             }
         )
         self.env.update(settings)
@@ -83,6 +88,19 @@ class Hub:
                 pass
             time.sleep(0.5)
         raise RuntimeError("jupyterhub did not answer:\n" + self.log_tail())
+
+    def login(self, name: str, password: str) -> Any:
+        """``(the login form's answer, the session)``: 302 when the hub let ``name`` in."""
+        session = requests.Session()
+        session.get(self.url + "/hub/login", timeout=30)
+        xsrf = session.cookies.get("_xsrf", path="/hub/")
+        r = session.post(
+            self.url + "/hub/login",
+            data={"username": name, "password": password, "_xsrf": xsrf},
+            timeout=60,
+            allow_redirects=False,
+        )
+        return r, session
 
     def api(self, method: str, path: str, token: str = ADMIN_TOKEN, **kw: Any) -> Any:
         r = requests.request(

@@ -15,7 +15,7 @@ import time
 from typing import Any, List
 
 from tests.fakes.ascend_machine import make_fake_machine
-from tests.hub.hub_runner import REPO, Hub
+from tests.hub.hub_runner import INSTRUCTOR_PASSWORD, LEARNER_PASSWORD, REPO, Hub
 from tests.support.browser import chromium
 
 LEARNERS = ["ann", "bob"]
@@ -41,12 +41,12 @@ def _spawn_all(hub: Hub, names: List[str]) -> List[int]:
     return pids
 
 
-def _lab(browser: Any, hub: Hub, name: str) -> Any:
+def _lab(browser: Any, hub: Hub, name: str, password: str) -> Any:
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
     page.goto(hub.url + "/hub/login", wait_until="domcontentloaded", timeout=60000)
     page.fill("input[name=username]", name)
-    page.fill("input[name=password]", "any")
+    page.fill("input[name=password]", password)
     page.click("input[type=submit], button[type=submit]")
     page.wait_for_url(f"**/user/{name}/lab**", timeout=90000)
     page.wait_for_selector("#ascend-lab-status .jp-AscendLab-status-text", timeout=90000)
@@ -79,7 +79,7 @@ def main(argv: List[str]) -> int:
             assert r.status_code == 201, r.text
             _spawn_all(hub, LEARNERS + [INSTRUCTOR])
             with chromium() as browser:
-                context, page = _lab(browser, hub, LEARNERS[0])
+                context, page = _lab(browser, hub, LEARNERS[0], LEARNER_PASSWORD)
                 item = page.locator("#ascend-lab-status")
                 expect(item.locator(".jp-AscendLab-status-text")).to_contain_text(
                     "NPU 1x910B3", timeout=30000
@@ -95,7 +95,7 @@ def main(argv: List[str]) -> int:
                 assert page.locator("#ascend-lab-class-panel").count() == 0
                 context.close()
 
-                context, page = _lab(browser, hub, INSTRUCTOR)
+                context, page = _lab(browser, hub, INSTRUCTOR, INSTRUCTOR_PASSWORD)
                 tab = page.locator('.jp-SideBar li[data-id="ascend-lab-class-panel"]')
                 expect(tab).to_be_visible(timeout=60000)
                 tab.click()

@@ -18,7 +18,7 @@ from ascend_lab.hub.allocator import read_seats
 from ascend_lab.hub.client import fetch_hub_status
 from ascend_lab.hub.owners import process_owners
 from tests.fakes.ascend_machine import make_fake_machine
-from tests.hub.hub_runner import Hub
+from tests.hub.hub_runner import INSTRUCTOR_PASSWORD, LEARNER_PASSWORD, Hub
 
 pytestmark = [pytest.mark.slow, pytest.mark.hub]
 
@@ -45,17 +45,9 @@ def _npu_smi_runs(machine):
     return sum(1 for line in machine.calls() if line == "info")
 
 
-def _browser_login(hub, name):
-    """A requests session logged in to the hub through its login form (any password)."""
-    session = requests.Session()
-    session.get(hub.url + "/hub/login", timeout=30)
-    xsrf = session.cookies.get("_xsrf", path="/hub/")
-    r = session.post(
-        hub.url + "/hub/login",
-        data={"username": name, "password": "any", "_xsrf": xsrf},
-        timeout=60,
-        allow_redirects=False,
-    )
+def _browser_login(hub, name, password):
+    """A requests session logged in to the hub through its login form."""
+    r, session = hub.login(name, password)
     assert r.status_code == 302, r.text[:500]
     return session
 
@@ -166,7 +158,7 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
 
     # -- in a browser: hub login, then the service's own OAuth (no token in the page) -----
     for name, instructor in ((b, False), (INSTRUCTOR, True)):
-        browser = _browser_login(hub, name)
+        browser = _browser_login(hub, name, INSTRUCTOR_PASSWORD if instructor else LEARNER_PASSWORD)
         r = browser.get(hub.url + "/services/ascend-lab/", timeout=30)
         assert (
             r.status_code == 200 and "/hub/api/oauth2/authorize" in r.history[0].headers["Location"]
