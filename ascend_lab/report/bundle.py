@@ -307,7 +307,7 @@ def open_tar(path: str) -> Iterator[tarfile.TarFile]:
         for head, module in _DECOMPRESSORS:
             if magic.startswith(head):
                 inner = importlib.import_module(module).open(raw, "rb")
-        stream = _CappedStream(inner, _READ_MAX_STREAM, path)
+        stream: Any = _CappedStream(inner, _READ_MAX_STREAM, path)
         with tarfile.open(fileobj=stream, mode="r|", tarinfo=_CappedInfo) as tar:
             yield tar
     except BundleError as exc:
