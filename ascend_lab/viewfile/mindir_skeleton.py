@@ -265,7 +265,7 @@ def _records(data: "FileBytes", start: int, end: int, kind: str, out: List[Weigh
 
 def _walk_file(path: str, walk: Callable[["FileBytes", int], _T]) -> _T:
     try:
-        f = open_regular(path, buffering=0)  # a FIFO named m.mindir is refused, not waited on
+        f = open_regular(path)  # a FIFO named m.mindir is refused, not waited on
     except NotARegularFile as exc:
         raise GraphParseError(f"{exc.strerror}", path) from None
     with f:

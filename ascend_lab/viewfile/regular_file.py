@@ -10,9 +10,10 @@ already opened folder (MindSpore's ``<name>_variables/data_N``), so no component
 """
 
 import errno
+import io
 import os
 import stat
-from typing import BinaryIO, Optional
+from typing import Optional
 
 _FLAGS = (
     os.O_RDONLY
@@ -57,10 +58,10 @@ def open_fd(path: str, dir_fd: Optional[int] = None) -> int:
     return fd
 
 
-def open_regular(path: str, dir_fd: Optional[int] = None, buffering: int = -1) -> BinaryIO:
-    """The regular file ``path`` opened for binary reading (see the module doc)."""
-    fd = open_fd(path, dir_fd)
-    return os.fdopen(fd, "rb", buffering=buffering)  # type: ignore[return-value]
+def open_regular(path: str, dir_fd: Optional[int] = None) -> io.FileIO:
+    """The regular file ``path`` opened for unbuffered binary reading (see the module
+    doc)."""
+    return io.FileIO(open_fd(path, dir_fd), "rb", closefd=True)
 
 
 def open_folder(path: str, dir_fd: Optional[int] = None) -> int:

@@ -10,10 +10,11 @@ whole. Every failure is a :class:`WeightStatsError` saying which weight of which
 why. numpy does the arithmetic; nothing here imports MindSpore.
 """
 
+import io
 import math
 import os
 import re
-from typing import Any, BinaryIO, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import AscendLabError
 from ..graph.errors import GraphParseError
@@ -210,7 +211,7 @@ def _stored_length(path: str, record: WeightRecord, label: str) -> int:
     raise WeightStatsError(f"{path}: weight {label} has no raw_data; its values are {where}")
 
 
-def _open_data(path: str, record: WeightRecord, label: str) -> Tuple[BinaryIO, str, int, bool]:
+def _open_data(path: str, record: WeightRecord, label: str) -> Tuple[io.FileIO, str, int, bool]:
     """``(open file, its name, offset, big-endian)`` of the weight's bytes."""
     if record.raw_data is not None:
         try:
