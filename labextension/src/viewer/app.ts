@@ -24,7 +24,10 @@ import { weightStatsSource } from './weight-stats';
 import { Payload, PayloadError, checkPayload } from './types';
 import { ITrans } from '../trans';
 
-export type ViewName = 'graph' | 'compare' | 'timeline' | 'memory' | 'profile' | 'all';
+import { ViewName } from './views';
+
+export { VIEW_NAMES, viewName } from './views';
+export type { TabName, ViewName } from './views';
 
 export interface RenderOptions {
   view?: ViewName;
@@ -123,7 +126,12 @@ export class ViewerApp {
 
   availableViews(): Array<Exclude<ViewName, 'all'>> {
     const p = this.payload;
-    const out: Array<Exclude<ViewName, 'all'>> = ['graph'];
+    const out: Array<Exclude<ViewName, 'all'>> = [];
+    // a profile read from a profiler folder has no graph: no empty Graph tab for it
+    const main = p.graphs[p.views.main];
+    if (this.profile() === null || (main?.nodes?.length ?? 0) > 0) {
+      out.push('graph');
+    }
     if (p.views.before && p.views.after) {
       out.push('compare');
     }

@@ -9,6 +9,12 @@
 import { clear, h, hue, s } from './dom';
 import { viewerTrans } from './i18n';
 import { NO_TIME_COLOUR, timeLegend } from './profile-colour';
+import {
+  MeasuredParts,
+  measuredStepsTable,
+  memoryChart,
+  ranksList
+} from './profile-measured';
 
 export interface ProfileKernel {
   name: string;
@@ -56,6 +62,11 @@ export interface ProfileSection {
     reason: string;
   }>;
   notes: string[];
+  /** from the Ascend profiler's own files (optional; see ./profile-measured.ts) */
+  measured_steps?: MeasuredParts['measured_steps'];
+  memory?: MeasuredParts['memory'];
+  rank?: number | null;
+  ranks?: MeasuredParts['ranks'];
 }
 
 /** The section if it has the fields this view reads, else an error message. */
@@ -273,6 +284,8 @@ export class ProfileView {
       { class: 'al-view al-prof', 'data-view': 'profile' },
       h('style', {}, STYLE),
       this.summary(),
+      ranksList(p),
+      measuredStepsTable(p),
       h(
         'h4',
         {},
@@ -286,6 +299,7 @@ export class ProfileView {
         t.__('Top %1 kernels by total time', Math.min(TOP_N, p.kernels.length))
       ),
       this.table(),
+      memoryChart(p),
       this.leftovers()
     );
     this.draw();

@@ -5,7 +5,7 @@
  * the page's language (`<html lang>`, written by ascend_lab/widgets/html.py) from the
  * bundled catalogue.
  */
-import { renderPayload, ViewName } from './app';
+import { renderPayload, viewName } from './app';
 import { CATALOGUES } from './catalogues.generated';
 import { transForLanguage } from './i18n';
 import { packedPassLoader, readPacked } from './packed-passes';
@@ -28,7 +28,7 @@ function start(): void {
     );
     return;
   }
-  const view = (host.getAttribute('data-view') ?? 'all') as ViewName;
+  const view = viewName(host.getAttribute('data-view') ?? 'all');
   let onRequestPass: ((index: number) => Promise<unknown>) | undefined;
   try {
     // pass snapshots, compressed, decoded when opened (ascend_lab/pass_packing.py)

@@ -5,7 +5,7 @@
  * Labels are in `lang` (the kernel's ascend_lab.i18n language), from the bundled catalogue:
  * an anywidget module cannot reach JupyterLab's translator.
  */
-import { renderPayload, ViewerHandle, ViewName } from './app';
+import { renderPayload, ViewerHandle, viewName } from './app';
 import { CATALOGUES } from './catalogues.generated';
 import { transForLanguage, viewerTrans } from './i18n';
 
@@ -23,7 +23,6 @@ interface PassReply {
   error?: string;
 }
 
-const VIEWS = new Set(['graph', 'compare', 'timeline', 'memory', 'all']);
 const REQUEST_TIMEOUT_MS = 120000;
 
 function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void {
@@ -69,9 +68,8 @@ function render({ model, el }: { model: AnyModel; el: HTMLElement }): () => void
   };
 
   const draw = (): void => {
-    const view = String(model.get('view') ?? 'all');
     const options = {
-      view: (VIEWS.has(view) ? view : 'all') as ViewName,
+      view: viewName(model.get('view')),
       onRequestPass,
       trans: transForLanguage(String(model.get('lang') ?? ''), CATALOGUES)
     };

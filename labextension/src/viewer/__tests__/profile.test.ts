@@ -5,6 +5,7 @@ import { renderPayload, ViewerHandle } from '../app';
 import { checkProfile, formatUs, nodeTimes } from '../profile-view';
 import { NO_TIME_COLOUR, timeColour } from '../profile-colour';
 import { XSS } from './payloads';
+import { withoutTrace } from './profile-payloads';
 
 // The recorded CPU profile of LeNet5 joined to its traced graph
 // (tests/fixtures/profile/make_profile_payload.py).
@@ -128,13 +129,7 @@ describe('profile view', () => {
   });
 
   it('shows a profile without a trace: table and timeline, and the note', () => {
-    const p = lenet();
-    p.graphs = { 'no-trace': { name: '(no trace)', nodes: [] } };
-    p.views = { main: 'no-trace', before: null, after: null };
-    p.profile.graph = null;
-    for (const k of p.profile.kernels) {
-      k.node = null;
-    }
+    const p = withoutTrace(lenet());
     p.profile.notes.push('no trace: kernels are not joined to graph nodes');
     const h = mount(p);
     h.app!.show('profile');
