@@ -1,13 +1,11 @@
 """Parse ``.mindir`` files (protobuf ``mind_ir.ModelProto``) into the one Graph model.
 
-Two decoders give the same Graph (tests check it on every fixture):
-
-- ``protobuf``: MindSpore's generated ``mind_ir_pb2`` module
-  (:mod:`~ascend_lab.graph.mind_ir_pb2_loader` loads it without importing MindSpore). Used
-  by default when MindSpore is installed.
-- ``builtin``: :mod:`~ascend_lab.graph.protobuf_wire`, a decoder of the protobuf wire format
-  driven by the field table generated from the vendored ``mind_ir.proto``
-  (:mod:`~ascend_lab.graph.mind_ir_fields`), for machines without MindSpore or protobuf.
+One decoder on every machine: :mod:`~ascend_lab.graph.protobuf_wire`, a decoder of the
+protobuf wire format driven by the field table generated from the vendored
+``mind_ir.proto`` (:mod:`~ascend_lab.graph.mind_ir_fields`); it needs neither MindSpore nor
+protobuf. ``decoder="protobuf"`` decodes with MindSpore's generated ``mind_ir_pb2``
+(:mod:`~ascend_lab.graph.mind_ir_pb2_loader`, loaded without importing MindSpore) instead:
+the tests use it as the oracle the builtin decoder must equal on every fixture.
 
 This module only maps the decoded messages to the Graph model.
 
@@ -24,12 +22,19 @@ Mapping:
   ``Partial`` -> kind ``call`` with ``subgraph`` = the graph it binds. ``Constant`` nodes
   -> kind ``constant`` (copied into each graph that uses them); values of other graphs
   -> kind ``input``, op ``FreeVariable``.
-- Node ids are the protobuf names without the ``<graph name>:`` prefix; ``node.domain`` is
-  the full name with scope (``Default/conv1-Conv2d/Conv2D-op0``); the ``shape`` attribute
-  gives the output dtypes and shapes; input types are the producers' output types.
+- Node ids are the protobuf names without the ``<graph name>:`` prefix, made unique in
+  their graph (a second ``y`` is ``y~2``, in file order); MindSpore 1.x files refer to a
+  node by the name of its output (``NodeProto.output``) and sometimes add an output index
+  (``<graph>:<node>:<i>``): both lead to the node. ``REF::MetaFuncGraph::<name>`` and
+  ``REF::ClassType::<module.Class>`` (2.0's bprop graphs) are ops named by that text.
+  ``node.domain`` is the full name with scope (``Default/conv1-Conv2d/Conv2D-op0``); the
+  ``shape`` attribute gives the output dtypes and shapes; input types are the producers'
+  output types.
 
 Corrupt or truncated bytes raise :class:`~ascend_lab.graph.errors.GraphParseError` naming
-the file and the byte offset where decoding failed; so does a file over
+the file and the byte offset where decoding failed (``truncated MindIR`` when the bytes stop
+inside a value of the outermost message); an encrypted export (``enc_key``) is named as
+such, with how to load it; so does a file over
 ``ASCEND_LAB_MINDIR_MAX_BYTES`` (:mod:`~ascend_lab.graph.limits`), a tensor of more than
 ``MAX_RANK`` dimensions, and a model too large for memory. Long attribute values are shown
 by their first ``MAX_SHOWN_VALUES`` values and their count.
@@ -37,7 +42,7 @@ by their first ``MAX_SHOWN_VALUES`` values and their count.
 
 import os
 from types import ModuleType
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Set, Union
 
 from ..errors import AscendLabError
 from .errors import GraphParseError
@@ -47,7 +52,13 @@ from .mind_ir_pb2_loader import MindIRUnavailable, load_mind_ir_pb2
 from .model import Graph, Node, TensorType
 from .protobuf_wire import Schema, WireError, check_wire, decode, first
 
-__all__ = ["parse_mindir", "parse_mindir_file", "load_mind_ir_pb2", "MindIRUnavailable"]
+__all__ = [
+    "parse_mindir",
+    "parse_mindir_file",
+    "check_mindir_head",
+    "load_mind_ir_pb2",
+    "MindIRUnavailable",
+]
 
 MAX_RANK = 1024  # MindSpore tensors have at most 8 dimensions; more is a corrupt file
 MAX_SHOWN_VALUES = 1000  # an attribute's text shows this many values, then the count
@@ -71,6 +82,7 @@ _DTYPES = {
     "STRING": "String",
     "COMPLEX64": "Complex64",
     "COMPLEX128": "Complex128",
+    "QINT4X2": "QInt4x2",
 }
 
 
@@ -203,6 +215,42 @@ class _Model:
                 self.owner[n.name] = gp.name
                 if n.op_type == "Constant":
                     self.constants[n.name] = n
+            for n in gp.node:  # MindSpore 1.x refers to a node by its output's name
+                for out in n.output:
+                    self.owner.setdefault(out, gp.name)
+                    if n.op_type == "Constant":
+                        self.constants.setdefault(out, n)
+
+    def known(self, name: str) -> Optional[str]:
+        """``name``, or the name it refers to without an output index (``<node>:<i>``)."""
+        if name in self.owner or name in self.functions or name in self.constants:
+            return name
+        base, colon, index = name.rpartition(":")
+        if colon and index.isdigit() and (base in self.owner or base in self.constants):
+            return base
+        return None
+
+
+class _Ids:
+    """Node ids of one graph: the short name, or with ``~2``, ``~3``... when it is taken
+    (a graph input ``y`` and a node ``y`` are two nodes); the same file gives the same ids."""
+
+    def __init__(self) -> None:
+        self.used: Set[str] = set()
+
+    def take(self, base: str) -> str:
+        base = base or "_"
+        nid, k = base, 2
+        while nid in self.used:
+            nid, k = f"{base}~{k}", k + 1
+        self.used.add(nid)
+        return nid
+
+
+# ``REF::MetaFuncGraph::hyper_map[zeros_like_leaf]``, ``REF::ClassType::mindspore.ops...``:
+# MindSpore 2.0's bprop graphs name these by text, not by an entry of ``primitives``.
+_NAMED_REFS = ("MetaFuncGraph::", "ClassType::")
+_NAMED_REFS_ATTR = {"MetaFuncGraph": "meta_func_graph", "ClassType": "class_type"}
 
 
 def _constant(np_: Any, nid: str) -> Node:
@@ -219,45 +267,56 @@ def _graph(m: _Model, gp: Any) -> Graph:
     graph = Graph(name=gp.name)
     for attr in gp.attribute:
         graph.attrs[attr.name] = _attr_text(attr)
-    local: Dict[str, str] = {}  # full name -> node id in this graph
+    ids = _Ids()
+    local: Dict[str, str] = {}  # full name (or a node's output name) -> node id in this graph
     for p in gp.parameter:
-        pid = local[p.name] = _strip(p.name, prefix)
+        pid = local[p.name] = ids.take(_strip(p.name, prefix))
         graph.nodes.append(
             Node(
                 id=pid,
                 op="Parameter",
                 kind="parameter",
-                name=pid,
+                name=_strip(p.name, prefix),
                 outputs=[_tensor_type(p)],
                 attrs={"bytes": str(len(p.raw_data))} if p.raw_data else {},
             )
         )
     for vi in gp.input:
-        vid = local[vi.name] = _strip(vi.name, prefix)
+        vid = local[vi.name] = ids.take(_strip(vi.name, prefix))
         types = [_tensor_type(t) for t in vi.tensor]
-        graph.nodes.append(Node(id=vid, op="Parameter", kind="input", name=vid, outputs=types))
+        name = _strip(vi.name, prefix)
+        graph.nodes.append(Node(id=vid, op="Parameter", kind="input", name=name, outputs=types))
     for np_ in gp.node:
-        local[np_.name] = _strip(np_.name, prefix)
+        local[np_.name] = ids.take(_strip(np_.name, prefix))
+    for np_ in gp.node:
+        for out in np_.output:
+            local.setdefault(out, local[np_.name])
 
     def resolve(src: str, user: Node, slot: int, extra: List[Node]) -> str:
         """The id in this graph of input ``src``, adding constant/free-variable nodes."""
         if src in local:
             return local[src]
-        cid = f"{user.id}#{slot}"
-        if src in m.functions:
+        found = m.known(src)
+        if found is None:
+            raise _BadModel(f"node {user.id} uses {src!r}, which is not defined in the file")
+        if found in local:  # ``<node>:<output index>`` of a node of this graph
+            return local[found]
+        if found in m.functions:
+            cid = ids.take(f"{user.id}#{slot}")
             extra.append(Node(id=cid, op="Constant", kind="constant", attrs={"value": "@" + src}))
             if user.kind == "call" and user.subgraph is None:
                 user.subgraph = src
             return cid
-        if src in m.constants:  # constants are shared between graphs: copy it here once
-            local[src] = src
-            extra.append(_constant(m.constants[src], src))
-            return src
-        if src in m.owner:  # a value of another graph (closure)
-            attrs = {"value": src, "graph": m.owner[src]}
-            extra.append(Node(id=cid, op="FreeVariable", kind="input", attrs=attrs))
-            return cid
-        raise _BadModel(f"node {user.id} uses {src!r}, which is not defined in the file")
+        if found in m.constants:  # constants are shared between graphs: copy it here once
+            owner = m.owner.get(found, "")
+            local[src] = ids.take(_strip(found, owner + ":"))
+            extra.append(_constant(m.constants[found], local[src]))
+            return local[src]
+        # a value of another graph (closure)
+        cid = ids.take(f"{user.id}#{slot}")
+        attrs = {"value": src, "graph": m.owner[found]}
+        extra.append(Node(id=cid, op="FreeVariable", kind="input", attrs=attrs))
+        return cid
 
     for np_ in gp.node:
         nid = local[np_.name]
@@ -284,9 +343,13 @@ def _graph(m: _Model, gp: Any) -> Graph:
                     node.attrs[attr.name] = _attr_text(attr)
             elif ref in m.functions:
                 node.kind, node.op, node.subgraph = "call", "call", ref
-            elif ref in m.owner:  # calls the value of a node (e.g. a Switch's result)
+            elif m.known(ref) is not None:  # calls the value of a node (a Switch's result)
                 node.kind, node.op = "call", "call"
                 callee = ref
+            elif ref.startswith(_NAMED_REFS):  # a MetaFuncGraph or a Python class, by name
+                kind, _, name = ref.partition("::")
+                node.op = name.rsplit(".", 1)[-1] if kind == "ClassType" else name
+                node.attrs[_NAMED_REFS_ATTR[kind]] = name
             else:
                 raise _BadModel(f"node {nid} refers to {op_type}, which is not in the file")
         extra: List[Node] = []
@@ -305,7 +368,7 @@ def _graph(m: _Model, gp: Any) -> Graph:
         graph.nodes.append(node)
     for i, vi in enumerate(gp.output):
         out = Node(
-            id=f"output:{i}" if len(gp.output) > 1 else "output",
+            id=ids.take(f"output:{i}" if len(gp.output) > 1 else "output"),
             op="Output",
             kind="output",
             outputs=[_tensor_type(t) for t in vi.tensor],
@@ -335,9 +398,9 @@ class _BadModel(AscendLabError):
 def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto") -> Graph:
     """Parse the bytes of a ``.mindir`` file; ``path`` only names the file in errors.
 
-    ``decoder``: ``"protobuf"`` uses MindSpore's ``mind_ir_pb2`` (loaded by path),
-    ``"builtin"`` this module's own decoder of the wire format (no MindSpore or protobuf
-    needed), ``"auto"`` the first when MindSpore is installed, else the second.
+    ``decoder``: ``"auto"`` and ``"builtin"`` use this module's own decoder of the wire
+    format (no MindSpore or protobuf needed, the same on every machine); ``"protobuf"``
+    uses MindSpore's ``mind_ir_pb2`` (loaded by path), to compare the two.
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError("parse_mindir() takes the bytes of a .mindir file")
@@ -347,7 +410,7 @@ def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto")
         raise too_large("the model", len(data), "bytes", MINDIR_MAX_BYTES_ENV, path)
     data = bytes(data)
     pb2: Optional[ModuleType] = None
-    if decoder != "builtin":
+    if decoder == "protobuf":  # kept to compare the two decoders (tests), not by default
         try:
             pb2 = load_mind_ir_pb2()
         except MindIRUnavailable:
@@ -355,12 +418,34 @@ def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto")
                 raise
     if not data:
         raise GraphParseError("empty file: not a MindIR model", path, offset=0)
+    check_mindir_head(data[:_HEAD_BYTES], path)
     try:
         return _parse(data, path, pb2)
     except (MemoryError, RecursionError) as exc:
         raise GraphParseError(
             f"model too large or too deeply nested to parse ({type(exc).__name__})", path
         ) from None
+
+
+# MindSpore's encrypted export (``ms.export(..., enc_key=..., enc_mode=...)``, C++
+# ``mindspore/core/utils/crypto.cc``) writes blocks that start with a 4-byte little-endian
+# magic number; a protobuf ModelProto never starts so (it has no field 27).
+_CIPHER_MAGIC = {0x7F3A5ED8: "AES-GCM", 0x7F3A5ED9: "AES-CBC", 0x7F3A5EDA: "SM4-CBC"}
+_HEAD_BYTES = 16
+
+
+def check_mindir_head(head: bytes, path: Optional[str] = None) -> None:
+    """Raise :class:`GraphParseError` saying what the file is when its first bytes show
+    it is not a readable MindIR model: an encrypted export, or a ``.ir`` text dump."""
+    if len(head) >= 4 and int.from_bytes(head[:4], "little") in _CIPHER_MAGIC:
+        mode = _CIPHER_MAGIC[int.from_bytes(head[:4], "little")]
+        raise GraphParseError(
+            f"encrypted MindIR ({mode}, exported with enc_key): its graph cannot be read "
+            f"without the key. Load it with mindspore.load(path, dec_key=KEY, "
+            f"dec_mode={mode!r}), or export the model again without enc_key to view it",
+            path,
+            offset=0,
+        )
 
 
 def _parse(data: bytes, path: Optional[str], pb2: Optional[ModuleType]) -> Graph:
@@ -372,9 +457,11 @@ def _parse(data: bytes, path: Optional[str], pb2: Optional[ModuleType]) -> Graph
         else:
             model = decode(data, _SCHEMA, "ModelProto")
     except WireError as exc:
-        raise GraphParseError(
-            f"corrupt or truncated MindIR: {exc.message}", path, offset=exc.offset
-        ) from None
+        if exc.truncated:
+            reason = f"truncated MindIR: the file ends early ({len(data):,} bytes; {exc.message})"
+        else:
+            reason = f"corrupt or truncated MindIR: {exc.message}"
+        raise GraphParseError(reason, path, offset=exc.offset) from None
     except (MemoryError, RecursionError):
         raise
     except Exception as exc:  # google.protobuf.message.DecodeError and friends

@@ -36,10 +36,13 @@ _LONG_VARINT = re.compile(rb"[\x80-\xff]{10}")  # ten continuation bytes: over 6
 class WireError(AscendLabError):
     """Malformed protobuf bytes: ``offset`` where decoding failed, ``message`` why."""
 
-    def __init__(self, offset: int, message: str) -> None:
+    def __init__(self, offset: int, message: str, truncated: bool = False) -> None:
         super().__init__(message)
         self.offset = offset
         self.message = message
+        # True when the bytes stop inside a value of the outermost message: the data ends
+        # early (a cut file), rather than holding a wrong byte somewhere inside.
+        self.truncated = truncated
 
 
 class Schema:
@@ -64,7 +67,7 @@ def read_varint(data: bytes, pos: int, end: int) -> Tuple[int, int]:
     shift = 0
     while True:
         if pos >= end:
-            raise WireError(pos, "varint runs past the end of its message")
+            raise WireError(pos, "varint runs past the end of its message", end >= len(data))
         b = data[pos]
         pos += 1
         result |= (b & 0x7F) << shift
@@ -194,7 +197,7 @@ def _skip(data: bytes, wire: int, pos: int, end: int, start: int, length: int) -
         return read_varint(data, pos, end)[1]
     pos += 8 if wire == 1 else 4
     if pos > end:
-        raise WireError(start, "value runs past the end of its message")
+        raise WireError(start, "value runs past the end of its message", end >= len(data))
     return pos
 
 
@@ -208,10 +211,10 @@ def _scalar(data: bytes, kind: str, wire: int, pos: int, end: int) -> Tuple[Any,
         return value, pos
     if wire == 5:
         if pos + 4 > end:
-            raise WireError(pos, "fixed32 value runs past the end of its message")
+            raise WireError(pos, "fixed32 value runs past the end of its message", end >= len(data))
         return struct.unpack_from("<f", data, pos)[0], pos + 4
     if pos + 8 > end:
-        raise WireError(pos, "fixed64 value runs past the end of its message")
+        raise WireError(pos, "fixed64 value runs past the end of its message", end >= len(data))
     return struct.unpack_from("<d", data, pos)[0], pos + 8
 
 
@@ -264,7 +267,9 @@ def _decode(
             length, pos = read_varint(data, pos, end)
             if pos + length > end:
                 raise WireError(
-                    start, f"field {number} claims {length} bytes but its message ends first"
+                    start,
+                    f"field {number} claims {length} bytes but its message ends first",
+                    truncated=end >= len(data) and depth == 0,
                 )
         spec = fields.get(number)
         if spec is None:  # a field the table does not know: skip it, as protobuf does
@@ -352,7 +357,9 @@ def _check(data: bytes, descriptor: Any, pos: int, end: int, depth: int) -> None
             length, pos = read_varint(data, pos, end)
             if pos + length > end:
                 raise WireError(
-                    start, f"field {number} claims {length} bytes but its message ends first"
+                    start,
+                    f"field {number} claims {length} bytes but its message ends first",
+                    truncated=end >= len(data) and depth == 0,
                 )
             field = fields.get(number)
             if field is not None and field.message_type is not None:
@@ -366,7 +373,7 @@ def _check(data: bytes, descriptor: Any, pos: int, end: int, depth: int) -> None
         else:
             raise WireError(start, f"unknown wire type {wire}")
         if pos > end:
-            raise WireError(start, "value runs past the end of its message")
+            raise WireError(start, "value runs past the end of its message", end >= len(data))
 
 
 def first(values: Iterable[Any], count: int) -> List[Any]:

@@ -130,7 +130,11 @@ def _mindir_payload(path: str) -> Dict[str, Any]:
     from .mindir_skeleton import read_mindir_skeleton
 
     # the weights' bytes stay on disk: the graph needs only their shapes and dtypes
-    model, weights, skipped = read_mindir_skeleton(path)
+    try:
+        model, weights, skipped = read_mindir_skeleton(path)
+    except GraphParseError:
+        _say_what_the_file_is(path)  # an encrypted export is named as such
+        raise
     graph = parse_mindir(model, path)
     for node in graph.nodes:
         if node.kind == "parameter" and "bytes" not in node.attrs and node.outputs:
@@ -139,6 +143,18 @@ def _mindir_payload(path: str) -> Dict[str, Any]:
                 node.attrs["bytes"] = str(size)
     graph.attrs["weights"] = f"{weights} tensors, {skipped:,} bytes of data not loaded"
     return single_graph_payload(graph, os.path.basename(path), "mindir", memory=False)
+
+
+def _say_what_the_file_is(path: str) -> None:
+    from ..graph.mindir import check_mindir_head
+    from .regular_file import open_regular
+
+    try:
+        with open_regular(path) as f:
+            head = f.read(16)
+    except (OSError, ValueError):
+        return
+    check_mindir_head(head, path)
 
 
 def _ir_payload(path: str) -> Dict[str, Any]:
