@@ -44,8 +44,20 @@ def add_graph(graphs: Dict[str, Any], key: str, graph: Graph) -> str:
 
 def graph_data(graph: Graph) -> Dict[str, Any]:
     """The payload's object for one graph (no subgraphs): its dict, and for each node whose
-    scope needed repair, the scope to draw it in (``repaired_scope``)."""
+    scope needed repair, the scope to draw it in (``repaired_scope``).
+
+    Each node whose data inputs (:mod:`ascend_lab.graph.ops`) are not all its inputs lists
+    them as ``data_inputs`` (``Depend``: its first, ``UpdateState``: none); every other
+    node's data inputs are its ``inputs``. ``data_inputs_listed`` marks a graph that says
+    so: a view reading an older payload without it derives them itself.
+    """
     data = graph.to_dict()
+    data["data_inputs_listed"] = True
+    for node, out in zip(graph.nodes, data["nodes"]):
+        if node.bookkeeping:  # only bookkeeping ops leave inputs out
+            carried = node.data_inputs
+            if carried != node.inputs:
+                out["data_inputs"] = carried
     repaired = repair_scopes(graph)  # where to draw a node MindSpore named elsewhere
     if repaired:
         for node in data["nodes"]:

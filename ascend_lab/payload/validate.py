@@ -75,6 +75,7 @@ def _check_graph(key: str, graph: Any, kinds: List[str], p: _Problems) -> None:
             and _is_string_list(node.get("inputs", []))
             and isinstance(node.get("outputs", []), list)
             and isinstance(node.get("attrs", {}), dict)
+            and ("data_inputs" not in node or _data_inputs_ok(node))
         ):
             seen.add(node["id"])
         else:
@@ -83,6 +84,13 @@ def _check_graph(key: str, graph: Any, kinds: List[str], p: _Problems) -> None:
 
 def _is_string_list(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def _data_inputs_ok(node: Dict[str, Any]) -> bool:
+    """``data_inputs`` is a list of strings, each one of the node's ``inputs``."""
+    carried = node["data_inputs"]
+    inputs = node.get("inputs", [])
+    return _is_string_list(carried) and isinstance(inputs, list) and set(carried) <= set(inputs)
 
 
 def _node_problems(at: str, node: Any, kinds: List[str], seen: set, p: _Problems) -> None:
@@ -99,6 +107,8 @@ def _node_problems(at: str, node: Any, kinds: List[str], seen: set, p: _Problems
     p.need(_is_string_list(node.get("inputs", [])), f"{at}.inputs must be a list of strings")
     p.need(isinstance(node.get("outputs", []), list), f"{at}.outputs must be a list")
     p.need(isinstance(node.get("attrs", {}), dict), f"{at}.attrs must be an object")
+    if "data_inputs" in node:
+        p.need(_data_inputs_ok(node), f"{at}.data_inputs must be a list of ids of its inputs")
 
 
 def _nodes_of(graph: Any) -> List[Dict[str, Any]]:

@@ -177,9 +177,17 @@ export function findStacks(
   return stacks;
 }
 
-/** Inputs of a hidden bookkeeping node that carry data (UpdateState carries only state). */
-function dataInputs(node: GraphNode): string[] {
+/**
+ * Inputs of a hidden node that carry data (Depend: its first, UpdateState: none). A payload
+ * lists them (`data_inputs`, from ascend_lab/graph/ops.py) on every node where they are not
+ * all its inputs, and says so with `data_inputs_listed`; for a graph saved before that, the
+ * same rule is derived here.
+ */
+export function dataInputs(node: GraphNode, listed: boolean): string[] {
   const inputs = node.inputs ?? [];
+  if (listed) {
+    return node.data_inputs ?? inputs;
+  }
   switch (node.op) {
     case 'UpdateState':
       return [];
@@ -259,6 +267,7 @@ export class GraphModel {
     this.visible = this.graph.nodes.filter(n => !this.isHidden(n));
     // edges, bridged through hidden nodes
     const memo = new Map<string, string[]>();
+    const listed = this.graph.data_inputs_listed === true;
     const sourcesOf = (id: string, depth: number): string[] => {
       const node = this.byId.get(id);
       if (!node) {
@@ -274,7 +283,7 @@ export class GraphModel {
       memo.set(id, []);
       const out = new Set<string>();
       if (depth < 64) {
-        for (const src of dataInputs(node)) {
+        for (const src of dataInputs(node, listed)) {
           for (const s of sourcesOf(src, depth + 1)) {
             if (out.size < 64) {
               out.add(s);

@@ -25,6 +25,8 @@ export interface GraphNode {
   repaired_scope?: string;
   bookkeeping?: boolean;
   inputs?: string[];
+  /** the inputs that carry data, where not all of them (Depend: its first; UpdateState: none) */
+  data_inputs?: string[];
   outputs?: TensorType[];
   input_types?: TensorType[];
   attrs?: Record<string, string>;
@@ -42,6 +44,8 @@ export interface PassDiff {
 export interface GraphData {
   name: string;
   file?: string | null;
+  /** true: nodes list `data_inputs` wherever those are not all their inputs */
+  data_inputs_listed?: boolean;
   nodes: GraphNode[];
   /** Sent with a snapshot the kernel loads on demand: what its pass changed. */
   diff?: PassDiff;
@@ -168,6 +172,13 @@ function checkGraph(key: string, graph: unknown): void {
         Array.isArray(n.inputs) &&
           (n.inputs as unknown[]).every(x => typeof x === 'string'),
         `${where}.inputs must be a list of strings`
+      );
+    }
+    if (n.data_inputs !== undefined) {
+      need(
+        Array.isArray(n.data_inputs) &&
+          (n.data_inputs as unknown[]).every(x => typeof x === 'string'),
+        `${where}.data_inputs must be a list of strings`
       );
     }
     if (n.outputs !== undefined) {
