@@ -335,3 +335,24 @@ def test_peak_memory_stays_bounded_on_a_large_tensor(tmp_path):
     # and so would a memory map of the file (the pages a walk touches count as the process's)
     assert stats["opened_rss_mb"] < 100, stats
     assert stats["peak_rss_mb"] < 100, stats
+
+
+def test_external_data_of_a_big_endian_writer(tmp_path):
+    # MindSpore's header byte 0 is sys.byteorder == "little": 0 from a big-endian machine
+    values = np.linspace(-3, 5, 40, dtype=">f4")
+    (tmp_path / "m_variables").mkdir()
+    (tmp_path / "m_variables" / "data_0").write_bytes(bytes(64) + values.tobytes())
+    path = external_model(tmp_path, "m_variables/data_0", values)
+    assert_matches(weight_stats(str(path), "w"), reference(values.astype("<f4")))
+
+
+def test_a_weight_over_max_bytes_is_refused(tmp_path):
+    from ascend_lab.viewfile.weight_stats import WeightStatsLimit
+
+    values = np.arange(100, dtype="<f4")
+    (tmp_path / "m_variables").mkdir()
+    (tmp_path / "m_variables" / "data_0").write_bytes(b"\x01" + bytes(63) + values.tobytes())
+    path = external_model(tmp_path, "m_variables/data_0", values)
+    with pytest.raises(WeightStatsLimit, match="400 bytes, over the limit of 399"):
+        weight_stats(str(path), "w", max_bytes=399)
+    assert weight_stats(str(path), "w", max_bytes=400)["count"] == 100
