@@ -282,10 +282,10 @@ def _set_env_for(home: str, product: str) -> List[str]:
     )
 
 
-def find_set_env(root: Optional[str] = None) -> Optional[str]:
+def find_set_env(root: Optional[str] = None, locations: Locations = SYSTEM) -> Optional[str]:
     """The set_env.sh a kernel should source: that of the CANN :func:`discover` finds, else
     the first of :data:`SET_ENV_CANDIDATES` under the root. An absolute path, or ``None``."""
-    info = discover(root)
+    info = discover(root, locations=locations)
     return os.path.abspath(info.set_env) if info.set_env else None
 
 

@@ -138,6 +138,9 @@ def render_html(status: "DeviceStatus") -> str:
             [[_e(v.driver), _e(v.firmware), _e(v.cann), _e(v.mindspore), _e(v.npu_smi)]],
         )
     )
+    for template, value, word in status.install_lines():
+        text = _(template).format(_(value) if word else value)
+        parts.append(f'<div style="color:{_FG2}">{escape(text)}</div>')
     comp = status.compatibility
     colour = {"match": _OK, "mismatch": _ERR}.get(comp.verdict, _FG2)
     install = ""

@@ -5,7 +5,7 @@ text and HTML views live in :mod:`.text_view` and :mod:`.html_view`.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 SCHEMA_ID = "ascend-lab.status/1"
 
@@ -254,6 +254,30 @@ class DeviceStatus:
         return " · ".join(parts)
 
     # -- views -------------------------------------------------------------------------
+
+    def install_lines(self) -> List[Tuple[str, str, bool]]:
+        """``(template, value, translate_value)`` lines saying where CANN is, or where it
+        was looked for (the views translate the template, and the value when it is a word
+        rather than a path, and escape it)."""
+        inst = self.install or {}
+        home = inst.get("cann_home")
+        out: List[Tuple[str, str, bool]] = []
+        if home:
+            real = inst.get("cann_real_home")
+            where = home if not real or real == home else f"{home} -> {real}"
+            out.append(("CANN home: {}", where, False))
+            if inst.get("cann_source"):
+                out.append(("found via: {}", str(inst["cann_source"]), True))
+            out.append(("set_env.sh: {}", str(inst.get("set_env") or "-"), False))
+        elif "looked" in inst:
+            places: List[str] = []
+            for x in inst.get("looked") or []:
+                path = x.get("path") if isinstance(x, dict) else None
+                if isinstance(path, str) and x.get("what") == "CANN" and path not in places:
+                    places.append(path)
+            shown = ", ".join(places[:12]) + (" …" if len(places) > 12 else "")
+            out.append(("CANN not found; looked in: {}", shown or "-", False))
+        return out
 
     def to_dict(self) -> Dict[str, Any]:
         """JSON-ready dict following ``status.schema.json``."""

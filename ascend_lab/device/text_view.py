@@ -111,6 +111,8 @@ def render_text(status: "DeviceStatus") -> str:
         lines.append(
             "  {} {}".format(_ljust(label, 10), _clean(value) if value else _("not found"))
         )
+    for template, value, word in status.install_lines():
+        lines.append("  " + _(template).format(_clean(_(value) if word else value)))
     comp = status.compatibility
     lines.append("")
     message = _clean(localize(comp.message))

@@ -6,6 +6,7 @@ import shlex
 import sys
 from typing import Any, Dict, Optional
 
+from ..device import ascend_install
 from ..i18n import N_
 from . import setenv, spec
 from .cli_common import add_location_arguments, fail, location_from_args
@@ -37,19 +38,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def resolve_set_env(args: argparse.Namespace) -> Optional[str]:
+def resolve_set_env(
+    args: argparse.Namespace, locations: ascend_install.Locations = ascend_install.SYSTEM
+) -> Optional[str]:
+    """``--set-env``, else the set_env.sh of the CANN ``ascend-lab status`` finds."""
     if getattr(args, "cpu", False):
         return None
     if getattr(args, "set_env", None):
         return os.path.abspath(args.set_env)
-    return setenv.find_set_env()
+    return setenv.find_set_env(locations=locations)
 
 
 def install_from_args(
-    args: argparse.Namespace, location: Dict[str, Any], quiet: bool = False
+    args: argparse.Namespace,
+    location: Dict[str, Any],
+    quiet: bool = False,
+    locations: ascend_install.Locations = ascend_install.SYSTEM,
 ) -> str:
     """Install as the options say and print what happened; raises spec.KernelSpecError."""
-    set_env = resolve_set_env(args)
+    set_env = resolve_set_env(args, locations)
     destination = spec.install(
         name=args.name,
         set_env=set_env,
@@ -72,10 +79,12 @@ def install_from_args(
     elif getattr(args, "cpu", False):
         print("  CPU mode (--cpu).")
     else:
+        places = setenv.looked_in(locations=locations)
         print(
-            f"  CPU mode: no set_env.sh under {setenv.ascend_root()} "
-            "(looked in ascend-toolkit, nnae, cann). "
-            "Use --set-env PATH if CANN is installed elsewhere."
+            "  CPU mode: no set_env.sh under {} (looked for CANN in: {}). "
+            "Use --set-env PATH if CANN is installed elsewhere.".format(
+                setenv.ascend_root(), ", ".join(places[:8]) + (" …" if len(places) > 8 else "")
+            )
         )
     if getattr(args, "device_id", None) is not None:
         print(f"  Device id: {args.device_id} (DEVICE_ID and ASCEND_DEVICE_ID).")

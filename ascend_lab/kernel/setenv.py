@@ -42,18 +42,22 @@ def candidate_paths(root: Optional[str] = None) -> List[str]:
     return ascend_install.set_env_candidates(ascend_root() if root is None else root)
 
 
-def find_set_env(root: Optional[str] = None) -> Optional[str]:
+def find_set_env(
+    root: Optional[str] = None, locations: ascend_install.Locations = ascend_install.SYSTEM
+) -> Optional[str]:
     """The ``set_env.sh`` of the CANN that ``ascend-lab status`` reports (absolute), or None.
 
     ``root`` (default: ``$ASCEND_LAB_ASCEND_ROOT``, else every place CANN installs to) is
     searched by :func:`ascend_lab.device.ascend_install.discover`.
     """
-    return ascend_install.find_set_env(root)
+    return ascend_install.find_set_env(root, locations)
 
 
-def looked_in(root: Optional[str] = None) -> List[str]:
+def looked_in(
+    root: Optional[str] = None, locations: ascend_install.Locations = ascend_install.SYSTEM
+) -> List[str]:
     """Where :func:`find_set_env` looked for CANN (for "CPU mode: no set_env.sh in ...")."""
-    return ascend_install.discover(root).cann_places()
+    return ascend_install.discover(root, locations=locations).cann_places()
 
 
 def _parse_env0(data: bytes) -> Dict[str, str]:
