@@ -12,6 +12,8 @@ import jsonschema
 import pytest
 import yaml
 
+from tests.support.lab import free_port
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 OURS = os.path.join(REPO, "deploy", "kubernetes", "values.yaml")
@@ -114,8 +116,12 @@ values = json.loads({values!r})
 namespace = {{"c": c, "sys": sys, "get_config": lambda key, default=None: values}}
 exec(compile({block!r}, "z2jh-4.4.0/jupyterhub_config.py", "exec"), namespace)
 c.JupyterHub.ip = "127.0.0.1"
-c.JupyterHub.port = 0
+c.JupyterHub.port = {port}
 c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_port}"
+# this hub must never serve: were the login accepted, it would stop here (no such proxy)
+c.ConfigurableHTTPProxy.command = [{no_proxy!r}]
 c.JupyterHub.db_url = "sqlite:///" + {db!r}
 c.JupyterHub.cookie_secret_file = {secret!r}
 """
@@ -137,6 +143,10 @@ def test_the_hub_refuses_to_start_until_a_login_is_chosen(tmp_path, merged_4):
             block=_chart_block(),
             db=str(tmp_path / "hub.sqlite"),
             secret=str(tmp_path / "cookie_secret"),
+            port=free_port(),
+            hub_port=free_port(),
+            proxy_port=free_port(),
+            no_proxy=str(tmp_path / "no-such-proxy"),
         )
     )
     jupyterhub = os.path.join(os.path.dirname(sys.executable), "jupyterhub")
