@@ -60,6 +60,11 @@ c.TrialPasswordAuthenticator.instructor_users = set(instructors)
 # the hub's database and cookie secret). For untrusted learners use a spawner with a Unix
 # user per learner (LocalProcessSpawner, SystemdSpawner) or Kubernetes: see the README.
 c.JupyterHub.spawner_class = "simple"
+print(
+    "ascend-lab: trial hub: every learner's server runs as this Unix user, with no isolation "
+    "between learners (files, tokens, the hub's database); see deploy/jupyterhub/README.md",
+    file=sys.stderr,
+)
 c.SimpleLocalProcessSpawner.home_dir_template = os.path.join(state_dir, "home", "{username}")
 c.Spawner.cmd = [os.path.join(bin_dir, "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"

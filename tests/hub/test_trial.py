@@ -116,6 +116,7 @@ def test_the_deploy_config_uses_the_two_passwords_and_warns_on_a_wide_bind(
         ADMINS="boss",
     )
     assert c.JupyterHub.ip == "127.0.0.1" and "WARNING" not in err
+    assert "no isolation between learners" in err  # said at every start
     assert c.JupyterHub.authenticator_class.endswith("TrialPasswordAuthenticator")
     auth = TrialPasswordAuthenticator(config=c)
     assert auth.privileged() == {"teacher", "boss"}
