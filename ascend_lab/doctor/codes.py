@@ -126,6 +126,8 @@ def _check_zh(item: Dict[str, Any], name_key: Optional[str], where: str) -> None
             raise CodeTableError(f"{where}: zh needs {field}")
     if not isinstance(zh.get("next"), list) or len(zh["next"]) != len(steps):
         raise CodeTableError(where + ": zh.next needs one step per English step")
+    if set(zh.get("known", {})) != set(item.get("known", {})):
+        raise CodeTableError(where + ": zh.known needs the same codes as known")
 
 
 def _texts(item: Dict[str, Any], lang: str) -> Dict[str, Any]:
@@ -212,5 +214,5 @@ def explain(
         docs=_docs(table, ret["docs"], lang),
         line=line,
         internal=code[0] == "5",
-        detail=ret.get("known", {}).get(code, ""),
+        detail=texts.get("known", {}).get(code, ""),
     )

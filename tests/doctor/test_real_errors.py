@@ -178,3 +178,56 @@ def test_codes_in_chinese_and_in_html():
     diag.lang = "zh_CN"
     zh_text = diag.to_text()
     assert "错误码：" in zh_text and "EK0001（第 1 行）：Profiling（性能分析）" in zh_text
+
+
+def _table():
+    import json
+
+    from ascend_lab.doctor.codes import CODES_PATH
+
+    with open(CODES_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_the_family_table_is_checked():
+    from ascend_lab.doctor.codes import CodeTableError, check_table
+
+    check_table(_table())
+    broken = []
+    t = _table()
+    t["families"][0]["zh"]["next"] = []
+    broken.append((t, "one step per English step"))
+    t = _table()
+    t["families"][1]["docs"] = ["nowhere"]
+    broken.append((t, "docs must name references"))
+    t = _table()
+    t["families"].append(dict(t["families"][0]))
+    broken.append((t, "repeated prefix"))
+    t = _table()
+    t["references"]["cann-codes"]["en"] = "javascript:alert(1)"
+    broken.append((t, "https URL"))
+    t = _table()
+    t["return_codes"][0]["zh"]["known"] = {}
+    broken.append((t, "zh.known"))
+    for doc, why in broken:
+        with pytest.raises(CodeTableError, match=re.escape(why)):
+            check_table(doc)
+
+
+def test_every_family_and_return_range_says_where_it_comes_from():
+    t = _table()
+    for item in t["families"] + t["return_codes"]:
+        assert item["source"].strip() and item["docs"], item["prefix"]
+        assert set(item["docs"]) <= set(t["references"])
+        assert any(ref in item["source"] for ref in t["references"]), item["prefix"]
+    for ref in t["references"].values():
+        assert ref["en"].startswith("https://") and ref["zh"].startswith("https://")
+
+
+def test_long_hostile_text_gives_the_capped_answer():
+    """~2 MB of near-codes and code-like numbers: only real codes count, at most MAX_CODES."""
+    near = "EE123 E 0x507033 EE12345 error code is 5070333 ret[10700] " * 20000
+    assert find_codes(near) == []
+    real = "".join(f"EE{n:04d} " for n in range(9000))
+    notes = find_codes(near + real)
+    assert [n.code for n in notes] == [f"EE{n:04d}" for n in range(MAX_CODES)]
