@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..errors import AscendLabError
+
 CODES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "error_codes.json")
 CODES_FORMAT = "ascend-lab.doctor-codes/1"
 MAX_CODES = 8  # distinct codes reported per text
@@ -28,7 +30,7 @@ _RETURN_CODE = re.compile(
 )
 
 
-class CodeTableError(ValueError):
+class CodeTableError(AscendLabError, ValueError):
     """``error_codes.json`` is malformed."""
 
 
