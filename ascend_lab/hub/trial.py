@@ -10,13 +10,15 @@
 import ipaddress
 from typing import Iterable, Mapping, Tuple
 
+from ..errors import AscendLabError
+
 PASSWORD = "ASCEND_LAB_HUB_PASSWORD"
 INSTRUCTOR_PASSWORD = "ASCEND_LAB_HUB_INSTRUCTOR_PASSWORD"
 MIN_PASSWORD = 8  # learners' shared password
 MIN_INSTRUCTOR_PASSWORD = 16  # it grants the class view, and hub admin to admins
 
 
-class TrialConfigError(Exception):
+class TrialConfigError(AscendLabError):
     """The trial hub must not start like this (the message says what to set)."""
 
 
