@@ -44,6 +44,7 @@ import tornado.web
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
+from ..errors import AscendLabError
 from ..graph.errors import GraphParseError
 
 VIEW_MAX_BYTES_ENV = "ASCEND_LAB_VIEW_MAX_BYTES"
@@ -85,7 +86,7 @@ def _timeout() -> float:
     return value if value > 0 else DEFAULT_TIMEOUT
 
 
-class Refused(Exception):
+class Refused(AscendLabError):
     """A path the viewer does not read: ``status`` and a message for the answer."""
 
     def __init__(self, status: int, message: str) -> None:
