@@ -15,6 +15,8 @@ import os
 import stat
 from typing import Optional
 
+from ..errors import AscendLabError
+
 _FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_NONBLOCK", 0)
@@ -24,7 +26,7 @@ _FLAGS = (
 )
 
 
-class NotARegularFile(OSError):
+class NotARegularFile(AscendLabError, OSError):
     """The path is a FIFO, device, socket, folder or symlink, not a regular file."""
 
 
