@@ -6,7 +6,7 @@ an Ascend install or an NPU is present: on a plain CPU machine none of this matt
 
 import os
 import shlex
-from typing import Dict, List, Mapping, Optional
+from typing import Dict, List, Mapping, Optional, Tuple
 
 from .ascend_install import InstallInfo
 from .status import Chip, StatusWarning
@@ -24,6 +24,37 @@ ENV_VARS = (
 def snapshot(environ: Optional[Mapping[str, str]] = None) -> Dict[str, Optional[str]]:
     env = os.environ if environ is None else environ
     return {k: env.get(k) for k in ENV_VARS}
+
+
+def cann_variables(env: Mapping[str, str]) -> List[Tuple[str, str, str]]:
+    """What is wrong with the variables CANN's set_env.sh sets, as ``(kind, name, value)``.
+
+    The one check of the CANN environment; status (:func:`check_environment`) and the
+    doctor (:func:`ascend_lab.doctor.checks.cann_env_problems`) word and weigh it each in
+    their way. Kinds: ``unset`` (``name`` is not set), ``missing`` (``name=value`` is not a
+    folder), ``lib64`` (``LD_LIBRARY_PATH`` lacks the CANN home's ``value``/lib64),
+    ``no-ascend-ld`` (``LD_LIBRARY_PATH`` names no Ascend folder at all).
+    """
+    out: List[Tuple[str, str, str]] = []
+    home_var = "ASCEND_HOME_PATH" if env.get("ASCEND_HOME_PATH") else "ASCEND_TOOLKIT_HOME"
+    home = env.get(home_var)
+    if not home:
+        out.append(("unset", "ASCEND_HOME_PATH", ""))
+    elif not os.path.isdir(home):
+        out.append(("missing", home_var, home))
+    opp = env.get("ASCEND_OPP_PATH")
+    if not opp:
+        out.append(("unset", "ASCEND_OPP_PATH", ""))
+    elif not os.path.isdir(opp):
+        out.append(("missing", "ASCEND_OPP_PATH", opp))
+    ld = [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
+    if home:
+        lib64 = os.path.normpath(os.path.join(home, "lib64"))
+        if lib64 not in [os.path.normpath(p) for p in ld]:
+            out.append(("lib64", "LD_LIBRARY_PATH", lib64))
+    if not any("ascend" in p.lower() for p in ld):
+        out.append(("no-ascend-ld", "LD_LIBRARY_PATH", ""))
+    return out
 
 
 def _source_fix(install: InstallInfo) -> str:
@@ -65,32 +96,31 @@ def check_environment(
             )
         )
     else:
-        if home and not os.path.isdir(home):
-            out.append(
-                StatusWarning(
-                    f"ASCEND_HOME_PATH={home} does not exist",
-                    fix,
-                    "error",
-                    "environment",
-                )
-            )
-        opp = env.get("ASCEND_OPP_PATH")
-        if home and not opp:
-            out.append(StatusWarning("ASCEND_OPP_PATH is not set", fix, "warning", "environment"))
-        elif opp and not os.path.isdir(opp):
-            out.append(
-                StatusWarning(f"ASCEND_OPP_PATH={opp} does not exist", fix, "error", "environment")
-            )
-        if home:
-            lib64 = os.path.normpath(os.path.join(home, "lib64"))
-            ld = [
-                os.path.normpath(p) for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p
-            ]
-            if lib64 not in ld:
+        for kind, name, value in cann_variables(env):
+            if kind == "missing" and name != "ASCEND_OPP_PATH":
                 out.append(
                     StatusWarning(
-                        f"LD_LIBRARY_PATH does not contain {lib64}",
-                        f"export LD_LIBRARY_PATH={shlex.quote(lib64)}:$LD_LIBRARY_PATH"
+                        f"ASCEND_HOME_PATH={value} does not exist",
+                        fix,
+                        "error",
+                        "environment",
+                    )
+                )
+            elif kind == "unset" and name == "ASCEND_OPP_PATH" and home:
+                out.append(
+                    StatusWarning("ASCEND_OPP_PATH is not set", fix, "warning", "environment")
+                )
+            elif kind == "missing":
+                out.append(
+                    StatusWarning(
+                        f"ASCEND_OPP_PATH={value} does not exist", fix, "error", "environment"
+                    )
+                )
+            elif kind == "lib64":
+                out.append(
+                    StatusWarning(
+                        f"LD_LIBRARY_PATH does not contain {value}",
+                        f"export LD_LIBRARY_PATH={shlex.quote(value)}:$LD_LIBRARY_PATH"
                         f"   (or {fix})",
                         "warning",
                         "environment",

@@ -9,11 +9,12 @@ Nothing here imports MindSpore.
 import os
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from ..device import ascend_install, envcheck
 from ..i18n import msg
 
-DEFAULT_ROOT = "/usr/local/Ascend"
+DEFAULT_ROOT = ascend_install.DEFAULT_ROOT
 HCCL_VARS = ("HCCL_CONNECT_TIMEOUT", "HCCL_EXEC_TIMEOUT", "RANK_TABLE_FILE", "RANK_SIZE")
 CANN_VARS = ("ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_TOOLKIT_HOME")
 DEVICE_VARS = ("ASCEND_RT_VISIBLE_DEVICES", "DEVICE_ID", "RANK_ID")
@@ -194,27 +195,42 @@ def check_versions(facts: Environment, entry_id: str = "") -> Confirmation:
 
 
 def cann_env_problems(facts: Environment) -> List[str]:
-    """What is missing for CANN to be usable from this process (empty = looks set up)."""
-    env = facts.env
+    """What is missing for CANN to be usable from this process (empty = looks set up).
+
+    The check is :func:`ascend_lab.device.envcheck.cann_variables` (status uses it too);
+    the doctor only asks whether the variables are there at all."""
     problems = []
-    for name in ("ASCEND_HOME_PATH", "ASCEND_OPP_PATH"):
-        value = env.get(name)
-        if not value:
+    for kind, name, value in envcheck.cann_variables(facts.env):
+        if kind == "unset":
             problems.append(msg("{} is not set", name))
-        elif not os.path.isdir(value):
+        elif kind == "missing":
             problems.append(msg("{}={} does not exist", name, value))
-    ld = env.get("LD_LIBRARY_PATH", "")
-    if not any(("Ascend" in p or "ascend" in p) for p in ld.split(os.pathsep) if p):
-        problems.append(msg("LD_LIBRARY_PATH has no Ascend/CANN directory"))
+        elif kind == "no-ascend-ld":
+            problems.append(msg("LD_LIBRARY_PATH has no Ascend/CANN directory"))
     return problems
 
 
-def find_set_env(root: str) -> Optional[str]:
-    for rel in ("ascend-toolkit/set_env.sh", "cann/set_env.sh", "nnae/set_env.sh"):
-        path = os.path.join(root, rel)
-        if os.path.isfile(path):
-            return path
-    return None
+def find_set_env(root: str, env: Optional[Mapping[str, str]] = None) -> Optional[str]:
+    """The set_env.sh of the CANN at ``root`` (or named by ``env``'s ASCEND_HOME_PATH), as
+    ``ascend-lab status`` finds it."""
+    info = ascend_install.read_install(root, environ=os.environ if env is None else env)
+    return info.set_env
+
+
+def _install(facts: Environment) -> Tuple[Optional[str], List[str]]:
+    """``(set_env.sh, the places CANN was looked for)``: the status's when it has them."""
+    inst = (facts.status or {}).get("install")
+    if isinstance(inst, dict) and ("set_env" in inst or "looked" in inst):
+        places = [
+            str(x.get("path"))
+            for x in inst.get("looked") or []
+            if isinstance(x, dict) and x.get("what") == "CANN"
+        ]
+        set_env = inst.get("set_env")
+        if isinstance(set_env, str) and set_env:
+            return set_env, places
+    info = ascend_install.read_install(facts.root, environ=facts.env)
+    return info.set_env, info.cann_places()
 
 
 def check_env(facts: Environment, entry_id: str = "") -> Confirmation:
@@ -232,16 +248,16 @@ def check_env(facts: Environment, entry_id: str = "") -> Confirmation:
             return Confirmation("env", CONFIRMED, lines)
         return Confirmation("env", INFO, lines)
     problems = cann_env_problems(facts)
-    set_env = find_set_env(facts.root)
+    set_env, places = _install(facts)
     lines = []
     if set_env:
         lines.append(msg("CANN's set_env.sh found: {}", set_env))
     else:
         lines.append(
             msg(
-                "No CANN install found under {} (no ascend-toolkit/set_env.sh): "
+                "No CANN install found (looked in {}): "
                 'on a machine without an NPU, run on CPU (`ms.set_device("CPU")`)',
-                facts.root,
+                ", ".join(places[:8]) or facts.root,
             )
         )
     if problems:
@@ -381,7 +397,7 @@ def environment_problems(facts: Environment) -> List[Confirmation]:
     found = []
     status = facts.status or {}
     mode = status.get("mode")
-    set_env = find_set_env(facts.root)
+    set_env, _places = _install(facts)
     if set_env and cann_env_problems(facts):
         found.append(check_env(facts, "set-env-not-sourced"))
     versions = check_versions(facts, "version-mismatch")
