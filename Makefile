@@ -63,9 +63,14 @@ lint: $(STAMP) $(PY38_VENV)/.installed
 hub-deps: $(STAMP)
 	sh scripts/hub_deps.sh
 
+# The suite runs on every core (pytest-xdist): each test file stays on one worker, so a
+# module's fixtures (a traced net, a JupyterLab server) are made once. XDIST=0 runs it serially.
+XDIST ?= auto
+XDIST_ARGS = $(if $(filter 0,$(XDIST)),,-n $(XDIST) --dist loadfile)
+
 pytest: $(STAMP) browser-deps hub-deps
 	cd labextension && ../$(BIN)/jlpm test
-	$(BIN)/python -m pytest -m "not packaging"
+	$(BIN)/python -m pytest $(XDIST_ARGS) -m "not packaging"
 
 # A leg needs its interpreter: say how to get it; in CI (CI=1) a missing one fails the build.
 define need_python
@@ -88,7 +93,7 @@ $(PY38_VENV)/.installed: pyproject.toml
 py38: $(STAMP)
 	$(call need_python,$(PY38),Python 3.8,3.8.18)
 	@if [ -x "$(PY38)" ]; then $(MAKE) --no-print-directory $(PY38_VENV)/.installed && \
-	  $(PY38_VENV)/bin/python -m pytest -q -p no:cacheprovider -m "not mindspore and not browser and not packaging and not hub" \
+	  $(PY38_VENV)/bin/python -m pytest $(XDIST_ARGS) -q -p no:cacheprovider -m "not mindspore and not browser and not packaging and not hub" \
 	    --ignore-glob='*_mindspore.py' tests; fi
 
 # Python 3.9 with the oldest MindSpore for it: the trace, memory and course-helper tests.
@@ -103,7 +108,7 @@ $(PY39_VENV)/.installed: pyproject.toml
 py39: $(STAMP)
 	$(call need_python,$(PY39),Python 3.9,3.9.18)
 	@if [ -x "$(PY39)" ]; then $(MAKE) --no-print-directory $(PY39_VENV)/.installed && \
-	  scripts/check_older_mindspore.sh $(PY39_VENV); fi
+	  XDIST_ARGS="$(XDIST_ARGS)" scripts/check_older_mindspore.sh $(PY39_VENV); fi
 
 older-mindspore: py39
 

@@ -9,4 +9,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="${1:?usage: $0 VENV (make py39 builds it)}"
 "$venv/bin/python" -c "import mindspore, sys; print('MindSpore', mindspore.__version__, 'on Python', sys.version.split()[0])"
-"$venv/bin/python" -m pytest -q -p no:cacheprovider tests/trace tests/memory tests/test_course_cmd.py
+# shellcheck disable=SC2086 # XDIST_ARGS is a list of options (from the Makefile)
+"$venv/bin/python" -m pytest ${XDIST_ARGS:-} -q -p no:cacheprovider tests/trace tests/memory tests/test_course_cmd.py
