@@ -8,6 +8,8 @@ Routes (all authenticated, under the server's ``base_url``):
 - ``GET {base_url}ascend-lab/api/course`` -> where the course's first notebook is.
 - ``GET {base_url}ascend-lab/api/graph?path=P`` -> the graph payload of a .mindir, .ir or
   dump folder under the server's root (:mod:`.file_handlers`).
+- ``GET {base_url}ascend-lab/api/profile?path=P`` -> the profile payload of a profiler
+  folder under the server's root (:mod:`.profile_handlers`).
 
 Nothing here imports MindSpore: loading the extension must stay cheap.
 """
@@ -44,6 +46,9 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     from .file_handlers import setup_file_handlers
 
     setup_file_handlers(serverapp)
+    from .profile_handlers import setup_profile_handlers
+
+    setup_profile_handlers(serverapp)
     serverapp.log.info(
         "ascend-lab server extension loaded (status cache %.1f s, npu-smi timeout %.1f s)",
         config.cache_seconds,
