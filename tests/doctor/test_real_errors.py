@@ -231,3 +231,18 @@ def test_long_hostile_text_gives_the_capped_answer():
     real = "".join(f"EE{n:04d} " for n in range(9000))
     notes = find_codes(near + real)
     assert [n.code for n in notes] == [f"EE{n:04d}" for n in range(MAX_CODES)]
+
+
+def test_pre_check_literals_agree_with_the_regexes_on_real_texts():
+    from ascend_lab.doctor.knowledge import load_entries
+
+    texts = [_read(name) for name in EXPECTED]
+    checked = 0
+    for entry in load_entries():
+        for pattern, needle in zip(entry.patterns, entry.needles):
+            for text in texts:
+                if needle is not None and pattern.search(text):
+                    literal, ignorecase = needle
+                    assert literal in (text.lower() if ignorecase else text), (entry.id, literal)
+                    checked += 1
+    assert checked >= len([e for e in EXPECTED.values() if e[0] == "rule"])
