@@ -25,7 +25,7 @@ _ERROR_CODE = re.compile(r"(?<![0-9A-Za-z_])E[1-9A-Z]\d{4}(?![0-9A-Za-z])")
 _NAMED = re.compile(r"\b([A-Z][A-Za-z_]{2,60})\((E[1-9A-Z]\d{4})\)")
 # A return code only next to the words that introduce one (6-digit numbers are everywhere).
 _RETURN_CODE = re.compile(
-    r"(?i)(?:error ?code|errcode|ret(?:code)?|runtime result|return code)"
+    r"(?i)(?:error ?code|errcode|ret(?:code)?|runtime result|return code|failed)"
     r"(?: is)?[ \t]{0,3}[=:\[]?[ \t]{0,3}((?:[125]07|100|500)\d{3})(?!\d)"
 )
 

@@ -148,6 +148,7 @@ def test_return_codes_by_their_range():
         "Malloc device memory failed, size[32212254720], ret[207001]\n"
         "Device 8 call rtSetDevice failed, ret[107001].\n"
         "aclInit failed, ret = 100001\n"
+        "[ERROR] aclrtSetDevice(deviceId) failed: 507046 (main.cpp:76)\n"
     )
     got = [(n.code, n.module, n.line) for n in notes]
     assert got == [
@@ -155,6 +156,7 @@ def test_return_codes_by_their_range():
         ("207001", "Runtime", 2),
         ("107001", "Runtime", 3),
         ("100001", "ACL", 4),
+        ("507046", "Runtime", 5),
     ]
     assert notes[2].detail.startswith("ACL_ERROR_RT_INVALID_DEVICEID")
     assert notes[0].internal and not notes[1].internal
