@@ -14,6 +14,17 @@ SCRIPT = ROOT / "scripts" / "import_graph.py"
 
 # Strongly connected components of the package graph on 2026-12-01 (lazy imports counted,
 # `if TYPE_CHECKING:` imports not). Edges behind it: see `python scripts/import_graph.py`.
+# The edges that close it, and the cut each needs (for the folder move of issue #25):
+# - profiling -> (root): profiling/magic.py calls the facade's profile(); call
+#   profiling.api.profile_net as tracing/magic.py now calls trace_net.
+# - report -> (root): report/trace_worker.py calls ascend_lab.trace(); call trace_net.
+#   With these two, (root) and profiling leave the cycle.
+# - device -> report, doctor -> report: the `--from-bundle` dispatch in device/cli.py and
+#   doctor/cli.py calls report.replay; move the dispatch up to the CLI layer. Then device,
+#   doctor, kernel and course_cmd leave it.
+# - viewfile <-> report: `ascend-lab view bundle.tgz` (viewfile/cli.py -> report.view) and
+#   the bundle's trace pages (report/view.py, report/npu.py -> viewfile.sources): the
+#   bundle viewer belongs to report, with viewfile's source readers below both.
 RECORDED_CYCLES = [
     {
         "(root)",
