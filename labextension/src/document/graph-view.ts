@@ -2,6 +2,7 @@
  * The viewer for a file or dump folder on the server: asks the server extension to parse
  * it (`GET ascend-lab/api/graph?path=`) and draws the payload, or says why it cannot. A
  * dump folder's passes come one at a time (`GET ascend-lab/api/graph/pass?path=&index=`).
+ * A profiler folder's profile comes from `GET ascend-lab/api/profile?path=`.
  */
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
@@ -61,6 +62,17 @@ export function fetchPass(
   return fetchJson(['graph', 'pass'], { path, index: String(index) }, trans);
 }
 
+/** The profile payload of the profiler folder at `path` (no graph; see profile_handlers.py). */
+export function fetchProfile(
+  path: string,
+  trans: ITrans = englishTrans
+): Promise<unknown> {
+  return fetchJson(['profile'], { path }, trans);
+}
+
+/** What a view shows of its path: a graph file or dump folder, or a profiler folder. */
+export type FolderKind = 'graph' | 'profile';
+
 /** The statistics of weight `name` of the .mindir at `path`, read by the server. */
 export function fetchWeightStats(
   path: string,
@@ -73,7 +85,8 @@ export function fetchWeightStats(
 export class GraphView extends Widget {
   constructor(
     path: string,
-    private readonly _trans: ITrans = englishTrans
+    private readonly _trans: ITrans = englishTrans,
+    private readonly _kind: FolderKind = 'graph'
   ) {
     super();
     this.addClass('jp-AscendLab-graphDocument');
@@ -97,11 +110,19 @@ export class GraphView extends Widget {
     status.textContent = this._trans.__('ascend-lab: reading %1 …', path);
     this.node.replaceChildren(status);
     try {
-      const payload = await fetchGraph(path, this._trans);
+      const payload =
+        this._kind === 'profile'
+          ? await fetchProfile(path, this._trans)
+          : await fetchGraph(path, this._trans);
       if (this.isDisposed) {
         return;
       }
       this.node.replaceChildren();
+      if (this._kind === 'profile') {
+        // a profiler folder has no graph: the viewer opens on its Profile tab
+        this._view = renderPayload(this.node, payload, { trans: this._trans });
+        return;
+      }
       // a .mindir's weights stay on the server: their statistics are read there on request
       const onRequestWeightStats = path.toLowerCase().endsWith('.mindir')
         ? (name: string) => fetchWeightStats(path, name, this._trans)

@@ -1,8 +1,10 @@
 /**
  * `.mindir` and `.ir` files open in the ascend-lab viewer as documents (double-click, or
  * Open With → "ascend-lab graph"); a folder of IR dumps opens from the file browser's
- * context menu ("Open as ascend-lab graph"). The server parses the files: the browser
- * never downloads them (the document model does not load content).
+ * context menu ("Open as ascend-lab graph"), and a profiler folder (the Ascend profiler's
+ * `*_ascend_ms` / `*_ascend_pt`, or the folder holding one per rank) as its profile ("Open
+ * as ascend-lab profile"). The server parses the files: the browser never downloads them
+ * (the document model does not load content).
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { MainAreaWidget } from '@jupyterlab/apputils';
@@ -18,12 +20,13 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { npuIcon } from '../icons';
 import { ITrans, TRANSLATION_DOMAIN } from '../trans';
-import { GraphView } from './graph-view';
+import { FolderKind, GraphView } from './graph-view';
 
 export const FACTORY_NAME = 'ascend-lab graph';
 export const MODEL_NAME = 'ascend-lab-no-content';
 export const FILE_TYPES = ['ascend-lab-mindir', 'ascend-lab-ir'];
 export const OPEN_FOLDER_COMMAND = 'ascend-lab:open-graph-folder';
+export const OPEN_PROFILE_COMMAND = 'ascend-lab:open-profile-folder';
 
 /** A model that never loads the file: JupyterLab fetches no content when this is null. */
 class NoContentModelFactory extends TextModelFactory {
@@ -82,7 +85,8 @@ function folderUnderMenu(app: JupyterFrontEnd): string | null {
 
 export const documentPlugin: JupyterFrontEndPlugin<void> = {
   id: 'ascend-lab:graph-documents',
-  description: 'Opens .mindir, .ir files and IR dump folders in the ascend-lab viewer.',
+  description:
+    'Opens .mindir, .ir files, IR dump folders and profiler folders in the ascend-lab viewer.',
   autoStart: true,
   optional: [ITranslator],
   activate: (app: JupyterFrontEnd, translator: ITranslator | null) => {
@@ -121,28 +125,38 @@ export const documentPlugin: JupyterFrontEndPlugin<void> = {
       )
     );
 
+    const openFolder = (args: { path?: unknown }, kind: FolderKind) => {
+      const path = typeof args.path === 'string' ? args.path : folderUnderMenu(app);
+      if (path === null) {
+        return;
+      }
+      const content = new GraphView(path, trans, kind);
+      const widget = new MainAreaWidget({ content });
+      widget.id = `ascend-lab-${kind}-${path}`;
+      widget.title.label = PathExt.basename(path) || path;
+      widget.title.caption = path;
+      widget.title.icon = npuIcon;
+      widget.title.closable = true;
+      app.shell.add(widget, 'main');
+      return content.ready;
+    };
     app.commands.addCommand(OPEN_FOLDER_COMMAND, {
       label: trans.__('Open as ascend-lab graph'),
-      execute: args => {
-        const path = typeof args.path === 'string' ? args.path : folderUnderMenu(app);
-        if (path === null) {
-          return;
-        }
-        const content = new GraphView(path, trans);
-        const widget = new MainAreaWidget({ content });
-        widget.id = `ascend-lab-graph-${path}`;
-        widget.title.label = PathExt.basename(path) || path;
-        widget.title.caption = path;
-        widget.title.icon = npuIcon;
-        widget.title.closable = true;
-        app.shell.add(widget, 'main');
-        return content.ready;
-      }
+      execute: args => openFolder(args, 'graph')
     });
-    app.contextMenu.addItem({
-      command: OPEN_FOLDER_COMMAND,
-      selector: '.jp-DirListing-item[data-isdir="true"]',
-      rank: 3
+    app.commands.addCommand(OPEN_PROFILE_COMMAND, {
+      label: trans.__('Open as ascend-lab profile'),
+      execute: args => openFolder(args, 'profile')
     });
+    for (const [command, rank] of [
+      [OPEN_FOLDER_COMMAND, 3],
+      [OPEN_PROFILE_COMMAND, 4]
+    ] as const) {
+      app.contextMenu.addItem({
+        command,
+        selector: '.jp-DirListing-item[data-isdir="true"]',
+        rank
+      });
+    }
   }
 };
