@@ -23,7 +23,10 @@ HELP: Dict[str, str] = {
     "ascend_profile": N_(
         "Profile a net from the namespace: %ascend_profile net x [--steps N] [--warmup N]"
     ),
-    "ascend_doctor": N_("Diagnose the last error (no argument), quoted text, or the cell's text."),
+    "ascend_doctor": N_(
+        "Diagnose the last error (no argument), quoted text, or the cell's text. "
+        "Options: --env (this machine's environment for a pasted text) --lang zh"
+    ),
     "ascend_report": N_(
         "Write a redacted report archive: %ascend_report [--out FILE] [--with-trace]"
     ),
