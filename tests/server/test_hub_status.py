@@ -18,13 +18,14 @@ with open(os.path.join(os.path.dirname(probe.__file__), "status.schema.json")) a
     SCHEMA = json.load(_f)
 
 
-def _service_doc(user="ann"):
-    """What the real service answers ``user``, from the fake machine's npu-smi table."""
+def _service_doc(user="ann", pid_user=lambda pid: None):
+    """What the real service answers ``user``, from the fake machine's npu-smi table
+    (``pid_user``: the owner the service finds for a pid, from the server process trees)."""
     with open(fixture_path(DEFAULT_INFO), encoding="utf-8") as f:
         info = npu_smi.parse_info(f.read())
     seats = {"ann": Assignment("ann", 2, since=1.0), "bob": Assignment("bob", 3, since=1.0)}
     snap = Snapshot(info, "", 1000.0, 0.4, 7, 5.0)
-    return status_for(snap, seats, user, False, lambda pid: None, now=1001.0)
+    return status_for(snap, seats, user, False, pid_user, now=1001.0)
 
 
 class _Service:
@@ -59,7 +60,9 @@ def test_under_the_hub_the_status_is_the_services_chip_and_npu_smi_never_runs(
     tmp_path, monkeypatch
 ):
     machine = make_fake_machine(tmp_path).activated(monkeypatch)
-    service = _Service(json.dumps(_service_doc()).encode())
+    # the fixture's one process runs on NPU 2; the service found it in ann's server's tree
+    owners = {1333928: "ann"}
+    service = _Service(json.dumps(_service_doc(pid_user=owners.get)).encode())
     env = {
         "ASCEND_LAB_HUB_SERVICE_URL": service.url,
         "JUPYTERHUB_API_TOKEN": "secret-token",
@@ -76,11 +79,25 @@ def test_under_the_hub_the_status_is_the_services_chip_and_npu_smi_never_runs(
     assert data["mode"] == "ascend"
     assert data["reason"] == "chip 2, shared by the class through the hub"
     assert [(c["npu"], c["chip"]) for c in data["chips"]] == [(2, 0)]  # ann's chip only
-    # the fixture's one process runs on NPU 2; the service could not say whose, and the
-    # chip has one learner, so it is ann's
     assert [p["pid"] for p in data["processes"]] == [1333928]
     assert data["versions"]["cann"] == "8.3.RC2" and data["versions"]["mindspore"] == "2.8.0"
     assert data["subject"]["hub_chip"] == "2" and data["subject"]["kind"] == "server"
+
+
+def test_a_process_the_service_cannot_place_is_not_shown_as_the_learners(tmp_path, monkeypatch):
+    # issue #24: an owner is never guessed from the chip's seats (any learner can open any
+    # chip on one server), so a process of unknown owner on ann's chip is not ann's
+    make_fake_machine(tmp_path).activated(monkeypatch)
+    doc = _service_doc()
+    assert doc["chips"][0]["processes"] == [] and doc["chips"][0]["other_processes"] == 1
+    service = _Service(json.dumps(doc).encode())
+    env = {"ASCEND_LAB_HUB_SERVICE_URL": service.url, "JUPYTERHUB_API_TOKEN": "t"}
+    try:
+        data = hub_probe(lambda t: {}, environ=env)(3.0)
+    finally:
+        service.close()
+    assert [(c["npu"], c["chip"]) for c in data["chips"]] == [(2, 0)]
+    assert data["processes"] == []
 
 
 def test_another_learner_sees_only_their_own_chip(tmp_path, monkeypatch):
