@@ -1,4 +1,6 @@
-"""``ascend-lab view PATH``: a .mindir, a .ir file or a dump folder -> the viewer.
+"""``ascend-lab view PATH``: a .mindir, a .ir file, a dump folder or a profiler folder
+(``*_ascend_ms`` / ``*_ascend_pt``, or the folder of one per rank; see ``sources.py``) ->
+the viewer.
 
 Exit codes: 0 shown, 2 the path cannot be shown (the reason is printed, and with ``-o`` the
 HTML file says it too, so a shared link never opens a blank page).
