@@ -178,7 +178,11 @@ def install_paths(root: str, environ: Dict[str, str]) -> Dict[str, Dict[str, Any
         out[p] = k
 
     note(root)
-    for sub in ("driver", "firmware", "ascend-toolkit", "nnae", "cann"):
+    try:  # CANN >= 8.5 installs into cann-<version> folders
+        versioned = sorted(n for n in os.listdir(root) if n.startswith("cann-"))[:20]
+    except OSError:
+        versioned = []
+    for sub in ["driver", "firmware", "ascend-toolkit", "nnae", "nnrt", "cann"] + versioned:
         base = os.path.join(root, sub)
         note(base)
         try:
@@ -196,10 +200,13 @@ def install_paths(root: str, environ: Dict[str, str]) -> Dict[str, Dict[str, Any
                 p = os.path.join(tk, name)
                 note(p)
                 if name.endswith("-linux") and os.path.isdir(p):
-                    for info in ("ascend_toolkit_install.info", "ascend_nnae_install.info"):
+                    for info in ascend_install.INFO_FILES + (ascend_install.OPS_INFO,):
                         note(os.path.join(p, info), keep=True)
-            set_env = os.path.join(os.path.dirname(tk.rstrip(os.sep)), "set_env.sh")
-            note(set_env, keep=True)
+            for set_env in (
+                os.path.join(tk, "set_env.sh"),
+                os.path.join(os.path.dirname(tk.rstrip(os.sep)), "set_env.sh"),
+            ):
+                note(set_env, keep=True)
     for value in environ.values():
         for part in value.split(os.pathsep):
             if part.startswith("/") and len(part) < 4096:
@@ -227,14 +234,16 @@ def collect_machine(bundle: Bundle, budget: Budget, npu_smi_timeout: float) -> D
     )
 
     # npu-smi: the probe's own calls (info, then board/usages/health per chip), recorded
-    root = ascend_install.default_root()
+    named = os.environ.get(ascend_install.ROOT_ENV) or None  # None: discover, as status does
+    inst = ascend_install.read_install(named, environ=os.environ)
+    root = inst.root
     exe = npu_smi_runner.find_npu_smi()
     recorder = NpuSmiRecorder(bundle, budget)
     ms = probe.mindspore_version()
     if exe is None:
         bundle.record("npu-smi", "missing", detail="npu-smi not found on PATH or /usr/local/sbin")
     status = probe.collect_from(
-        root, exe, recorder, ms, dict(os.environ), timeout=npu_smi_timeout, details=True
+        named, exe, recorder, ms, dict(os.environ), timeout=npu_smi_timeout, details=True
     )
     if exe is not None:
         npus = sorted({c.npu for c in status.chips})
@@ -250,9 +259,6 @@ def collect_machine(bundle: Bundle, budget: Budget, npu_smi_timeout: float) -> D
     )
 
     # version files and the toolkit's install info
-    inst = ascend_install.read_install(
-        root, os.environ.get("ASCEND_HOME_PATH") or os.environ.get("ASCEND_TOOLKIT_HOME")
-    )
     for name in ("driver", "firmware"):
         path = os.path.join(root, name, "version.info")
         _record_file(
@@ -273,7 +279,7 @@ def collect_machine(bundle: Bundle, budget: Budget, npu_smi_timeout: float) -> D
     )
 
     # set_env.sh's effect
-    set_env = setenv.find_set_env(root)
+    set_env = inst.set_env
     if set_env is None:
         bundle.record("set_env.sh's effect", "missing", detail=f"no set_env.sh under {root}")
     elif budget.left() <= 1:
