@@ -82,6 +82,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from ..gc_pause import gc_paused
 from .errors import GraphParseError
+from .ir_paste import PARTIAL_ATTR, clean_pasted_ir, has_entry_header
 from .limits import IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, limit, read_text_capped, too_large
 from .model import Graph, Node, TensorType
 from .ops import fused_kernel_name
@@ -1084,8 +1085,14 @@ def parse_ir_text(text: str, path: Optional[str] = None, memo: Optional[BlockMem
     """
     if not isinstance(text, str):
         raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
+    notes: List[str] = []
+    if not has_entry_header(text):  # pasted text (see ir_paste): the parts that are there
+        text, notes = clean_pasted_ir(text)
     with gc_paused():
-        return _IRParser(text, path, memo).parse()
+        graph = _IRParser(text, path, memo).parse()
+    if notes:
+        graph.attrs[PARTIAL_ATTR] = "partial IR (pasted text): " + "; ".join(notes)
+    return graph
 
 
 def parse_ir_file(path: Union[str, "os.PathLike[str]"]) -> Graph:

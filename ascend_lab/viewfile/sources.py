@@ -158,11 +158,16 @@ def _say_what_the_file_is(path: str) -> None:
 
 
 def _ir_payload(path: str) -> Dict[str, Any]:
+    from ..graph.ir_paste import PARTIAL_ATTR
     from ..graph.ir_text import is_kernel_graph_file, parse_ir_file
 
     graph = parse_ir_file(path)
     kernel = is_kernel_graph_file(path)
-    return single_graph_payload(graph, os.path.basename(path), "ir-file", memory=kernel)
+    title = os.path.basename(path)
+    partial = graph.attrs.get(PARTIAL_ATTR)
+    if partial:  # pasted text: the viewer's title bar says the graph is partial
+        title = f"{title} \u2014 {partial}"
+    return single_graph_payload(graph, title, "ir-file", memory=kernel)
 
 
 def dump_folder(path: str) -> str:
