@@ -60,9 +60,9 @@ def graph_data(graph: Graph) -> Dict[str, Any]:
                 out["data_inputs"] = carried
     repaired = repair_scopes(graph)  # where to draw a node MindSpore named elsewhere
     if repaired:
-        for node in data["nodes"]:
-            if node["id"] in repaired:
-                node["repaired_scope"] = repaired[node["id"]]
+        for entry in data["nodes"]:
+            if entry["id"] in repaired:
+                entry["repaired_scope"] = repaired[entry["id"]]
     return data
 
 
