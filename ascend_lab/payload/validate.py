@@ -202,6 +202,56 @@ def _check_memory(memory: Any, p: _Problems) -> None:
         )
 
 
+def _check_compare(cmp: Any, graphs: Dict[str, Any], p: _Problems) -> None:
+    """The ``compare`` section: both graph keys exist, every id it names is a node of its
+    side, and the summary's numbers are numbers (the viewer shows them as text)."""
+    if not p.need(isinstance(cmp, dict), "compare must be an object"):
+        return
+    ids = {}
+    for side in ("a", "b"):
+        key = cmp.get(side)
+        if p.need(isinstance(key, str) and key in graphs, f"compare.{side} must be a graph key"):
+            ids[side] = _node_ids(graphs, key)
+    titles = cmp.get("titles")
+    p.need(
+        isinstance(titles, list) and len(titles) == 2 and _is_string_list(titles),
+        "compare.titles must be two strings",
+    )
+    if len(ids) != 2:
+        return
+    for name, side in (("added", "b"), ("removed", "a")):
+        values = cmp.get(name)
+        if p.need(_is_string_list(values), f"compare.{name} must be a list of strings"):
+            for nid in values:
+                if not p.need(nid in ids[side], f"compare.{name}: {nid!r} is not a node of {side}"):
+                    break
+    matches = cmp.get("matches")
+    if not p.need(isinstance(matches, list), "compare.matches must be a list"):
+        return
+    for i, m in enumerate(matches):
+        if p.full or not p.need(isinstance(m, dict), f"compare.matches[{i}] must be an object"):
+            break
+        for side in ("a", "b"):
+            values = m.get(side)
+            if p.need(_is_string_list(values), f"compare.matches[{i}].{side} must be strings"):
+                for nid in values:
+                    p.need(nid in ids[side], f"compare.matches[{i}]: {nid!r} is not in {side}")
+        changes = m.get("changes", {})
+        p.need(
+            isinstance(changes, dict)
+            and all(_is_string_list(v) and len(v) == 2 for v in changes.values()),
+            f"compare.matches[{i}].changes must map fields to [A's, B's] strings",
+        )
+    summary = cmp.get("summary")
+    if p.need(isinstance(summary, dict), "compare.summary must be an object"):
+        for name in ("kernels", "nodes", "casts", "peak", "time_us"):
+            values = summary.get(name, [])
+            p.need(
+                isinstance(values, list) and all(v is None or _is_number(v) for v in values),
+                f"compare.summary.{name} must be a list of numbers",
+            )
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -239,6 +289,8 @@ def check_payload(obj: Any) -> None:
         _check_passes(obj["passes"], graphs, enums["stage"], p)
     if obj.get("memory") is not None:
         _check_memory(obj["memory"], p)
+    if graphs_ok and obj.get("compare") is not None:
+        _check_compare(obj["compare"], graphs, p)
     if p.errors:
         raise PayloadError(p.errors)
 

@@ -1,0 +1,183 @@
+"""Alignment of two recorded kernel graphs (tests/fixtures/ir, tests/fixtures/ir-2.7).
+
+The same nets dumped by MindSpore 2.10 and 2.7 must align node for node; LeNet without and
+with graph-kernel fusion must pair each fused kernel with the ops it replaced.
+"""
+
+import os
+
+from ascend_lab.compare import compare
+from ascend_lab.graph.align import align_graphs, name_key, normalise_name
+from ascend_lab.graph.ir_text import parse_ir_file
+from ascend_lab.graph.model import Graph, Node, TensorType
+from ascend_lab.payload import validate_payload
+from ascend_lab.tracing.fusion import build_fusion_map
+
+HERE = os.path.dirname(__file__)
+IR = os.path.join(HERE, "..", "fixtures", "ir")
+IR27 = os.path.join(HERE, "..", "fixtures", "ir-2.7")
+
+
+def _graph(*parts: str) -> Graph:
+    return parse_ir_file(os.path.join(*parts))
+
+
+def _lenet_fusion():
+    before = _graph(IR, "lenet_fusion", "hwopt_comm_after_kernel_select_kernel_graph0_0111.ir")
+    after = _graph(IR, "lenet_fusion", "graph_build_0_0164.ir")
+    fmap = build_fusion_map(before, after)
+    fused = {k.kernel: [before.node(o) for o in k.originals] for k in fmap.kernels}
+    return after, fused
+
+
+def test_normalise_strips_op_numbering_in_every_segment():
+    assert normalise_name("Default/conv1-Conv2d/Conv2D-op12") == "Default/conv1-Conv2d/Conv2D"
+    assert normalise_name("Default/a-op3/B-op4") == "Default/a/B"
+    assert normalise_name("Default/top-operator") == "Default/top-operator"
+
+
+def test_lenet_210_against_27_aligns_every_node():
+    a = _graph(IR27, "lenet", "graph_build_0_0090.ir")
+    b = _graph(IR, "lenet", "graph_build_0_0094.ir")
+    al = align_graphs(a, b)
+    assert al.added == [] and al.removed == []
+    assert al.changed == []
+    # every non-constant node is paired with the node of the same full name (op numbers aside)
+    for m in al.matches:
+        (x,), (y,) = m.a, m.b
+        assert name_key(a.node(x)) == name_key(b.node(y))
+    # the four ReLUs share one name and one source line: structure tells them apart
+    relus = [m for m in al.matches if a.node(m.a[0]).op == "ReLU"]
+    assert len(relus) == 4
+    assert {m.how for m in relus} == {"structure"}
+    assert [(m.a[0], m.b[0]) for m in relus] == [
+        ("%2", "%2"),
+        ("%6", "%6"),
+        ("%13", "%13"),
+        ("%18", "%18"),
+    ]
+
+
+def test_conv_210_against_27():
+    a = _graph(IR27, "conv", "graph_build_0_0090.ir")
+    b = _graph(IR, "conv", "graph_build_0_0094.ir")
+    al = align_graphs(a, b)
+    kernels_a = {n.id for n in a.kernels}
+    paired = {x for m in al.matches for x in m.a}
+    assert kernels_a <= paired
+    assert not [x for x in al.removed if a.node(x).is_kernel]
+    assert not [y for y in al.added if b.node(y).is_kernel]
+
+
+def test_lenet_against_lenet_fusion_pairs_kernels_with_their_originals():
+    a = _graph(IR, "lenet", "graph_build_0_0094.ir")
+    b, fused = _lenet_fusion()
+    al = align_graphs(a, b, fused_b=fused)
+    groups = {m.b: m.a for m in al.matches if m.how == "fusion"}
+    ops = {k: [a.node(x).op for x in v] for k, v in groups.items()}
+    assert ops == {
+        ("%2",): ["ReLU"],
+        ("%6",): ["ReLU"],
+        ("%12",): ["BiasAdd", "ReLU"],
+        ("%16",): ["BiasAdd", "ReLU"],
+        ("%20",): ["BiasAdd"],
+    }
+    # the right ones: fc1's BiasAdd and the ReLU after it go into the first BiasAdd_ReLU
+    assert groups[("%12",)] == ("%12", "%13")
+    assert a.node("%12").name == "Default/fc1-Dense/BiasAdd-op0"
+    assert al.added == []
+    kernels_removed = [x for x in al.removed if a.node(x).is_kernel]
+    assert kernels_removed == []
+    for m in al.matches:
+        if m.how == "fusion":
+            assert m.changes["fusion"][1].startswith("Fused_")
+
+
+def test_lenet_fusion_without_its_fusion_map_leaves_kernels_unpaired():
+    a = _graph(IR, "lenet", "graph_build_0_0094.ir")
+    b, _ = _lenet_fusion()
+    al = align_graphs(a, b)
+    assert not [m for m in al.matches if m.how == "fusion"]
+    assert sorted(b.node(y).op for y in al.added) == sorted(
+        [
+            "Fused_ReLU",
+            "Fused_ReLU",
+            "Fused_BiasAdd_ReLU_fusion",
+            "Fused_BiasAdd_ReLU_fusion",
+            "Fused_BiasAdd",
+        ]
+    )
+    assert [a.node(x).op for x in al.removed if a.node(x).is_kernel] == [
+        "ReLU",
+        "ReLU",
+        "BiasAdd",
+        "ReLU",
+        "BiasAdd",
+        "ReLU",
+        "BiasAdd",
+    ]
+
+
+def test_fusion_on_both_sides_pairs_kernel_with_kernel():
+    b, fused = _lenet_fusion()
+    b2 = _graph(IR27, "lenet_fusion", "graph_build_0_0160.ir")
+    al = align_graphs(b2, b, fused_b=fused)
+    assert [y for y in al.added if b.node(y).is_kernel] == []
+    assert {m.how for m in al.matches} <= {"source", "name", "structure"}
+
+
+def _node(nid, op, name, inputs=(), dtype="Float32", shape=(1, 4)):
+    return Node(nid, op, name=name, inputs=list(inputs), outputs=[TensorType(dtype, shape)])
+
+
+def test_added_cast_and_changed_dtype():
+    a = Graph(
+        "a",
+        [
+            _node("%x", "Parameter", "x"),
+            _node("%1", "ReLU", "Default/relu-ReLU/ReLU-op0", ["%x"]),
+        ],
+    )
+    a.nodes[0].kind = "input"
+    b = Graph(
+        "b",
+        [
+            _node("%x", "Parameter", "x"),
+            _node("%1", "Cast", "Default/Cast-op3", ["%x"], dtype="Float16"),
+            _node("%2", "ReLU", "Default/relu-ReLU/ReLU-op7", ["%1"], dtype="Float16"),
+        ],
+    )
+    b.nodes[0].kind = "input"
+    al = align_graphs(a, b)
+    assert al.added == ["%1"] and al.removed == []
+    (relu,) = [m for m in al.matches if m.a == ("%1",)]
+    assert relu.b == ("%2",)
+    assert relu.changes == {"dtype": ("float32", "float16")}
+
+
+def test_ambiguous_nodes_are_never_guessed():
+    # two Adds with one name and no paired neighbour that tells them apart
+    def graph(name):
+        return Graph(
+            name,
+            [
+                _node("%1", "Add", "Default/Add-op0"),
+                _node("%2", "Add", "Default/Add-op1"),
+            ],
+        )
+
+    al = align_graphs(graph("a"), graph("b"))
+    assert al.matches == []
+    assert al.added == ["%1", "%2"] and al.removed == ["%1", "%2"]
+
+
+def test_comparison_payload_of_fixtures_is_valid_and_escaped_strings_stay_text():
+    a = _graph(IR, "lenet", "graph_build_0_0094.ir")
+    b, _ = _lenet_fusion()
+    cmp = compare(a, b, titles=("<b>fp32</b>", "fused & on"))
+    payload = cmp.to_payload()
+    validate_payload(payload)
+    assert payload["compare"]["titles"] == ["<b>fp32</b>", "fused & on"]
+    page = cmp._repr_html_()
+    assert "<b>fp32</b>" not in page and "&lt;b&gt;fp32&lt;/b&gt;" in page
+    assert payload["compare"]["summary"]["kernels"] == [15, 13]
