@@ -479,6 +479,14 @@ def _parse(data: bytes, path: Optional[str], pb2: Optional[ModuleType]) -> Graph
         raise GraphParseError(
             f"{exc} (the file looks truncated or corrupt)", path, offset=len(data)
         ) from None
+    except (KeyError, AttributeError, TypeError, IndexError, ValueError) as exc:
+        # content this module does not expect: a message (exit 2, an error page), not a
+        # traceback
+        raise GraphParseError(
+            f"cannot map this MindIR to a graph ({type(exc).__name__}: {exc}); "
+            "please report it with the file's producer and model_version",
+            path,
+        ) from None
     main.file = path
     for g in main.subgraphs.values():
         g.file = path

@@ -260,3 +260,17 @@ def test_builtin_decoder_equals_mind_ir_pb2_on_real_files(path):
 
     builtin = parsed_as_data(parse_mindir_file(path, decoder="builtin"))
     assert builtin == parsed_as_data(parse_mindir_file(path, decoder="protobuf"))
+
+
+def test_every_dtype_of_the_vendored_proto_has_a_mindspore_name():
+    """Each TensorProto.DataType value (MindSpore 2.10's mind_ir.proto, QINT4X2 included)
+    shows as the dtype name MindSpore prints, never as a bare ``dtype#<n>``."""
+    from ascend_lab.graph.mind_ir_fields import ENUMS
+    from ascend_lab.graph.mindir import _dtype
+
+    codes = ENUMS["TensorProto.DataType"]
+    names = {code: _dtype(code) for code in codes}
+    assert names[0] is None  # UNDEFINED
+    shown = [name for code, name in names.items() if code]
+    assert all(name and name[0].isupper() and not name.isupper() for name in shown), names
+    assert names[max(codes)] == "QInt4x2" and _dtype(max(codes) + 1) == f"dtype#{max(codes) + 1}"
