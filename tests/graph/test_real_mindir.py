@@ -58,6 +58,13 @@ EXPECTED = {
         "S-Prim-MakeTuple",
         0,
     ),
+    "ms1.7_scatter_min_bprop.mindir": (
+        "1.7.0",
+        ["S-Prim-hyper_map[zeros_like_leaf]", "S-Prim-Gather", "S-Prim-MakeTuple"],
+        ["x", "indices", "update", "out", "dout"],
+        "S-Prim-MakeTuple",
+        0,
+    ),
     "ms1.8_scatter_update_bprop.mindir": (
         "1.8.0",
         ["S-Prim-hyper_map[zeros_like_leaf]", "S-Prim-Gather", "S-Prim-MakeTuple"],
