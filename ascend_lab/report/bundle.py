@@ -27,7 +27,7 @@ from typing import Any, Dict, Iterator, List, Optional
 from .._version import __version__
 from ..errors import AscendLabError
 from ..safe_write import atomic_output
-from .redact import Redactor
+from .redact import NOT_REDACTED, Redactor
 
 TOP = "ascend-lab-report"
 SCHEMA = "ascend-lab.report/1"
@@ -184,6 +184,18 @@ def manifest_text(manifest: Dict[str, Any]) -> str:
             lines.append("  nothing of these kinds was found")
         for cat, c in sorted(red.items()):
             lines.append(f"  {cat}: {c['distinct']} distinct value(s), {c['replaced']} place(s)")
+        lines.extend(
+            [
+                "Looked for in every file, by value as well as by name: host, user and home",
+                "names; IPv4 and IPv6 addresses; MAC addresses; serial numbers, VDie/NDie and",
+                "node ids; credentials (URL user:password@, password=/token=/secret=/AK=/SK=",
+                "pairs, Authorization headers, AWS and Huawei Cloud access-key shapes).",
+                "set_env.sh: only its path is here, not its text; of the variables it sets only",
+                "the Ascend/MindSpore/path ones are kept (the others by name only).",
+                "NOT redacted:",
+            ]
+            + [f"  {what}" for what in NOT_REDACTED]
+        )
     else:
         lines.append("NOT REDACTED (--no-redact): host names, user names, home paths, IP")
         lines.append("addresses and serial numbers appear as they are. Read before sharing.")

@@ -32,6 +32,8 @@ ENV_NAMES = (
     "OPTION_EXEC_EXTERN_PLUGIN_PATH",
 )
 _SECRET_WORDS = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH")
+# name parts that mean a credential: OBS_AK, HUAWEICLOUD_SDK_SK, PROXY_PASS, DB_PW
+_SECRET_PARTS = frozenset(["AK", "SK", "PASS", "PW"])
 OS_RELEASE_MAX = 8 * 1024
 
 
@@ -52,12 +54,20 @@ class Budget:
         return max(0.0, min(wanted, self.left()))
 
 
+def is_secret_name(name: str) -> bool:
+    """Does a variable's name say it holds a credential?"""
+    upper = name.upper()
+    return any(w in upper for w in _SECRET_WORDS) or bool(
+        _SECRET_PARTS.intersection(upper.replace("-", "_").split("_"))
+    )
+
+
 def recorded_environment(environ: Optional[Dict[str, str]] = None) -> Dict[str, str]:
     """The variables a helper needs (Ascend, MindSpore, HCCL, paths), never secrets."""
     env = os.environ if environ is None else environ
     out = {}
     for k, v in env.items():
-        if any(w in k.upper() for w in _SECRET_WORDS):
+        if is_secret_name(k):
             continue
         if k in ENV_NAMES or k.startswith(ENV_PREFIXES):
             out[k] = v
@@ -172,7 +182,8 @@ def install_paths(root: str, environ: Dict[str, str]) -> Dict[str, Dict[str, Any
         k = _kind(p)
         if k is None:
             return
-        if keep and k["kind"] == "file":
+        # set_env.sh is recorded as a path only: its text can hold access keys and passwords
+        if keep and k["kind"] == "file" and os.path.basename(p) != "set_env.sh":
             text, _ = ascend_install.read_small_text(p)
             k["text"] = text or ""
         out[p] = k
@@ -287,8 +298,11 @@ def collect_machine(bundle: Bundle, budget: Budget, npu_smi_timeout: float) -> D
     else:
         t0 = time.monotonic()
         changed, error = setenv.source_set_env(set_env, timeout=budget.timeout(30.0))
+        kept = recorded_environment(changed)  # the Ascend/MindSpore/path ones, no secrets
+        others = sorted(set(changed) - set(kept))
         bundle.add_json(
-            "machine/set_env.json", {"script": set_env, "sets": changed, "error": error}
+            "machine/set_env.json",
+            {"script": set_env, "sets": kept, "not_recorded": others, "error": error},
         )
         state = "ok" if not error else ("timed out" if "timed out" in error else "failed")
         bundle.record(

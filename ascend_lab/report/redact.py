@@ -1,35 +1,121 @@
-"""Replace what identifies a machine or a person with stable tokens. Pure text in, text out.
+"""Replace what identifies a machine or a person, and every credential, with stable tokens.
+Pure text in, text out.
 
-Categories: ``host`` (host names), ``user`` (user names), ``home`` (home folders), ``ip``
-(IPv4 addresses except loopback and 0.0.0.0), ``mac`` (MAC addresses) and ``serial``
-(the value of any ``Serial Number``/``SN``/``UUID``/``ELabel``-like key, as npu-smi's board
-view prints it). The same value always becomes the same token (``<host-1>``, ``<serial-2>``)
-in every file of one report, so a reader can still see that two files name the same chip.
-Home folders become absolute tokens (``/<home-1>``) so recorded paths stay absolute and a
-replay can mirror them. Every pattern is linear (no nested quantifiers).
+Categories: ``host`` (host names, and the values of host/node/pod name and id fields),
+``user`` (user names), ``home`` (home folders), ``ip`` (IPv4 and IPv6 addresses except
+loopback and the unspecified address), ``mac`` (MAC addresses), ``serial`` (the value of any
+``Serial Number``/``SN``/``UUID``/``ELabel``/``VDie ID``/``NDie ID``-like key, as npu-smi's
+board view prints it or as JSON holds it) and ``secret`` (credentials, found by value as
+well as by name: URL user info ``scheme://user:pass@``, ``password=``/``token=``/
+``secret=``/``api_key=``/``AK=``/``SK=``-like pairs, ``Authorization:`` headers, and the
+shapes of cloud access keys: AWS ``AKIA…``/``ASIA…``, Huawei Cloud (OBS) 20-character AKs and
+40-character SKs).
+
+The same value always becomes the same token (``<host-1>``, ``<serial-2>``) in every file of
+one report, so a reader can still see that two files name the same chip. Home folders become
+absolute tokens (``/<home-1>``) so recorded paths stay absolute and a replay can mirror them.
+Every pattern is linear: bounded repeats of single character classes, no nested quantifiers.
 """
 
+import ipaddress
 import re
 from typing import Dict, Iterable, List, Optional, Pattern, Tuple
 
-CATEGORIES = ("host", "user", "home", "ip", "mac", "serial")
+CATEGORIES = ("host", "user", "home", "ip", "mac", "serial", "secret")
+# What the redactor does not look for: said in MANIFEST.txt, so nobody assumes more.
+NOT_REDACTED = (
+    "file and folder names other than home folders (your script and model names stay)",
+    "operator, layer and scope names, shapes and dtypes in IR dumps and profiles",
+    "free text in logs beyond the patterns above (a secret without a key name or a known "
+    "shape, e.g. a password alone on a line, stays)",
+    "numbers that are not addresses or serials (device ids, ports, sizes, timings)",
+)
 
 # Names that identify nobody: redacting them would only make the text unreadable.
 _NOT_SECRET = frozenset(["root", "localhost", "", "HwHiAiUser", "nobody"])
 _MIN_LEN = 2  # a 1-letter name would hit ordinary words
+_LITERAL_SECRET_MIN = 6  # shorter credentials are replaced where found, not everywhere
+_LITERAL_SECRET_MAX = 256  # distinct credentials replaced everywhere (the rest: where found)
+_NO_VALUE = frozenset(["NA", "N/A", "-", "NONE", "NULL", "0", "", "TRUE", "FALSE", "***"])
 
 _IPV4 = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\.?\d)")
+# A run of hex digits, colons and dots that is not part of a word: checked by ipaddress
+_IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:.]{2,45}(?![\w:])")
 _MAC = re.compile(r"(?<![0-9A-Fa-f:])(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}(?![0-9A-Fa-f:])")
-# "Serial Number : 033GWR10M8000050", "SN=...", "Chip UUID: ..." (key, separator, value)
-# Matched line by line, on lines of at most _SERIAL_LINE_MAX characters (keeps it linear).
+# "Serial Number : 033GWR10M8000050", "SN=...", "Chip UUID: ...", '"vdie_id": "..."' (key,
+# separator, value). Matched line by line, on lines of at most _SERIAL_LINE_MAX characters.
+_SERIAL_KEYS = (
+    r"serial|serial[ _-]?number|serial[ _-]?no|sn|uuid|elabel|chip[ _-]?id|board[ _-]?sn|"
+    r"[vn]die[ _-]?id"
+)
+_HOST_KEYS = r"host[ _-]?name|node[ _-]?name|node[ _-]?id|pod[ _-]?name|server[ _-]?id"
+# group 1: a serial-like key, group 2: a host-like key, group 3: the value
+_ID_KEY = r"\b(?:(" + _SERIAL_KEYS + r")|(" + _HOST_KEYS + r"))\b"
 _SERIAL_LINE = re.compile(
-    r"(?i)[ \t]{0,40}[^:=]{0,40}?\b(?:serial(?:[ _-]?(?:number|no))?|sn|uuid|elabel|"
-    r"chip[ _-]?id|board[ _-]?sn)\b[ \t]{0,40}[:=][ \t]{0,40}(\S[^\n]{0,120}?)[ \t]{0,40}$"
+    r"(?i)[ \t]{0,40}[^:=\n]{0,40}?"
+    + _ID_KEY
+    + r"\"?[ \t]{0,40}[:=][ \t]{0,40}\"?(\S[^\n\"]{0,120}?)\"?,?[ \t]{0,40}$"
 )
 _SERIAL_LINE_MAX = 400
-# version files hold dotted numbers that are not addresses ("Version=24.1.0.3")
-_VERSION_LINE = re.compile(r"(?im)^[ \t]*[\w.-]{0,40}version[\w .-]{0,40}[:=]")
-_HOME_USER = re.compile(r"(?<![\w/])/home/([A-Za-z0-9._-]{1,64})")
+# the same keys in one-line JSON ('{"vdie_id": "...", "hostname": "..."}')
+_ID_JSON = re.compile(
+    r"(?i)\"[\w -]{0,40}?" + _ID_KEY + r"\"[ \t]{0,8}:[ \t]{0,8}\"([^\"\n]{1,120})\""
+)
+# "Version=24.1.0.3", '"driver": "24.1.0.3"': a dotted number that is a version, not an
+# address, only as the value of a key that ends with "version" or names a component
+_VERSION_VALUE = re.compile(
+    r"(?i)(?<![\w.-])[\w.-]{0,40}(?:version|\"driver|\"firmware|\"cann|\"npu_smi)\"?"
+    r"[ \t]{0,8}[:=][ \t]{0,8}\"?(?=\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.]))"
+)
+_HOME_USER = re.compile(
+    r"(?:(?<![\w/])|(?<=file://))/home/([A-Za-z0-9._-]{1,64})( [A-Za-z0-9._ -]{1,64}(?=/))?"
+)
+
+# Credentials by context. Values end at whitespace, quotes and separators.
+_VALUE = r"([^\s\"',;&<>]{1,512})"
+_URL_USERINFO = re.compile(r"(?i)\b[a-z][a-z0-9+.-]{0,30}://([^\s/?#@\"'<>]{1,512})@")
+_AUTH_SCHEME = re.compile(
+    r"(?i)\b(?:proxy-)?authorization\"?[ \t]{0,8}[:=][ \t]{0,8}\"?"
+    r"(?:bearer|basic|digest|token|negotiate)[ \t]{1,8}" + _VALUE
+)
+_KEY_SECRET = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?=[pPtTsSaAcC])(?:password|passwd|passphrase|token|secret|api[_-]?key|"
+    r"access[_-]?key[_-]?id|access[_-]?key|secret[_-]?access[_-]?key|secret[_-]?key|"
+    r"private[_-]?key|credentials|credential|authorization|ak|sk)\"?[ \t]{0,8}[:=][ \t]{0,8}"
+    r"\"?" + _VALUE
+)
+_AUTH_WORDS = frozenset(["bearer", "basic", "digest", "token", "negotiate"])
+# Credentials by shape alone
+_AWS_KEY = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")
+_AK20 = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{20}(?![A-Za-z0-9])")  # Huawei Cloud AK
+_SK40 = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{40}(?![A-Za-z0-9])")  # Huawei Cloud SK
+_CONTEXT = (_URL_USERINFO, _AUTH_SCHEME, _KEY_SECRET)
+
+
+def _key_shaped(value: str, lower: bool) -> bool:
+    """Does a 20/40-character run look like a generated key (letters and digits mixed)?"""
+    has = (any(c.isdigit() for c in value), any(c.isupper() for c in value))
+    return all(has) and (not lower or any(c.islower() for c in value))
+
+
+def _shaped_secrets(text: str) -> Iterable[str]:
+    for m in _AWS_KEY.finditer(text):
+        yield m.group(0)
+    for m in _AK20.finditer(text):
+        if _key_shaped(m.group(0), lower=False):
+            yield m.group(0)
+    for m in _SK40.finditer(text):
+        if _key_shaped(m.group(0), lower=True):
+            yield m.group(0)
+
+
+def _has_alnum(value: str) -> bool:
+    return any(c.isalnum() for c in value)
+
+
+def _credential(value: str) -> bool:
+    v = value.strip()
+    return _has_alnum(v) and v.upper() not in _NO_VALUE and v[0] not in "<$%{["
 
 
 class Redactor:
@@ -67,24 +153,49 @@ class Redactor:
         return table[value]
 
     def learn(self, text: str) -> None:
-        """Find serial numbers and /home/<name> users in ``text`` before any replacing."""
-        for line in text.splitlines():
-            m = _SERIAL_LINE.match(line) if len(line) <= _SERIAL_LINE_MAX else None
+        """Find serials, ids, /home/<name> users and credentials in ``text`` before any
+        replacing, so each is replaced in every file, wherever it appears."""
+        found = [
+            _SERIAL_LINE.match(line) for line in text.splitlines() if len(line) <= _SERIAL_LINE_MAX
+        ]
+        if '"' in text:
+            found.extend(_ID_JSON.finditer(text))
+        for m in found:
             if m is None:
                 continue
-            value = m.group(1).strip()
-            if value and value.upper() not in ("NA", "N/A", "-", "NONE", "0"):
-                self._token("serial", value)
+            value = m.group(3).strip()
+            if value.upper() in _NO_VALUE or (value.isdigit() and len(value) <= 4):
+                continue  # "Chip ID : 1" is an index, not an identity
+            if value[:1] in ("<", "{", "[") or value == "localhost" or not _has_alnum(value):
+                continue  # a token already, JSON structure, or punctuation
+            self._token("serial" if m.group(1) else "host", value)
         for m in _HOME_USER.finditer(text):
             name = m.group(1)
             if name not in _NOT_SECRET and len(name) >= _MIN_LEN and "<" not in name:
                 self._token("user", name)
+                if m.group(2):  # "/home/Ann Lee/...": the whole name is one home
+                    self._token("home", "/home/" + name + m.group(2))
+                    self._token("user", name + m.group(2))
+        for pattern in _CONTEXT:
+            for m in pattern.finditer(text):
+                if _credential(m.group(1)) and m.group(1).lower() not in _AUTH_WORDS:
+                    self._secret(m.group(1))
+        for value in _shaped_secrets(text):
+            self._secret(value)
+
+    def _secret(self, value: str) -> None:
+        if len(self.tokens["secret"]) < _LITERAL_SECRET_MAX:
+            self._token("secret", value)
 
     def _literal_pattern(self) -> Optional[Pattern[str]]:
         if self._literal is None:
             values: List[Tuple[str, str]] = []
-            for category in ("home", "serial", "host", "user"):
-                values.extend((v, category) for v in self.tokens[category])
+            for category in ("home", "serial", "host", "user", "secret"):
+                values.extend(
+                    (v, category)
+                    for v in self.tokens[category]
+                    if category != "secret" or len(v) >= _LITERAL_SECRET_MIN
+                )
             if not values:
                 return None
             # longest first, so /home/alice wins over alice; names match whole words only
@@ -107,17 +218,27 @@ class Redactor:
                 return token
 
             text = literal.sub(swap, text)
+        for pattern in _CONTEXT:  # short credentials, replaced only where they stand
+            text = pattern.sub(self._in_context, text)
         text = _MAC.sub(lambda m: self._count("mac", m.group(0)), text)
-        return "".join(
-            line if _VERSION_LINE.match(line) else _IPV4.sub(self._ip, line)
-            for line in text.splitlines(keepends=True)
-        )
+        text = _IPV6.sub(self._ip6, text)
+        keep = {m.end() for m in _VERSION_VALUE.finditer(text)}  # versions, not addresses
+        return _IPV4.sub(lambda m: m.group(0) if m.start() in keep else self._ip(m), text)
+
+    def _in_context(self, m: "re.Match[str]") -> str:
+        value = m.group(1)
+        if not _credential(value) or value.lower() in _AUTH_WORDS:
+            return m.group(0)
+        start, end = m.span(1)
+        base = m.start(0)
+        whole = m.group(0)
+        return whole[: start - base] + self._count("secret", value) + whole[end - base :]
 
     def redact_bytes(self, data: bytes) -> bytes:
         """A binary file (MindIR, .pb dumps): each known secret becomes ``*`` of the same
         length, so length-prefixed protobuf strings stay valid. Addresses are found only
         in text files."""
-        for category in ("home", "serial", "host", "user"):
+        for category in ("home", "serial", "host", "user", "secret"):
             for value in sorted(self.tokens[category], key=len, reverse=True):
                 raw = value.encode("utf-8")
                 n = data.count(raw)
@@ -135,6 +256,20 @@ class Redactor:
         if any(o > 255 for o in octets) or octets[0] in (0, 127):
             return m.group(0)
         return self._count("ip", m.group(0))
+
+    def _ip6(self, m: "re.Match[str]") -> str:
+        text = m.group(0)
+        tail = "." if text.endswith(".") else ""
+        candidate = text[: len(text) - len(tail)]
+        if candidate.count(":") < 2:
+            return text
+        try:
+            address = ipaddress.IPv6Address(candidate)
+        except ValueError:
+            return text
+        if address.is_loopback or address.is_unspecified:
+            return text
+        return self._count("ip", candidate) + tail
 
     def summary(self) -> Dict[str, Dict[str, int]]:
         """Per category: how many distinct values and how many replacements (no values)."""
