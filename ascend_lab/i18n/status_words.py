@@ -27,4 +27,13 @@ WORDS = (
     N_("a directory, not a file"),
     N_("unreadable ({})"),
     N_("empty or has no readable version= line"),
+    # where CANN is (DeviceStatus.install_lines), and how it was found (ascend_install)
+    N_("CANN home: {}"),
+    N_("found via: {}"),
+    N_("set_env.sh: {}"),
+    N_("CANN not found; looked in: {}"),
+    N_("default"),
+    N_("--root / ASCEND_LAB_ASCEND_ROOT"),
+    N_("non-root install ($HOME/Ascend)"),
+    N_("conda ($CONDA_PREFIX/Ascend)"),
 )
