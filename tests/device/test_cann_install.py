@@ -440,3 +440,28 @@ def test_status_flags_a_driver_too_old_for_cann_85(tree, monkeypatch):
     assert s.versions.cann == "8.5.0" and s.versions.driver == "24.1.rc1"
     assert s.compatibility.verdict == "mismatch"
     assert any("needs Ascend HDK 25.0 or newer" in w.message for w in s.warnings)
+
+
+def test_where_lines_and_warnings_in_chinese(tree, monkeypatch, tmp_path):
+    from ascend_lab.i18n import localize, using
+
+    shutil.copytree(os.path.join(ASCEND_TREE, "driver"), os.path.join(tree.root, "driver"))
+    s = probe.collect_status(refresh=True, query_npu_smi=False, locations=tree.locations)
+    with using("zh"):
+        text = s.to_text()
+        (w,) = [w for w in s.warnings if w.component == "cann"]
+        assert localize(w.message).startswith("未找到 CANN；已查找：" + tree.root)
+    assert "未找到 CANN；已查找：" + tree.root in text
+    tree.cann85()
+    s = probe.collect_status(refresh=True, query_npu_smi=False, locations=tree.locations)
+    with using("zh"):
+        text = s.to_text()
+        html = s._repr_html_()
+        hdk = next(w for w in s.warnings if "HDK" in w.message)
+        assert (
+            localize(hdk.message)
+            == "CANN 8.5.0 需要 Ascend HDK 25.0 或更新版本；当前安装的驱动是 24.1.rc1"
+        )
+    assert "CANN 目录：" + os.path.join(tree.root, "cann") in text
+    assert "找到方式：默认位置" in text and "找到方式：默认位置" in html
+    assert "set_env.sh：" + os.path.join(tree.root, "cann", "set_env.sh") in text
