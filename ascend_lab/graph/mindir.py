@@ -24,9 +24,10 @@ Mapping:
   -> kind ``input``, op ``FreeVariable``.
 - Node ids are the protobuf names without the ``<graph name>:`` prefix, made unique in
   their graph (a second ``y`` is ``y~2``, in file order); MindSpore 1.x files refer to a
-  node by the name of its output (``NodeProto.output``) and sometimes add an output index
-  (``<graph>:<node>:<i>``): both lead to the node. ``REF::MetaFuncGraph::<name>`` and
-  ``REF::ClassType::<module.Class>`` (2.0's bprop graphs) are ops named by that text.
+  node by the name of its output (``NodeProto.output``, e.g. the graph output
+  ``<graph>:6:2`` of the node ``<graph>:5:1``): that name leads to the node too.
+  ``REF::MetaFuncGraph::<name>`` and ``REF::ClassType::<module.Class>`` (2.0's bprop
+  graphs) are ops named by that text.
   ``node.domain`` is the full name with scope (``Default/conv1-Conv2d/Conv2D-op0``); the
   ``shape`` attribute gives the output dtypes and shapes; input types are the producers'
   output types.
@@ -221,14 +222,10 @@ class _Model:
                     if n.op_type == "Constant":
                         self.constants.setdefault(out, n)
 
-    def known(self, name: str) -> Optional[str]:
-        """``name``, or the name it refers to without an output index (``<node>:<i>``)."""
-        if name in self.owner or name in self.functions or name in self.constants:
-            return name
-        base, colon, index = name.rpartition(":")
-        if colon and index.isdigit() and (base in self.owner or base in self.constants):
-            return base
-        return None
+    def known(self, name: str) -> bool:
+        """Whether ``name`` is a value of the file: a node (by its name or, in MindSpore
+        1.x files, by its output's name), a graph input or weight, a graph, a constant."""
+        return name in self.owner or name in self.functions or name in self.constants
 
 
 class _Ids:
@@ -296,25 +293,21 @@ def _graph(m: _Model, gp: Any) -> Graph:
         """The id in this graph of input ``src``, adding constant/free-variable nodes."""
         if src in local:
             return local[src]
-        found = m.known(src)
-        if found is None:
+        if not m.known(src):
             raise _BadModel(f"node {user.id} uses {src!r}, which is not defined in the file")
-        if found in local:  # ``<node>:<output index>`` of a node of this graph
-            return local[found]
-        if found in m.functions:
+        if src in m.functions:
             cid = ids.take(f"{user.id}#{slot}")
             extra.append(Node(id=cid, op="Constant", kind="constant", attrs={"value": "@" + src}))
             if user.kind == "call" and user.subgraph is None:
                 user.subgraph = src
             return cid
-        if found in m.constants:  # constants are shared between graphs: copy it here once
-            owner = m.owner.get(found, "")
-            local[src] = ids.take(_strip(found, owner + ":"))
-            extra.append(_constant(m.constants[found], local[src]))
+        if src in m.constants:  # constants are shared between graphs: copy it here once
+            local[src] = ids.take(_strip(src, m.owner.get(src, "") + ":"))
+            extra.append(_constant(m.constants[src], local[src]))
             return local[src]
         # a value of another graph (closure)
         cid = ids.take(f"{user.id}#{slot}")
-        attrs = {"value": src, "graph": m.owner[found]}
+        attrs = {"value": src, "graph": m.owner[src]}
         extra.append(Node(id=cid, op="FreeVariable", kind="input", attrs=attrs))
         return cid
 
@@ -343,7 +336,7 @@ def _graph(m: _Model, gp: Any) -> Graph:
                     node.attrs[attr.name] = _attr_text(attr)
             elif ref in m.functions:
                 node.kind, node.op, node.subgraph = "call", "call", ref
-            elif m.known(ref) is not None:  # calls the value of a node (a Switch's result)
+            elif ref in m.owner:  # calls the value of a node (e.g. a Switch's result)
                 node.kind, node.op = "call", "call"
                 callee = ref
             elif ref.startswith(_NAMED_REFS):  # a MetaFuncGraph or a Python class, by name
