@@ -22,13 +22,19 @@ all its calls, and fused kernels come out of graph-kernel fusion with the shallo
    called three times) is the cell's calls, not a group: its ops are drawn in the parent.
 3. **Fused kernels.** A call whose scope is an ancestor of where its op neighbours are is
    drawn in the deepest scope they share (next to a single cell: beside it, in its parent).
+4. **Ops named under a parent of the instances.** Ops of a helper *function* (a decoder's
+   ``rotate_half``) can come out scoped to ``Default``, a parent of the blocks. An op whose
+   scope is a parent of a family of instances, whose inputs all come from one instance k
+   and whose users are all in k or k + 1 (or leave the family after its last instance), is
+   drawn in k: in the deepest scope its neighbours in k share. Breadth-first, so a chain
+   of such ops (``StridedSlice -> Neg -> Concat``) follows its first op.
 
 Nodes keep MindSpore's ``scope`` and ``name``; the result only says where to draw them.
 Pure: no MindSpore, no I/O.
 """
 
 from collections import Counter, defaultdict
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from .graph.model import Graph, Node
 
@@ -114,6 +120,7 @@ def repair_scopes(graph: Graph) -> Dict[str, str]:
     for level in range(depth):
         _repair_instances(order, scopes, bridged_preds, bridged_succs, level)
     _repair_across_parents(order, scopes, bridged_preds, bridged_succs)
+    _pull_parent_ops_into_instances(order, scopes, bridged_preds, bridged_succs)
     _lift_reused_cells(order, scopes, neighbours)
     _place_strays(order, scopes, bridged_preds, bridged_succs)
     _place_fused_calls(order, scopes, neighbours)
@@ -181,10 +188,7 @@ def _place_strays(
             continue
         around = [scopes[o] for o in preds[node.id] + succs[node.id]]
         if around:
-            common = around[0]
-            for scope in around[1:]:
-                common = _common_prefix(common, scope)
-            scopes[node.id] = common
+            scopes[node.id] = _shared_prefix(around)
 
 
 _ROOT_PATHS = frozenset((root,) for root in MODULE_ROOTS)
@@ -416,6 +420,105 @@ def _instance_vote(
     return min(winners)
 
 
+# ------------------------------------------------------------------ 4. ops under a parent
+
+
+def _instance_index(component: str) -> Optional[int]:
+    cut = component.find("-")
+    head = component[:cut] if cut > 0 else ""
+    return int(head) if head.isdigit() else None
+
+
+def _pull_parent_ops_into_instances(
+    order: List[Node],
+    scopes: Dict[str, Path],
+    preds: Dict[str, List[str]],
+    succs: Dict[str, List[str]],
+) -> None:
+    """Rule 4 of the module docstring: an op scoped to a parent of numbered instances
+    (``0-Block`` … ``7-Block``) that its data flows through goes into the instance k its
+    inputs come from, when its users are in k or k + 1 only."""
+    # (parent path, class) -> instance component by its index, for numbered families
+    numbered: Dict[Tuple[Path, str], Dict[int, str]] = defaultdict(dict)
+    for scope in scopes.values():
+        for level in range(len(scope)):
+            cls, index = _class_of(scope[level]), _instance_index(scope[level])
+            if cls is not None and index is not None:
+                numbered[(scope[:level], cls)][index] = scope[level]
+    families = {key: by_index for key, by_index in numbered.items() if len(by_index) > 1}
+    if not families:
+        return
+    parents = {parent for parent, _ in families}
+
+    def member(scope: Path) -> Optional[Tuple[Tuple[Path, str], int]]:
+        # the outermost numbered instance this scope lies in
+        for level in range(len(scope)):
+            key = (scope[:level], _class_of(scope[level]) or "")
+            index = _instance_index(scope[level])
+            if key in families and index is not None:
+                return key, index
+        return None
+
+    def above(scope: Path) -> bool:
+        return not _is_stray(scope) and any(p[: len(scope)] == scope for p in parents)
+
+    waiting = [
+        n.id
+        for n in order
+        if n.kind == "op" and above(scopes[n.id]) and member(scopes[n.id]) is None
+    ]
+    pending = set(waiting)
+    cells = {scope[:-1] for scope in scopes.values() if scope}
+    while waiting:
+        placed: Dict[str, Path] = {}
+        for nid in waiting:
+            target = _instance_for(nid, scopes, preds, succs, pending, families, member, cells)
+            if target is not None:
+                placed[nid] = target
+        if not placed:
+            break  # the rest stay where MindSpore put them (the viewer groups long scopes)
+        scopes.update(placed)
+        pending.difference_update(placed)
+        waiting = [nid for nid in waiting if nid not in placed]
+
+
+def _instance_for(
+    nid: str,
+    scopes: Dict[str, Path],
+    preds: Dict[str, List[str]],
+    succs: Dict[str, List[str]],
+    pending: Set[str],
+    families: Dict[Tuple[Path, str], Dict[int, str]],
+    member: Callable[[Path], Optional[Tuple[Tuple[Path, str], int]]],
+    cells: Set[Path],
+) -> Optional[Path]:
+    """The scope in instance k for one op of rule 4, or None while it cannot be told."""
+    inputs = [p for p in preds[nid] if p not in pending]
+    if not inputs or len(inputs) < len(preds[nid]):
+        return None  # decided by its inputs, once they are all placed
+    found = {member(scopes[p]) for p in inputs}
+    if len(found) != 1 or None in found:
+        return None  # inputs from several instances, or from outside them: no block's own
+    key, k = next(iter(found))  # type: ignore[misc]
+    last = max(families[key])
+    beside: List[Path] = [scopes[p] for p in inputs]
+    for user in succs[nid]:
+        if user in pending:
+            continue
+        theirs = member(scopes[user])
+        if theirs == (key, k):
+            beside.append(scopes[user])
+        elif not (theirs == (key, k + 1) or (k == last and theirs is None)):
+            return None
+    common = _shared_prefix(beside)
+    instance = key[0] + (families[key][k],)
+    if common[: len(instance)] != instance:
+        return instance
+    if len(common) > len(instance) and common not in cells:
+        return common[:-1]  # next to a leaf cell (q_proj-Dense): beside it, in its parent
+    return common
+
+
 # ------------------------------------------------------------------ 2. reused cells
 
 
@@ -469,3 +572,10 @@ def _common_prefix(a: Path, b: Path) -> Path:
     while i < len(a) and i < len(b) and a[i] == b[i]:
         i += 1
     return a[:i]
+
+
+def _shared_prefix(paths: List[Path]) -> Path:
+    common = paths[0]
+    for path in paths[1:]:
+        common = _common_prefix(common, path)
+    return common

@@ -194,3 +194,67 @@ def test_pass_snapshots_asked_for_by_a_view_carry_the_repaired_scopes_too():
     in_pass = {n["id"]: n.get("repaired_scope") for n in snapshot(0)["nodes"]}
     assert in_pass == in_view
     assert in_pass["a3"] == f"{SEQ}/3-Block"
+
+
+LIST = "Default/blocks-CellList"
+
+
+def rotary_decoder(blocks: int, helper_scope: str = "Default") -> Graph:
+    """Decoder blocks whose ``rotate_half`` helper ops (StridedSlice -> Neg -> Concat) come
+    out scoped to ``helper_scope``, a parent of the blocks, as in issue #27."""
+    nodes: List[Node] = [Node(id="x", op="Parameter", kind="input", name="x")]
+    nodes.append(op("emb", "Default/embed-Embedding/Gather-op0", ["x"]))
+    prev = "emb"
+    for b in range(blocks):
+        attn = f"{LIST}/{b}-Block/attn-Attention"
+        nodes += [
+            op(f"q{b}", f"{attn}/q_proj-Dense/MatMul-op0", [prev]),
+            op(f"t{b}", f"{attn}/Transpose-op0", [f"q{b}"]),
+            op(f"s{b}", f"{helper_scope}/StridedSlice-op{b}", [f"t{b}"]),
+            op(f"n{b}", f"{helper_scope}/Neg-op{b}", [f"s{b}"]),
+            op(f"k{b}", f"{helper_scope}/Concat-op{b}", [f"n{b}", f"s{b}"]),
+            op(f"m{b}", f"{attn}/Mul-op0", [f"k{b}", f"t{b}"]),
+            op(f"o{b}", f"{attn}/o_proj-Dense/MatMul-op0", [f"m{b}"]),
+            op(f"a{b}", f"{LIST}/{b}-Block/Add-op0", [f"o{b}", prev]),
+        ]
+        prev = f"a{b}"
+    nodes.append(op("head", "Default/lm_head-Dense/MatMul-op0", [prev]))
+    return Graph(name="rotary", nodes=nodes)
+
+
+def test_helper_function_ops_scoped_to_a_parent_join_the_block_they_flow_through():
+    graph = rotary_decoder(6)
+    repaired = repair_scopes(graph)
+    for b in range(6):
+        for nid in (f"s{b}", f"n{b}", f"k{b}"):
+            assert repaired[nid] == f"{LIST}/{b}-Block/attn-Attention", nid
+    # ops that were right stay; the net's own ops outside the blocks stay
+    assert "q3" not in repaired and "emb" not in repaired and "head" not in repaired
+
+
+def test_helper_ops_scoped_to_the_list_itself_join_their_block_too():
+    graph = rotary_decoder(4, helper_scope=LIST)
+    repaired = repair_scopes(graph)
+    assert [repaired[f"k{b}"] for b in range(4)] == [
+        f"{LIST}/{b}-Block/attn-Attention" for b in range(4)
+    ]
+
+
+def test_an_op_between_blocks_joins_the_block_it_reads_from():
+    # written in the parent's loop: reads block k, feeds block k + 1
+    graph = residual_stack(3)
+    graph.nodes.insert(4, op("between", "Default/Mul-op0", ["r0"]))
+    block1 = graph.node("c1")
+    block1.inputs = ["between"]
+    repaired = repair_scopes(graph)
+    assert repaired["between"] == f"{SEQ}/0-Block"
+
+
+def test_a_parent_op_reading_two_blocks_or_the_net_input_stays_in_the_parent():
+    graph = rotary_decoder(3)
+    graph.nodes.append(op("mix", "Default/Add-op99", ["o0", "o2"]))
+    graph.nodes.append(op("pre", "Default/Mul-op98", ["emb"]))
+    graph.nodes.append(op("skip", "Default/Mul-op97", ["o0"]))
+    graph.node("a2").inputs.append("skip")  # block 0 -> block 2 is not k or k + 1
+    repaired = repair_scopes(graph)
+    assert "mix" not in repaired and "pre" not in repaired and "skip" not in repaired
