@@ -281,3 +281,18 @@ def test_every_dtype_of_the_vendored_proto_has_a_mindspore_name():
     shown = [name for code, name in names.items() if code]
     assert all(name and name[0].isupper() and not name.isupper() for name in shown), names
     assert names[max(codes)] == "QInt4x2" and _dtype(max(codes) + 1) == f"dtype#{max(codes) + 1}"
+
+
+@pytest.mark.mindspore
+def test_the_builtin_decoder_is_the_default_where_mindspore_is_installed():
+    """One decoder on every machine: parse_mindir never loads mind_ir_pb2 unless asked."""
+    from tests.support.python import run_python
+
+    code = (
+        "import sys, importlib.util\n"
+        "assert importlib.util.find_spec('mindspore') is not None\n"
+        "from ascend_lab.graph.mindir import parse_mindir_file\n"
+        f"g = parse_mindir_file({str(REAL / 'ms2.0_ori_net.mindir')!r})\n"
+        "print(len(g.nodes), '_ascend_lab_mind_ir_pb2' in sys.modules)\n"
+    )
+    assert run_python(code).stdout.split() == ["25", "False"]
