@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .compare.model import Comparison
     from .profiling.model import Profile
     from .tracing.api import Trace
 
-__all__ = ["__version__", "load_ipython_extension", "profile", "status", "trace"]
+__all__ = ["__version__", "compare", "load_ipython_extension", "profile", "status", "trace"]
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -113,6 +114,40 @@ def profile(
     from .profiling.api import profile_net
 
     return profile_net(net, list(inputs), steps, warmup, keep, trace, step)
+
+
+def compare(
+    a: Any,
+    b: Any,
+    titles: Optional[Any] = None,
+    profiles: Optional[Any] = None,
+) -> "Comparison":
+    """Compare two traces side by side: their final graphs' nodes aligned.
+
+    >>> cmp = ascend_lab.compare(ascend_lab.trace(net, x),
+    ...                          ascend_lab.trace(auto_mixed_precision(net, "O2"), x))
+    >>> cmp.added, cmp.removed, cmp.changed, cmp.matched   # nodes and pairs
+    >>> cmp.kernel_counts, cmp.peaks, cmp.casts_added       # totals per side
+    >>> cmp.show(); cmp.to_html("cmp.html")                 # the two graphs, linked
+
+    Nodes pair by scope, op and source line first, then by structure (neighbours of
+    already-paired nodes), and a fused kernel with the set of ops it replaced (through
+    its trace's fusion map); what cannot be paired is added (only in B) or removed (only
+    in A), never guessed. ``-opN`` numbering is ignored, so traces from two MindSpore
+    versions compare too.
+
+    Args:
+        a, b: traces (:func:`trace`), ``ascend-lab.graph/1`` payload dicts (a saved
+            ``trace.to_payload()``) or :class:`~ascend_lab.graph.model.Graph` objects.
+        titles: ``(title_a, title_b)``; default the nets' names.
+        profiles: ``(profile_a, profile_b)`` from :func:`profile`, for the time per step.
+
+    Returns:
+        a :class:`ascend_lab.compare.model.Comparison`.
+    """
+    from .compare import compare as _compare
+
+    return _compare(a, b, titles=titles, profiles=profiles)
 
 
 def _jupyter_labextension_paths() -> List[Dict[str, str]]:

@@ -1,4 +1,5 @@
-"""IPython magics: ``%ascend_status``, ``%ascend_trace``, ``%ascend_profile``, ``%ascend_doctor``.
+"""IPython magics: ``%ascend_status``, ``%ascend_trace``, ``%ascend_compare``, ``%ascend_profile``,
+``%ascend_doctor``.
 
 Registering them must stay cheap (no MindSpore import): each magic imports the module that
 implements it on first call. Each implementation takes the shell and the magic's text.
@@ -19,6 +20,9 @@ HELP: Dict[str, str] = {
     ),
     "ascend_trace": N_(
         "Trace a net from the namespace: %ascend_trace net x [--fusion] [--level N]"
+    ),
+    "ascend_compare": N_(
+        "Compare two traces side by side: %ascend_compare a b [--html FILE] [--no-view] [-o var]"
     ),
     "ascend_profile": N_(
         "Profile a net from the namespace: %ascend_profile net x [--steps N] [--warmup N]"
@@ -47,6 +51,10 @@ class AscendMagics(Magics):
     @line_magic
     def ascend_trace(self, line: str) -> Any:
         return _call("ascend_lab.tracing.magic", "trace_magic", self.shell, line)
+
+    @line_magic
+    def ascend_compare(self, line: str) -> Any:
+        return _call("ascend_lab.compare.magic", "compare_magic", self.shell, line)
 
     @line_magic
     def ascend_profile(self, line: str) -> Any:

@@ -24,6 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a .mindir file, a .ir file, a folder of IR dumps, or an `ascend-lab report` "
         "archive (its traces and profile: one page each, with -o naming the folder)",
     )
+    parser.add_argument(
+        "other",
+        nargs="?",
+        default=None,
+        help="a second .mindir, .ir, dump folder or saved .json payload: compare the two "
+        "side by side",
+    )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "-o", "--output", help="write a standalone HTML file here (default: <name>.html)"
@@ -108,6 +115,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..widgets.html import render_html
     from . import weight_page
 
+    if getattr(args, "other", None):
+        return _view_two(args)
     if _is_report_bundle(args.path):
         return _view_bundle(args)
     name = os.path.basename(os.path.normpath(args.path)) or args.path
@@ -143,6 +152,52 @@ def _run(args: argparse.Namespace) -> int:
     _write(target, page)
     print((_("Wrote an error page to {}") if failed else _("Wrote {}")).format(target))
     return 2 if failed else 0
+
+
+def _compare_input(path: str) -> object:
+    """A side of ``view A B``: a saved payload (``.json``) or what ``view PATH`` shows."""
+    import json
+
+    from ..graph.limits import IR_MAX_BYTES_ENV, read_text_capped
+    from .sources import payload_for_path
+
+    if path.lower().endswith(".json") and os.path.isfile(path):
+        try:
+            return json.loads(read_text_capped(path, IR_MAX_BYTES_ENV))
+        except (OSError, ValueError) as exc:
+            raise ViewFileError(_("{}: not a saved payload ({})").format(path, exc)) from None
+    return payload_for_path(path, passes="none")
+
+
+def _view_two(args: argparse.Namespace) -> int:
+    from ..compare import compare
+    from ..payload import PayloadError
+    from ..widgets.html import render_html
+
+    names = [os.path.basename(os.path.normpath(p)) or p for p in (args.path, args.other)]
+    try:
+        sides = [_compare_input(p) for p in (args.path, args.other)]
+        cmp = compare(sides[0], sides[1], titles=(names[0], names[1]))
+    except (ViewFileError, PayloadError) as exc:
+        _say_cannot(exc)
+        return 2
+    print(cmp.summary())
+    page = render_html(cmp.to_payload(), title=f"{names[0]} vs {names[1]}")
+    if args.serve:
+        from .serve import serve_page
+
+        def announce(url: str) -> None:
+            print(_("Serving {} at {}  (Ctrl-C to stop)").format(names[0], url), flush=True)
+
+        serve_page(page, port=args.port, announce=announce)
+        return 0
+    stem = (
+        (names[0].rsplit(".", 1)[0] or names[0]) + "-vs-" + (names[1].rsplit(".", 1)[0] or names[1])
+    )
+    target = os.path.abspath(args.output or stem + ".html")
+    _write(target, page)
+    print(_("Wrote {}").format(target))
+    return 0
 
 
 def _write(target: str, page: str) -> None:

@@ -4,7 +4,7 @@
  * standalone HTML) only call renderPayload.
  */
 import { clear, h } from './dom';
-import { fusionIndexFor, setupCompare } from './compare';
+import { fusionIndexFor, setupCompare, setupTraceCompare } from './compare';
 import { GraphPane } from './graph-pane';
 import { LayoutClient } from './layout-client';
 import { MemoryView } from './memory-view';
@@ -96,11 +96,13 @@ export class ViewerApp {
       this.el.appendChild(tabBar);
     }
     for (const name of shown) {
+      const label =
+        name === 'compare' && payload.compare ? t.__('Side by side') : tabLabel(name);
       const container = h('div', {
         class: 'al-view',
         role: 'tabpanel',
         'data-tab': name,
-        'aria-label': tabLabel(name),
+        'aria-label': label,
         hidden: true
       });
       const tab = h(
@@ -112,7 +114,7 @@ export class ViewerApp {
           'aria-selected': 'false',
           'data-tab': name
         },
-        tabLabel(name)
+        label
       );
       tab.addEventListener('click', () => this.show(name));
       tabBar.appendChild(tab);
@@ -127,6 +129,10 @@ export class ViewerApp {
   availableViews(): Array<Exclude<ViewName, 'all'>> {
     const p = this.payload;
     const out: Array<Exclude<ViewName, 'all'>> = [];
+    if (p.compare) {
+      // two traces side by side: the comparison is the view (graph A alone is one click away)
+      return ['compare', 'graph'];
+    }
     // a profile read from a profiler folder has no graph: no empty Graph tab for it
     const main = p.graphs[p.views.main];
     if (this.profile() === null || (main?.nodes?.length ?? 0) > 0) {
@@ -207,6 +213,11 @@ export class ViewerApp {
         view.showTimes(times, timeLegendElement(times));
       }
       void view.panes[0].setGraph(p.graphs[key]);
+    } else if (name === 'compare' && p.compare) {
+      const cmp = setupTraceCompare(this.layout, p, () => undefined);
+
+      this.compareView = cmp.view;
+      container.appendChild(cmp.el);
     } else if (name === 'compare') {
       if (!p.views.before || !p.views.after) {
         container.appendChild(

@@ -16,6 +16,7 @@ function viewLabel(name: string): string {
   const labels: Record<string, string> = {
     graph: t.__('graph'),
     compare: t.__('before / after fusion'),
+    traces: t.__('two traces'),
     timeline: t.__('pass timeline')
   };
   return Object.prototype.hasOwnProperty.call(labels, name) ? labels[name] : name;

@@ -16,7 +16,7 @@ export const CSS = `
   --al-fg2: var(--jp-ui-font-color2, var(--al-fb-fg2));
   --al-border: var(--jp-border-color1, var(--al-fb-border));
   --al-accent: var(--jp-brand-color1, var(--al-fb-accent));
-  --al-added: #2e9d4a; --al-modified: #e08a00; --al-linked: #d81b60; --al-match: #f9a825;
+  --al-added: #2e9d4a; --al-removed: #d32f2f; --al-modified: #e08a00; --al-linked: #d81b60; --al-match: #f9a825;
   font-family: var(--jp-ui-font-family, system-ui, -apple-system, 'Segoe UI', sans-serif);
   font-size: 12px; color: var(--al-fg); background: var(--al-bg);
   border: 1px solid var(--al-border); border-radius: 4px; display: flex; flex-direction: column;
@@ -40,6 +40,11 @@ export const CSS = `
 .al-pane { flex: 1; position: relative; min-width: 0; display: flex; flex-direction: column; border-right: 1px solid var(--al-border); }
 .al-pane:last-child { border-right: none; }
 .al-pane-title { padding: 3px 6px; font-weight: 600; border-bottom: 1px solid var(--al-border); }
+.al-cmp { display: flex; flex-direction: column; flex: 1; min-height: 0; }
+.al-cmp-summary { display: flex; flex-wrap: wrap; gap: 4px 14px; padding: 4px 8px; border-bottom: 1px solid var(--al-border); background: var(--al-bg2); }
+.al-cmp-item[data-field="casts_added"], .al-cmp-item[data-field="added"] { color: var(--al-added); }
+.al-cmp-item[data-field="removed"] { color: var(--al-removed); }
+.al-cmp-item[data-field="changed"] { color: var(--al-modified); }
 .al-pane-title .al-sub { font-weight: normal; color: var(--al-fg2); margin-left: 6px; }
 .al-canvas { flex: 1; position: relative; min-height: 460px; }
 .al-canvas > svg { position: absolute; inset: 0; width: 100%; height: 100%; cursor: grab; outline: none; }

@@ -120,6 +120,35 @@ export interface Payload {
   passes?: PassInfo[];
   fusion?: FusionInfo | null;
   memory?: MemoryPlan | null;
+  /** two traces side by side (ascend_lab.compare); older payloads have none */
+  compare?: CompareSection | null;
+}
+
+/** One pairing of the alignment: node ids of A and of B (several across fusion). */
+export interface CompareMatch {
+  a: string[];
+  b: string[];
+  how: string;
+  /** field (dtype, shape, format, fusion) -> [A's, B's] */
+  changes?: Record<string, [string, string]>;
+}
+
+export interface CompareSection {
+  a: string;
+  b: string;
+  titles: [string, string];
+  matches: CompareMatch[];
+  added: string[];
+  removed: string[];
+  summary?: {
+    kernels?: number[];
+    nodes?: number[];
+    casts?: number[];
+    casts_added?: number;
+    peak?: Array<number | null>;
+    time_us?: Array<number | null>;
+    kernel_ops?: Array<Record<string, number>>;
+  };
 }
 
 export class PayloadError extends Error {
@@ -289,7 +318,61 @@ export function checkPayload(value: unknown): Payload {
       );
     });
   }
+  if (p.compare !== undefined && p.compare !== null) {
+    checkCompare(p.compare, graphs);
+  }
   return value as unknown as Payload;
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every(x => typeof x === 'string');
+}
+
+/** The `compare` section: graph keys exist, ids are strings, changes are pairs of text. */
+function checkCompare(value: unknown, graphs: Record<string, unknown>): void {
+  need(isObject(value), 'compare must be an object or null');
+  const c = value as Record<string, unknown>;
+  for (const side of ['a', 'b']) {
+    need(
+      typeof c[side] === 'string' && (c[side] as string) in graphs,
+      `compare.${side} refers to a missing graph "${String(c[side])}"`
+    );
+  }
+  need(
+    isStringList(c.titles) && c.titles.length === 2,
+    'compare.titles must be two strings'
+  );
+  need(isStringList(c.added), 'compare.added must be a list of strings');
+  need(isStringList(c.removed), 'compare.removed must be a list of strings');
+  need(Array.isArray(c.matches), 'compare.matches must be a list');
+  (c.matches as unknown[]).forEach((m, i) => {
+    need(isObject(m), `compare.matches[${i}] must be an object`);
+    const mm = m as Record<string, unknown>;
+    need(
+      isStringList(mm.a) && isStringList(mm.b) && typeof mm.how === 'string',
+      `compare.matches[${i}] needs lists a and b and a string how`
+    );
+    if (mm.changes !== undefined) {
+      need(
+        isObject(mm.changes) &&
+          Object.values(mm.changes).every(v => isStringList(v) && v.length === 2),
+        `compare.matches[${i}].changes must map fields to [A's, B's]`
+      );
+    }
+  });
+  if (c.summary !== undefined && c.summary !== null) {
+    need(isObject(c.summary), 'compare.summary must be an object');
+    const s = c.summary as Record<string, unknown>;
+    for (const field of ['kernels', 'nodes', 'casts', 'peak', 'time_us']) {
+      if (s[field] !== undefined) {
+        need(
+          Array.isArray(s[field]) &&
+            (s[field] as unknown[]).every(v => v === null || typeof v === 'number'),
+          `compare.summary.${field} must be a list of numbers`
+        );
+      }
+    }
+  }
 }
 
 export function formatShape(t: TensorType | undefined): string {

@@ -1,0 +1,58 @@
+"""``%ascend_compare a b [--html FILE] [--no-view] [-o var]``: two traces side by side.
+
+``a`` and ``b`` are names (or Python expressions) in the user's namespace: traces,
+saved payload dicts or graphs. The :class:`~ascend_lab.compare.model.Comparison` is
+stored in ``_compare`` (or the ``-o`` name), its summary displayed, then the viewer.
+"""
+
+import argparse
+from typing import Any, Optional
+
+from ..i18n import _
+from ..i18n.magic_args import MagicArgumentParser
+from ..tracing.magic import _evaluate, check_output_name, split_words
+
+USAGE = "%ascend_compare a b [--html FILE] [--no-view] [-o var]"
+
+
+def parse_line(line: str) -> argparse.Namespace:
+    p = MagicArgumentParser("%ascend_compare", usage=USAGE, show_usage=True)
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--html", default=None, help="also write a standalone HTML page here")
+    p.add_argument("--no-view", action="store_true", help="the summary only, no viewer")
+    p.add_argument("-o", "--output", default="_compare")
+    args = p.parse_args(split_words(line, USAGE))
+    check_output_name(args.output)
+    return args
+
+
+def compare_magic(shell: Any, line: str) -> Optional[Any]:
+    """Compare two traces named on the magic line; print a clear message on bad input."""
+    from ..payload import PayloadError
+    from .model import compare
+
+    try:
+        args = parse_line(line)
+        a = _evaluate(shell, args.a)
+        b = _evaluate(shell, args.b)
+        cmp = compare(a, b)
+    except (ValueError, TypeError, PayloadError) as exc:
+        print(f"%ascend_compare: {exc}")
+        return None
+    if shell is not None:
+        shell.user_ns[args.output] = cmp
+    if args.html:
+        print(_("Wrote {}").format(cmp.to_html(args.html)))
+    try:
+        from IPython.display import display
+    except ImportError:  # pragma: no cover
+        print(cmp.summary())
+        return None
+    display(cmp)
+    if not args.no_view:
+        try:
+            display(cmp.show())
+        except (ImportError, FileNotFoundError) as exc:  # no anywidget, or viewer not built
+            print(f"%ascend_compare: {exc}")
+    return None
