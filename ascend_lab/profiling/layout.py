@@ -48,9 +48,14 @@ class ProfilerFolder:
             return (
                 f'python -c "from torch_npu.profiler.profiler import analyse; analyse({parent!r})"'
             )
-        # MindSpore 2.6-2.10 (mindspore.profiler.profiler.analyse takes the folder above
-        # the *_ascend_ms folders); 2.3-2.5 have Profiler.offline_analyse(path) instead
-        return f'python -c "from mindspore.profiler.profiler import analyse; analyse({parent!r})"'
+        # MindSpore 2.6-2.10: mindspore.profiler.profiler.analyse takes the folder above
+        # the *_ascend_ms folders (checked in the r2.6.0 and r2.10.0 API docs); 2.3-2.5
+        # have the static Profiler.offline_analyse(path) (not checked here)
+        current = (
+            f'python -c "from mindspore.profiler.profiler import analyse; analyse({parent!r})"'
+        )
+        older = f'python -c "from mindspore import Profiler; Profiler.offline_analyse({parent!r})"'
+        return f"{current} (MindSpore 2.3-2.5: {older})"
 
 
 def _listdir(folder: str) -> List[str]:
