@@ -227,8 +227,8 @@ def _homes_under(root: str) -> List[Tuple[str, str, str]]:
     cann = os.path.join(root, "cann")
     if os.path.isdir(cann):
         # CANN >= 8.5: cann -> cann-<version>. (A cann/latest from older layouts is honoured.)
-        home = _latest(cann) if not _has_info(cann) and _latest(cann) else cann
-        out.append(("cann", home, cann))
+        latest = None if _has_info(cann) else _latest(cann)
+        out.append(("cann", latest or cann, cann))
     versioned = _highest(root, names, "cann-")
     if versioned:
         out.append(("cann-<version>", versioned, versioned))

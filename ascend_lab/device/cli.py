@@ -25,7 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--root",
         metavar="PATH",
         default=None,
-        help="Ascend install root (default: $ASCEND_LAB_ASCEND_ROOT or /usr/local/Ascend)",
+        help="Ascend install root (default: $ASCEND_LAB_ASCEND_ROOT, else found: "
+        "$ASCEND_HOME_PATH, /etc/Ascend/ascend_cann_install.info, /usr/local/Ascend, "
+        "~/Ascend, $CONDA_PREFIX/Ascend)",
     )
     parser.add_argument(
         "--timeout",

@@ -26,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument(
         "--set-env",
         metavar="PATH",
-        help="CANN set_env.sh to source at kernel start (default: found under the Ascend "
-        f"install root, ${setenv.ROOT_ENV_VAR} or {setenv.DEFAULT_ASCEND_ROOT})",
+        help="CANN set_env.sh to source at kernel start (default: the one `ascend-lab "
+        f"status` finds: under ${setenv.ROOT_ENV_VAR} if set, else where CANN is installed)",
     )
     source.add_argument(
         "--cpu", action="store_true", help="register a CPU-mode kernel even if CANN is installed"
