@@ -52,6 +52,48 @@ def pick_device(verbose: bool = True) -> str:
     return target
 
 
+# Printed when a notebook wants several worker processes on NPUs that are not there.
+TOO_FEW_NPUS = i18n.N_(
+    "{} workers need one visible NPU each, but this machine shows {} ({}). "
+    "HCCL would fail to build the group, so the workers run on CPU with MindSpore's own "
+    "collectives: the ranks, the AllReduce and the weights are the same, the times are CPU "
+    "times."
+)
+
+NPU_SMI_LISTS = i18n.N_("npu-smi lists {} chip(s)")
+
+
+def visible_npus(chips: int, visible: Optional[str]) -> int:
+    """How many NPUs MindSpore can use: ``chips`` from ``npu-smi``, narrowed by the value of
+    ``ASCEND_RT_VISIBLE_DEVICES`` (``None``: unset). Ids that are not chips do not count."""
+    if visible is None:
+        return chips
+    ids = {p.strip() for p in visible.split(",") if p.strip()}
+    return sum(1 for i in ids if i.isdigit() and int(i) < chips)
+
+
+def worker_device(device: str, workers: int = 2, verbose: bool = True) -> str:
+    """The device for ``workers`` worker processes (one NPU each): ``device``, or ``"CPU"``
+    when fewer than ``workers`` NPUs are visible (one 910B per notebook instance is common;
+    HCCL then fails). Says why when it falls back."""
+    if device != "Ascend":
+        return device
+    import ascend_lab
+
+    status = ascend_lab.status()
+    visible = os.environ.get("ASCEND_RT_VISIBLE_DEVICES")
+    count = visible_npus(len(status.chips), visible)
+    if count >= workers:
+        return device
+    if visible is None:
+        why = i18n._(NPU_SMI_LISTS).format(len(status.chips))
+    else:
+        why = f"ASCEND_RT_VISIBLE_DEVICES={visible}"
+    if verbose:
+        print(i18n._(TOO_FEW_NPUS).format(workers, count, why))
+    return "CPU"
+
+
 def scratch_folder(prefix: str = "ascend-course-") -> str:
     """Make a temporary folder and make it the current directory.
 
