@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .compare.model import Comparison
+    from .comparison.model import Comparison
     from .profiling.model import Profile
     from .tracing.api import Trace
 
@@ -143,9 +143,9 @@ def compare(
         profiles: ``(profile_a, profile_b)`` from :func:`profile`, for the time per step.
 
     Returns:
-        a :class:`ascend_lab.compare.model.Comparison`.
+        a :class:`ascend_lab.comparison.model.Comparison`.
     """
-    from .compare import compare as _compare
+    from .comparison import compare as _compare
 
     return _compare(a, b, titles=titles, profiles=profiles)
 

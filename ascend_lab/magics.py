@@ -54,7 +54,7 @@ class AscendMagics(Magics):
 
     @line_magic
     def ascend_compare(self, line: str) -> Any:
-        return _call("ascend_lab.compare.magic", "compare_magic", self.shell, line)
+        return _call("ascend_lab.comparison.magic", "compare_magic", self.shell, line)
 
     @line_magic
     def ascend_profile(self, line: str) -> Any:

@@ -6,8 +6,10 @@ against 2.10, before and after a code change) give two final kernel graphs whose
 
 1. **by name**: a node's full name with scope, ``-opN`` numbering stripped (a process-wide
    counter that differs between compiles and versions), its op (``PrimFunc_`` spelling
-   dropped) and its Python source line; then by name and op alone. Only keys that occur
-   *once* on each side pair here (the four ``Default/relu-ReLU/ReLU`` of a LeNet do not);
+   dropped) and its Python source line; then by name and op alone; then with the cells
+   that wrap a net (``auto_mixed_precision``'s ``_backbone`` / ``_OutputTo16``) left out
+   of the scope. Only keys that occur *once* on each side pair here (the four
+   ``Default/relu-ReLU/ReLU`` of a LeNet do not). The net's inputs pair by position;
 2. **by structure**: an unpaired node whose paired neighbours (data inputs, then
    consumers) lead to exactly one unpaired node of the same op on the other side pairs with
    it; repeated until nothing changes (this resolves the repeated ReLUs, Loads, MaxPools);
@@ -26,7 +28,7 @@ out (networkx-style functions over plain data; no MindSpore, no I/O).
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .model import Graph, Node, TensorType
 from .ops import op_name
@@ -38,13 +40,46 @@ _OPNUM_RE = re.compile(r"-op[0-9]+(?=/|$)")
 # ``%para3_fc1.bias`` -> ``fc1.bias``
 _PARAM_RE = re.compile(r"^%?para[0-9]+_")
 
+# Cells that wrap another one under the attribute ``_backbone`` (AMP's casting wrappers).
+_WRAPPER_CLASSES = ("_OutputTo",)
+
 # How a pair was found, from the most to the least direct.
-HOW = ("source", "name", "structure", "fusion")
+HOW = ("source", "name", "unwrapped", "input", "structure", "fusion")
 
 
 def normalise_name(name: str) -> str:
     """``Default/conv1-Conv2d/Conv2D-op0`` -> ``Default/conv1-Conv2d/Conv2D``."""
     return _OPNUM_RE.sub("", name)
+
+
+def _unwrap_segments(path: str) -> str:
+    """A scope path with the cells that wrap a net left out.
+
+    ``auto_mixed_precision`` wraps the net (``Default/_backbone-ConvBNReLU/conv-Conv2d``)
+    and each cell it casts (``bn-_OutputTo16/_backbone-BatchNorm2d``); training wrappers
+    hold the net as ``_backbone`` too. Both spellings give ``Default/conv-Conv2d`` and
+    ``Default/bn-BatchNorm2d``.
+    """
+    out: List[str] = []
+    for seg in path.split("/"):
+        attr, dash, cls = seg.partition("-")
+        if attr == "_backbone" and dash:
+            prev_attr, _, prev_cls = out[-1].partition("-") if out else ("", "", "")
+            if prev_cls.startswith(_WRAPPER_CLASSES):
+                out[-1] = prev_attr + "-" + cls  # bn-_OutputTo16 + BatchNorm2d
+            # else a top-level wrapper's _backbone: the net itself, no segment of its own
+            continue
+        out.append(seg)
+    return "/".join(out)
+
+
+def unwrapped_key(node: Node) -> str:
+    """:func:`name_key` with wrapper cells left out of the scope (see
+    :func:`_unwrap_segments`); inputs by nothing but their kind (paired by position)."""
+    key = name_key(node)
+    if key.startswith("param:"):
+        return key
+    return _unwrap_segments(key)
 
 
 def name_key(node: Node) -> str:
@@ -178,15 +213,14 @@ class _Aligner:
         self.matches.append(Match(xs_t, ys_t, how, changes))
 
     # -- 1. by name -------------------------------------------------------------------
-    def by_keys(self, key_of: str, how: str) -> None:
+    def by_keys(self, key_of: Callable[[Node], str], how: str) -> None:
         def unique(side: _Side) -> Dict[str, str]:
             count: Counter = Counter()
             first: Dict[str, str] = {}
             for nid in side.order:
                 if nid in side.partner:
                     continue
-                node = side.nodes[nid]
-                key = _source_key(node) if key_of == "source" else side.name[nid]
+                key = key_of(side.nodes[nid])
                 count[key] += 1
                 first.setdefault(key, nid)
             return {k: v for k, v in first.items() if count[k] == 1}
@@ -196,6 +230,22 @@ class _Aligner:
             y = ub.get(key)
             if y is not None and self.a.op[x] == self.b.op[y]:
                 self.pair([x], [y], how)
+
+    def inputs_by_position(self) -> None:
+        """The net's inputs are its positional arguments: when both sides have the same
+        number of unpaired inputs (``x`` against AMP's wrapper's ``args0``), the i-th
+        pairs with the i-th."""
+        ia = [
+            x for x in self.a.order if self.a.nodes[x].kind == "input" and x not in self.a.partner
+        ]
+        ib = [
+            y for y in self.b.order if self.b.nodes[y].kind == "input" and y not in self.b.partner
+        ]
+        all_a = [x for x in self.a.order if self.a.nodes[x].kind == "input"]
+        all_b = [y for y in self.b.order if self.b.nodes[y].kind == "input"]
+        if ia and len(ia) == len(ib) and len(all_a) == len(all_b):
+            for x, y in zip(ia, ib):
+                self.pair([x], [y], "input")
 
     # -- 2. by structure --------------------------------------------------------------
     def _candidates(self, src: _Side, dst: _Side, nid: str) -> Optional[Set[str]]:
@@ -307,8 +357,10 @@ class _Aligner:
         fused_a: Optional[Mapping[str, Sequence[Node]]],
         fused_b: Optional[Mapping[str, Sequence[Node]]],
     ) -> Alignment:
-        self.by_keys("source", "source")
-        self.by_keys("name", "name")
+        self.by_keys(_source_key, "source")
+        self.by_keys(name_key, "name")
+        self.by_keys(unwrapped_key, "unwrapped")
+        self.inputs_by_position()
         while True:
             progress = self.by_structure()
             if fused_b:

@@ -170,7 +170,7 @@ def _compare_input(path: str) -> object:
 
 
 def _view_two(args: argparse.Namespace) -> int:
-    from ..compare import compare
+    from ..comparison import compare
     from ..payload import PayloadError
     from ..widgets.html import render_html
 

@@ -6,7 +6,7 @@ with graph-kernel fusion must pair each fused kernel with the ops it replaced.
 
 import os
 
-from ascend_lab.compare import compare
+from ascend_lab.comparison import compare
 from ascend_lab.graph.align import align_graphs, name_key, normalise_name
 from ascend_lab.graph.ir_text import parse_ir_file
 from ascend_lab.graph.model import Graph, Node, TensorType

@@ -1,7 +1,7 @@
 """``%ascend_compare a b [--html FILE] [--no-view] [-o var]``: two traces side by side.
 
 ``a`` and ``b`` are names (or Python expressions) in the user's namespace: traces,
-saved payload dicts or graphs. The :class:`~ascend_lab.compare.model.Comparison` is
+saved payload dicts or graphs. The :class:`~ascend_lab.comparison.model.Comparison` is
 stored in ``_compare`` (or the ``-o`` name), its summary displayed, then the viewer.
 """
 

@@ -1,4 +1,4 @@
-"""A :class:`~ascend_lab.compare.model.Comparison` as an ``ascend-lab.graph/1`` payload.
+"""A :class:`~ascend_lab.comparison.model.Comparison` as an ``ascend-lab.graph/1`` payload.
 
 Both final graphs go into ``graphs`` (keys ``a`` and ``b``, their fused-kernel subgraphs
 as ``a/<name>``, ``b/<name>``), ``views.main`` is ``a``, and the ``compare`` section
