@@ -150,6 +150,28 @@ def compare(
     return _compare(a, b, titles=titles, profiles=profiles)
 
 
+def compare_numerics(a: Any, *args: Any, **kwargs: Any) -> Any:
+    """Where do two runs of a network part ways? Compare them Cell by Cell.
+
+    >>> r = ascend_lab.compare_numerics(net, port, x)        # two Cells, same inputs
+    >>> r = ascend_lab.compare_numerics(net, x, amp="O2")    # net vs its AMP copy
+    >>> r = ascend_lab.compare_numerics(net, "ref.npz", x)   # vs reference arrays by Cell path
+    >>> print(r); print(r.table()); r.first_divergence
+
+    Each side runs once in PyNative mode with a forward hook on every sub-Cell (context
+    restored afterwards). Statistics only by default (min/max/mean/std, NaN/Inf, float16
+    and bfloat16 overflow/underflow, a 4096-value sample for the errors); ``tensors=True``
+    keeps whole tensors (exact errors). Keywords: ``amp``, ``mapping`` (``{a_path:
+    b_path}``), ``k`` and ``floor`` (first divergence: rel err > max(k x input rel err,
+    floor)), ``tensors``, ``sample_size``. Returns a
+    :class:`~ascend_lab.numerics.result.NumericsResult`; bad sides, inputs or references
+    raise :class:`~ascend_lab.numerics.errors.NumericsError` subclasses.
+    """
+    from .numerics.api import compare_numerics as run
+
+    return run(a, *args, **kwargs)
+
+
 def _jupyter_labextension_paths() -> List[Dict[str, str]]:
     """Where JupyterLab finds the prebuilt front-end extension (``jupyter labextension``)."""
     return [{"src": "labextension", "dest": "ascend-lab"}]

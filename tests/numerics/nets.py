@@ -1,0 +1,95 @@
+"""Small nets with planted numeric discrepancies (each pair: a net and its faulty twin)."""
+
+import mindspore as ms
+import numpy as np
+from mindspore import nn, ops
+
+
+class Head(nn.Cell):
+    """Dense -> LayerNorm -> Dense -> Softmax, the shape of an attention score head."""
+
+    def __init__(self, d=16, eps=1e-5, offset=0.0):
+        super().__init__()
+        self.proj = nn.Dense(d, d)
+        self.norm = nn.LayerNorm((d,), epsilon=eps)
+        self.logits = nn.Dense(d, d)
+        self.softmax = nn.Softmax()
+        self.offset = offset
+
+    def construct(self, x):
+        y = self.norm(self.proj(x))
+        return self.softmax(self.logits(y) + self.offset)
+
+
+class Residual(nn.Cell):
+    """x + mlp(norm(x)), or without the residual (the planted port bug)."""
+
+    def __init__(self, d=16, residual=True):
+        super().__init__()
+        self.norm = nn.LayerNorm((d,))
+        self.mlp = nn.SequentialCell([nn.Dense(d, d), nn.ReLU(), nn.Dense(d, d)])
+        self.residual = residual
+
+    def construct(self, x):
+        y = self.mlp(self.norm(x))
+        if self.residual:
+            return x + y
+        return y
+
+
+class Stack(nn.Cell):
+    """Three residual blocks and an output Dense."""
+
+    def __init__(self, d=16, residual_at=-1):
+        super().__init__()
+        self.blocks = nn.CellList([Residual(d, residual=(i != residual_at)) for i in range(3)])
+        self.out = nn.Dense(d, 4)
+
+    def construct(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return self.out(x)
+
+
+class GeluTwin(nn.Cell):
+    """Dense -> GELU (exact or tanh-approximate) -> Dense."""
+
+    def __init__(self, d=16, approximate=False):
+        super().__init__()
+        self.fc1 = nn.Dense(d, d)
+        self.act = nn.GELU(approximate=approximate)
+        self.fc2 = nn.Dense(d, d)
+
+    def construct(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+class Overflow(nn.Cell):
+    """Dense then an exp: large in float32, inf in float16."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Dense(d, d)
+        self.exp = Exp()
+
+    def construct(self, x):
+        return self.exp(self.fc(x))
+
+
+class Exp(nn.Cell):
+    def construct(self, x):
+        return ops.exp(x)
+
+
+def twin(net, make):
+    """A second net from ``make()`` holding the same parameter values as ``net``."""
+    other = make()
+    params = {
+        k: ms.Parameter(ms.Tensor(v.asnumpy()), name=k) for k, v in net.parameters_dict().items()
+    }
+    ms.load_param_into_net(other, params)
+    return other
+
+
+def inputs(shape=(4, 16), scale=1.0, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32) * scale

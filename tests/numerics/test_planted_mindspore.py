@@ -1,0 +1,184 @@
+"""compare_numerics on real MindSpore (CPU, PyNative hooks): each planted discrepancy is found
+as the first divergence, at the planted Cell; a clean pair reports none."""
+
+import mindspore as ms
+import numpy as np
+import pytest
+
+import ascend_lab
+from tests.numerics import nets
+
+pytestmark = pytest.mark.mindspore
+
+
+def test_same_net_twice_has_no_divergence():
+    net = nets.Stack()
+    r = ascend_lab.compare_numerics(net, net, nets.inputs())
+    assert r.first_divergence is None
+    assert len(r.pairs) == 3 * 6 + 2  # 3 x (block, norm, mlp, its 3 layers), out, the net
+    assert not r.unmatched
+    assert all(p.max_abs == 0.0 for p in r.pairs)
+    assert "no divergence" in str(r)
+
+
+def test_twin_with_copied_weights_is_clean():
+    net = nets.Stack()
+    other = nets.twin(net, nets.Stack)
+    r = ascend_lab.compare_numerics(net, other, nets.inputs())
+    assert r.first_divergence is None
+    assert max(p.max_rel for p in r.pairs) < 1e-6
+
+
+def test_softmax_over_large_logits_in_float16():
+    net = nets.Head(offset=1000.0)
+    other = nets.twin(net, lambda: nets.Head(offset=1000.0))
+    other.softmax.to_float(ms.float16)
+    r = ascend_lab.compare_numerics(net, other, nets.inputs())
+    d = r.first_divergence
+    assert d is not None
+    assert d.path == "softmax" and d.op_type_a == "Softmax" and d.op_type_b == "Softmax"
+    assert d.scope_a == "Default/softmax-Softmax"
+    assert d.source_a.endswith("nets.py:{}".format(line_of(nets.Head.construct, "self.softmax(")))
+    assert "numerics-keep-fp32" in r.advice
+    before = [p for p in r.pairs if p.a.index < d.pair.a.index]
+    assert before and all(p.max_rel < 1e-6 for p in before)
+
+
+def line_of(func, text):
+    import inspect
+
+    lines, start = inspect.getsourcelines(func)
+    for i, line in enumerate(lines):
+        if text in line:
+            return start + i
+    raise AssertionError(text)
+
+
+def test_layernorm_with_the_other_frameworks_epsilon():
+    net = nets.Head(eps=1e-5)
+    other = nets.twin(net, lambda: nets.Head(eps=1e-7))
+    # small activations: the variance is near epsilon, where 1e-5 and 1e-7 part ways
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(scale=1e-3))
+    d = r.first_divergence
+    assert d is not None and d.path == "norm" and d.op_type_a == "LayerNorm"
+    assert r.find("proj").max_rel == 0.0
+    assert "numerics-layernorm-epsilon" in r.advice
+
+
+def test_one_transposed_weight():
+    net = nets.Stack()
+    other = nets.twin(net, nets.Stack)
+    w = other.blocks[1].mlp[2].weight
+    w.set_data(ms.Tensor(w.asnumpy().T.copy()))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs())
+    d = r.first_divergence
+    assert d is not None
+    assert d.path == "blocks.1.mlp.2" and d.op_type_a == "Dense"
+    assert d.scope_a == "Default/blocks-CellList/1-Residual/mlp-SequentialCell/2-Dense"
+    assert "numerics-dense-transposed" in r.advice
+    assert r.find("blocks.1.mlp.0").max_rel == 0.0
+
+
+def test_missing_residual():
+    net = nets.Stack()
+    other = nets.twin(net, lambda: nets.Stack(residual_at=2))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs())
+    d = r.first_divergence
+    assert d is not None
+    assert d.path == "blocks.2" and d.op_type_a == "Residual"
+    # everything inside the block agrees: the Add in its construct is what differs
+    assert r.find("blocks.2.mlp").max_rel == 0.0
+    assert d.source_a.endswith("nets.py:{}".format(line_of(nets.Stack.construct, "x = block(x)")))
+
+
+def test_gelu_exact_versus_tanh_approximation():
+    net = nets.GeluTwin(approximate=False)
+    other = nets.twin(net, lambda: nets.GeluTwin(approximate=True))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(scale=3.0))
+    d = r.first_divergence
+    assert d is not None and d.path == "act" and d.op_type_a == "GELU"
+
+
+def test_float16_overflow_is_counted_and_found():
+    net = nets.Overflow()
+    other = nets.twin(net, nets.Overflow)
+    other.exp.to_float(ms.float16)
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(scale=20.0))
+    d = r.first_divergence
+    assert d is not None and d.path == "exp"
+    p = d.pair
+    assert p.counts("a")["fp16_overflow"] > 0  # float32 values past 65504
+    assert p.counts("b")["inf"] == p.counts("a")["fp16_overflow"]
+    assert "numerics-fp16-overflow" in r.advice
+
+
+def test_amp_o2_copy_aligns_through_the_wrappers():
+    net = nets.Head()
+    r = ascend_lab.compare_numerics(net, nets.inputs(), amp="O2")
+    labels = [p.label for p in r.pairs]
+    assert labels == ["proj", "norm", "logits", "softmax", "(net)"]
+    assert not r.unmatched
+    assert any("float16" in p.b.outputs[0].dtype.lower() for p in r.pairs)
+    assert net.proj.weight.dtype == ms.float32  # the net itself is untouched
+
+
+def test_amp_softmax_over_large_logits():
+    net = nets.Head(offset=1000.0)
+    r = ascend_lab.compare_numerics(net, nets.inputs(), amp="O3")
+    d = r.first_divergence
+    assert d is not None and d.path == "softmax"
+
+
+def test_reference_dict_and_npz(tmp_path):
+    net = nets.Head()
+    x = nets.inputs()
+    clean = ascend_lab.compare_numerics(net, net, x)
+    ref = {
+        p.label: p.a.outputs[0].sample.reshape(p.a.outputs[0].shape).astype(np.float32)
+        for p in clean.pairs
+    }
+    r = ascend_lab.compare_numerics(net, ref, x)
+    assert r.first_divergence is None and len(r.pairs) == 5
+    ref["norm"] = ref["norm"] * 1.5
+    path = tmp_path / "ref.npz"
+    np.savez(path, **ref)
+    r = ascend_lab.compare_numerics(net, str(path), x)
+    assert r.first_divergence is not None and r.first_divergence.path == "norm"
+    assert r.find("logits").input_basis == "producers"
+
+
+def test_reference_keys_by_scope_and_partial():
+    net = nets.Head()
+    x = nets.inputs()
+    clean = ascend_lab.compare_numerics(net, net, x)
+    p = clean.find("proj")
+    ref = {"Default/proj-Dense": p.a.outputs[0].sample.reshape(p.a.outputs[0].shape) + 1.0}
+    r = ascend_lab.compare_numerics(net, ref, x)
+    assert [q.label for q in r.pairs] == ["proj"]
+    assert r.first_divergence.path == "proj"
+    assert {u.record.label for u in r.unmatched} == {"norm", "logits", "softmax", "(net)"}
+
+
+def test_html_is_escaped_and_text_names_the_op():
+    net = nets.Head(offset=1000.0)
+    other = nets.twin(net, lambda: nets.Head(offset=1000.0))
+    other.softmax.to_float(ms.float16)
+    r = ascend_lab.compare_numerics(net, other, nets.inputs())
+    r.pairs[0].a.op_type = "<script>x</script>"
+    html = r._repr_html_()
+    assert "<script>x" not in html and "&lt;script&gt;x" in html
+    text = str(r)
+    assert "first divergence: softmax (Softmax)" in text
+    assert "side a: Default/softmax-Softmax" in text
+    assert "softmax" in r.table() and "FIRST" in r.table()
+    assert r.to_dict()["first_divergence"] == "softmax"
+
+
+def test_tensors_on_request_make_errors_exact():
+    net = nets.Stack()
+    other = nets.twin(net, lambda: nets.Stack(residual_at=0))
+    x = nets.inputs(shape=(300, 16))  # 4800 values: over the 4096-value sample
+    sampled = ascend_lab.compare_numerics(net, other, x)
+    full = ascend_lab.compare_numerics(net, other, x, tensors=True)
+    assert not sampled.find("blocks.0").exact and full.find("blocks.0").exact
+    assert full.find("blocks.0").max_abs >= sampled.find("blocks.0").max_abs
