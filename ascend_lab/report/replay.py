@@ -86,7 +86,7 @@ def _normal(path: str) -> str:
 
 def _calls(value: Any) -> Dict[Tuple[str, ...], Dict[str, Any]]:
     out = {}
-    calls = value.get("calls", [])
+    calls = _or_empty(value.get("calls"), [])
     _shape(isinstance(calls, list), CALLS, "calls is no list")
     for c in calls:
         _obj(c, CALLS, "each call as an object")
@@ -102,7 +102,7 @@ def _calls(value: Any) -> Dict[Tuple[str, ...], Dict[str, Any]]:
 
 
 def _paths(value: Any) -> Dict[str, Dict[str, Any]]:
-    entries = _obj(value.get("paths", {}), PATHS, "paths as an object")
+    entries = _obj(_or_empty(value.get("paths")), PATHS, "paths as an object")
     for path, e in entries.items():
         _obj(e, PATHS, f"the entry of {path!r:.80} as an object")
         kind = e.get("kind")
@@ -183,8 +183,11 @@ class Recording:
         )
 
 
-def _or_empty(value: Any) -> Any:
-    return {} if value is None else value
+def _or_empty(value: Any, empty: Any = None) -> Any:
+    """``value``, or ``empty`` (default: a new dict) when it is None (absent or null)."""
+    if value is not None:
+        return value
+    return {} if empty is None else empty
 
 
 def _inside(sandbox: str, value: str) -> str:
