@@ -198,7 +198,8 @@ def manifest_text(manifest: Dict[str, Any]) -> str:
         )
     else:
         lines.append("NOT REDACTED (--no-redact): host names, user names, home paths, IP")
-        lines.append("addresses and serial numbers appear as they are. Read before sharing.")
+        lines.append("addresses, serial numbers and credentials found in logs or environment")
+        lines.append("values appear as they are. Read before sharing.")
     lines.append("")
     lines.append("Collected:")
     for e in manifest["entries"]:

@@ -129,6 +129,7 @@ def summary(
 def warn_no_redact() -> None:
     print(
         "ascend-lab report: WARNING --no-redact: host names, user names, home paths, IP "
-        "addresses and serial numbers stay in the archive.",
+        "addresses, serial numbers and any credential in logs or environment values (tokens, "
+        "passwords, access keys) stay in the archive.",
         file=sys.stderr,
     )
