@@ -14,9 +14,11 @@ class Head(nn.Cell):
         self.norm = nn.LayerNorm((d,), epsilon=eps)
         self.logits = nn.Dense(d, d)
         self.softmax = nn.Softmax()
-        self.offset = offset
+        self.offset = ms.Tensor(np.float32(offset))  # a Tensor, see below
 
     def construct(self, x):
+        # MindSpore 2.10 with NumPy 2: the first `Tensor + Python float` of a process can fail
+        # ("Numpy init failed" leaves an exception set), so the offset is a Tensor.
         y = self.norm(self.proj(x))
         return self.softmax(self.logits(y) + self.offset)
 
