@@ -2,6 +2,7 @@
 
 import csv
 import io
+import math
 from typing import Dict, List, Optional, Sequence
 
 from .errors import ProfileParseError
@@ -50,6 +51,9 @@ def number(row: Dict[str, str], column: str, path: Optional[str] = None) -> Opti
     if cell in ("", "N/A", "NA", "-", "None"):
         return None
     try:
-        return float(cell)
+        value = float(cell)
     except ValueError:
-        raise ProfileParseError(f"column {column!r}: {cell[:40]!r} is not a number", path) from None
+        value = math.nan
+    if not math.isfinite(value):  # "nan"/"inf" would make the payload invalid JSON
+        raise ProfileParseError(f"column {column!r}: {cell[:40]!r} is not a number", path)
+    return value
