@@ -71,6 +71,9 @@ class PassPacker:
 
 def _view_keys(payload: Dict[str, Any]) -> Set[str]:
     roots = {key for key in (payload.get("views") or {}).values() if key}
+    compare = payload.get("compare")  # two traces side by side: both graphs are views
+    if isinstance(compare, dict):
+        roots.update(compare.get(side) for side in ("a", "b") if compare.get(side))
     return {key for key in payload["graphs"] if key in roots or key.split("/", 1)[0] in roots}
 
 
