@@ -151,7 +151,8 @@ def profiler_folders(root: str, depth: int = 2) -> List[ProfilerFolder]:
                 path = os.path.join(folder, name)
                 if not _is_dir(path):
                     continue
-                if _framework(path) is not None:
+                # by name (2.5+, torch_npu), or by content (2.3/2.4: <out>/profiler/)
+                if _framework(path) is not None or is_profiler_folder(path):
                     found.append(describe(path))
                 else:
                     below.append(path)

@@ -317,3 +317,17 @@ def test_cli_view_writes_a_profile_page_and_refuses_raw_data(tmp_path):
     done = _view(str(raw), "-o", str(tmp_path / "raw.html"))
     assert done.returncode == 2
     assert "torch_npu.profiler.profiler import analyse" in done.stderr
+
+
+def test_the_older_profiler_folder_without_the_suffix_is_found_by_content(tmp_path):
+    # MindSpore 2.3/2.4 write <output_path>/profiler/ holding PROF_* and, analysed,
+    # ASCEND_PROFILER_OUTPUT/
+    raw = tmp_path / "raw"
+    rank_folder(raw, "profiler", 0, analysed=False)
+    with pytest.raises(ProfileError, match="not analysed yet") as err:
+        load_profile(str(raw))
+    assert "Profiler.offline_analyse" in str(err.value)
+    done = tmp_path / "done"
+    rank_folder(done, "profiler", 3)
+    profile = load_profile(str(done))
+    assert profile.rank == 3 and len(profile.launches) > 0
