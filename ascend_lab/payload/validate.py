@@ -278,6 +278,8 @@ def check_payload(obj: Any) -> None:
     meta: Any = obj.get("meta")
     if p.need(isinstance(meta, dict), "meta must be an object"):
         p.need(isinstance(meta.get("title"), str), "meta.title must be a string")
+        notes = meta.get("notes")
+        p.need(notes is None or _is_string_list(notes), "meta.notes must be a list of strings")
     graphs_ok = p.need(isinstance(obj.get("graphs"), dict), "graphs must be an object")
     graphs: Dict[str, Any] = obj["graphs"] if graphs_ok else {}
     views_ok = p.need(isinstance(obj.get("views"), dict), "views must be an object")

@@ -163,11 +163,11 @@ def _ir_payload(path: str) -> Dict[str, Any]:
 
     graph = parse_ir_file(path)
     kernel = is_kernel_graph_file(path)
-    title = os.path.basename(path)
+    payload = single_graph_payload(graph, os.path.basename(path), "ir-file", memory=kernel)
     partial = graph.attrs.get(PARTIAL_ATTR)
-    if partial:  # pasted text: the viewer's title bar says the graph is partial
-        title = f"{title} \u2014 {partial}"
-    return single_graph_payload(graph, title, "ir-file", memory=kernel)
+    if partial:  # pasted text: a banner above the graph says it is partial
+        payload["meta"]["notes"] = [partial]
+    return payload
 
 
 def dump_folder(path: str) -> str:

@@ -73,19 +73,30 @@ def test_analyze_fail_printing_a_graph_twice_keeps_both():
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
-def test_every_paste_is_viewed_with_a_partial_title(path, tmp_path, capsys):
+def test_every_paste_is_viewed_with_a_partial_banner(path, tmp_path, capsys):
     payload = payload_for_path(str(path))
     validate_payload(payload)
-    assert payload["meta"]["title"].startswith(path.name + " \u2014 partial IR (pasted text): ")
+    assert payload["meta"]["title"] == path.name
+    (note,) = payload["meta"]["notes"]
+    assert note.startswith("partial IR (pasted text): ")
     out = tmp_path / "page.html"
     assert main(["view", str(path), "-o", str(out)]) == 0
     assert "Traceback" not in capsys.readouterr().err and out.stat().st_size > 0
 
 
 def test_real_dumps_are_not_touched():
-    text = fixture("lenet/graph_build_*.ir").read_text()
+    path = fixture("lenet/graph_build_*.ir")
+    text = path.read_text()
     assert has_entry_header(text)
     assert PARTIAL_ATTR not in parse_ir_text(text).attrs
+    assert "notes" not in payload_for_path(str(path))["meta"]
+
+
+def test_meta_notes_must_be_strings():
+    payload = payload_for_path(str(PASTED / "recompute_md_validate_elided.ir"))
+    payload["meta"]["notes"] = [3]
+    with pytest.raises(ValueError, match="meta.notes"):
+        validate_payload(payload)
 
 
 @pytest.mark.parametrize("text", ["", "hello\nworld\n", "  1 hello\n  2 world\n", "...\n"])

@@ -95,6 +95,15 @@ export class ViewerApp {
     if (shown.length > 1) {
       this.el.appendChild(tabBar);
     }
+    const notes = payload.meta.notes ?? [];
+    if (notes.length) {
+      // e.g. a pasted IR text: what it lacked (text, never HTML)
+      const banner = h('div', { class: 'al-notes', role: 'note' });
+      for (const note of notes) {
+        banner.appendChild(h('div', {}, note));
+      }
+      this.el.appendChild(banner);
+    }
     for (const name of shown) {
       const label =
         name === 'compare' && payload.compare ? t.__('Side by side') : tabLabel(name);

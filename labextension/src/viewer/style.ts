@@ -24,6 +24,7 @@ export const CSS = `
 }
 .al-root *, .al-root *::before { box-sizing: border-box; }
 .al-error { color: #c62828; padding: 8px; white-space: pre-wrap; }
+.al-notes { padding: 4px 8px; border-bottom: 1px solid var(--al-border); background: var(--al-bg2); color: var(--al-fg2); }
 .al-tabs { display: flex; gap: 2px; border-bottom: 1px solid var(--al-border); padding: 4px 4px 0; align-items: flex-end; }
 .al-tabs .al-title { margin-left: auto; padding: 4px 8px; color: var(--al-fg2); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 50%; }
 .al-tab { background: var(--al-bg2); color: var(--al-fg); border: 1px solid var(--al-border); border-bottom: none; padding: 4px 10px; cursor: pointer; border-radius: 4px 4px 0 0; font: inherit; }

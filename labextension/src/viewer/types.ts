@@ -114,6 +114,8 @@ export interface Payload {
     fusion?: boolean | null;
     source?: string | null;
     created?: string | null;
+    /** shown above the views (e.g. a pasted IR text is partial); optional */
+    notes?: string[];
   };
   graphs: Record<string, GraphData>;
   views: { main: string; before?: string | null; after?: string | null };
@@ -230,6 +232,14 @@ export function checkPayload(value: unknown): Payload {
   need(
     isObject(p.meta) && typeof (p.meta as Record<string, unknown>).title === 'string',
     'meta.title must be a string'
+  );
+  const notes = isObject(p.meta)
+    ? (p.meta as Record<string, unknown>).notes
+    : undefined;
+  need(
+    notes === undefined ||
+      (Array.isArray(notes) && (notes as unknown[]).every(x => typeof x === 'string')),
+    'meta.notes must be a list of strings'
   );
   need(isObject(p.graphs), 'graphs must be an object');
   const graphs = p.graphs as Record<string, unknown>;
