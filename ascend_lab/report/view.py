@@ -11,6 +11,7 @@ import os
 import tempfile
 from typing import Dict, List, Tuple
 
+from ..safe_write import atomic_write_bytes
 from .bundle import read_bundle
 
 PROFILE_TABLE_MAX_BYTES = 64 * 1024
@@ -84,8 +85,7 @@ def traces_html(bundle: str, folder: str) -> List[str]:
     links = []
     for name, page in trace_pages(bundle):
         path = os.path.join(folder, name + ".html")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(page)
+        atomic_write_bytes(path, page.encode("utf-8"))  # never through a planted link
         written.append(path)
         links.append(f'<li><a href="{html.escape(name)}.html">{html.escape(name)}</a></li>')
     files = read_bundle(bundle)
@@ -99,6 +99,5 @@ def traces_html(bundle: str, folder: str) -> List[str]:
         f"{_profile_table(files)}<h2>Status</h2><pre>{html.escape(summary)}</pre></body></html>"
     )
     index_path = os.path.join(folder, "index.html")
-    with open(index_path, "w", encoding="utf-8") as f:
-        f.write(index)
+    atomic_write_bytes(index_path, index.encode("utf-8"))
     return [index_path] + written

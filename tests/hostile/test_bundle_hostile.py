@@ -373,6 +373,21 @@ def test_report_never_writes_through_a_planted_part_link(tmp_path):
     assert sorted(os.listdir(str(out.parent))) == ["r.tar.gz", "r.tar.gz.part"]
 
 
+def test_bundle_pages_never_write_through_a_planted_link(tmp_path):
+    """``python -m ascend_lab.report view BUNDLE -o DIR`` into a folder someone prepared."""
+    from ascend_lab.report.view import traces_html
+
+    target_file = canary(tmp_path)
+    out = tmp_path / "pages"
+    out.mkdir()
+    os.symlink(target_file, str(out / "index.html"))
+    traces_html(FIXTURE, str(out))
+    with open(target_file, "rb") as f:
+        assert f.read() == CANARY_TEXT
+    assert not os.path.islink(str(out / "index.html"))
+    assert "trace_O0.html" in (out / "index.html").read_text(encoding="utf-8")
+
+
 def test_a_failed_write_leaves_no_temp_file(tmp_path):
     out = tmp_path / "r.tar.gz"
 
