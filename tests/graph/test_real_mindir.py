@@ -19,6 +19,8 @@ from ascend_lab.viewfile import ViewFileError, payload_for_path
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real" / "mindir"
 ENCRYPTED = REAL / "ms1.1_add_encrypted.mindir"
 READABLE = sorted(p for p in REAL.glob("*.mindir") if p != ENCRYPTED)
+# this project's own recordings with MindSpore 2.7.0 and 2.10.0 (tests/fixtures/ir*/)
+RECORDED = sorted(REAL.parents[1].glob("ir*/*/*.mindir"))
 
 # file -> (model_version, main graph's ops in order, its inputs, what its output returns,
 #          number of subgraphs (ModelProto.functions))
@@ -105,6 +107,7 @@ def _graphs(g):
 
 def test_every_readable_fixture_has_an_expectation():
     assert sorted(EXPECTED) == [p.name for p in READABLE]
+    assert len(RECORDED) == 5  # 2.7: conv, control_flow; 2.10: conv, control_flow, lenet
 
 
 @pytest.mark.parametrize("path", READABLE, ids=lambda p: p.name)
@@ -119,7 +122,7 @@ def test_real_mindir_yields_its_graph(path):
     assert len(g.subgraphs) == subgraphs
 
 
-@pytest.mark.parametrize("path", READABLE, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", READABLE + RECORDED, ids=lambda p: p.parent.name + "/" + p.name)
 def test_node_ids_are_unique_and_every_input_is_a_node(path):
     for g in _graphs(parse_mindir_file(path)):
         ids = [n.id for n in g.nodes]
@@ -231,7 +234,7 @@ def test_view_writes_a_page_and_never_a_traceback(path, tmp_path, capsys):
 
 
 @pytest.mark.mindspore
-@pytest.mark.parametrize("path", READABLE, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", READABLE + RECORDED, ids=lambda p: p.parent.name + "/" + p.name)
 def test_counts_equal_mind_ir_pb2(path):
     """Per graph: nodes (Constant nodes apart), inputs, weights and outputs are what
     MindSpore's own generated mind_ir_pb2 reads; so is every primitive's op."""
