@@ -29,9 +29,12 @@ def _extract(files: Dict[str, bytes], prefix: str, folder: str) -> bool:
         if not parts or any(p in (".", "..") for p in parts):
             continue
         target = os.path.join(folder, *parts)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(data)
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "xb") as f:  # a fresh private folder: nothing is there yet
+                f.write(data)
+        except OSError:
+            continue  # a name this folder cannot hold (a file where another needs a folder)
         wrote = True
     return wrote
 

@@ -447,3 +447,15 @@ def test_redactor_patterns_on_one_megabyte_adversarial_inputs():
     assert result["version values"] == {"length": result["version values"]["length"]}
     assert result["password= then one long value"]["secret"] == 1
     assert result["double colons"] == {"length": 1 << 20}  # "::" is no address
+
+
+def test_bundle_pages_of_a_bundle_with_clashing_trace_names_still_open(tmp_path):
+    """A file where another member needs a folder: that member is left out, no traceback."""
+    from ascend_lab.report.view import traces_html
+
+    files = fixture_files()
+    dump = sorted(n for n in files if n.startswith("trace/O0/dump/"))[0]
+    files[dump + "/inside"] = b"x"
+    bundle = write_bundle(str(tmp_path / "clash.tar.gz"), files)
+    pages = traces_html(bundle, str(tmp_path / "pages"))
+    assert os.path.basename(pages[0]) == "index.html" and len(pages) > 1
