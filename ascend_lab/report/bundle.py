@@ -22,7 +22,7 @@ import tarfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from .._version import __version__
 from ..errors import AscendLabError
@@ -127,7 +127,9 @@ class Bundle:
         out[MANIFEST] = redactor.redact(
             json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
         ).encode("utf-8")
-        out["MANIFEST.txt"] = redactor.redact(manifest_text(manifest)).encode("utf-8")
+        # only what was collected goes through the redactor: the fixed text and the counts
+        # would read as "secret: 9" and "serial: 4 ..." pairs themselves
+        out["MANIFEST.txt"] = manifest_text(manifest, redactor.redact).encode("utf-8")
         return out
 
     def manifest(
@@ -170,8 +172,9 @@ def _fit(files: Dict[str, bytes], limit: int) -> List[str]:
     return dropped
 
 
-def manifest_text(manifest: Dict[str, Any]) -> str:
-    """The manifest for a person reading it before sharing the archive."""
+def manifest_text(manifest: Dict[str, Any], redact: Callable[[str], str] = str) -> str:
+    """The manifest for a person reading it before sharing the archive (``redact`` applied
+    to the collected entries and notes)."""
     lines = [
         f"ascend-lab report ({manifest['generator']}, {manifest['created']}, "
         f"{manifest['seconds']} s of a {manifest['time_budget_seconds']} s budget)",
@@ -202,14 +205,15 @@ def manifest_text(manifest: Dict[str, Any]) -> str:
         lines.append("values appear as they are. Read before sharing.")
     lines.append("")
     lines.append("Collected:")
+    collected = []
     for e in manifest["entries"]:
         where = f" -> {e['path']}" if e.get("path") else ""
         extra = f" ({e['detail']})" if e.get("detail") else ""
         cut = " [tail only]" if e.get("truncated") else ""
-        lines.append(f"  [{e['status']}] {e['item']}{where}{cut}{extra}")
+        collected.append(f"  [{e['status']}] {e['item']}{where}{cut}{extra}")
     for note in manifest.get("notes") or []:
-        lines.append("Note: " + note)
-    return "\n".join(lines) + "\n"
+        collected.append("Note: " + note)
+    return "\n".join(lines) + "\n" + redact("".join(c + "\n" for c in collected))
 
 
 def write_archive(files: Dict[str, bytes], target: str) -> str:

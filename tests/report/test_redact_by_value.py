@@ -134,7 +134,8 @@ def test_no_planted_secret_of_any_kind_is_anywhere_in_the_bundle(planted_machine
     assert manifest["redactions"]["secret"]["distinct"] >= 9
     text = files[top + "MANIFEST.txt"].decode()
     assert "NOT redacted:" in text and "set_env.sh: only its path" in text
-    assert "secret:" in text
+    assert "secret:" in text and "<secret-" not in text.split("Collected:")[0]  # counts intact
+    assert "password=/token=/secret=" in text
     # and the bundle still replays
     assert run_cli(["status", "--from", out], env, str(tmp_path)).returncode == 0
 
