@@ -43,7 +43,7 @@ by their first ``MAX_SHOWN_VALUES`` values and their count.
 
 import os
 from types import ModuleType
-from typing import Any, Dict, List, Optional, Set, Union
+from typing import Any, BinaryIO, Dict, List, Optional, Set, Union
 
 from ..errors import AscendLabError
 from .errors import GraphParseError
@@ -51,12 +51,13 @@ from .limits import MINDIR_MAX_BYTES_ENV, limit, read_capped, too_large
 from .mind_ir_fields import ENUMS, MESSAGES
 from .mind_ir_pb2_loader import MindIRUnavailable, load_mind_ir_pb2
 from .model import Graph, Node, TensorType
-from .protobuf_wire import Schema, WireError, check_wire, decode, first
+from .protobuf_wire import Schema, WireError, check_wire, decode, first, read_varint
 
 __all__ = [
     "parse_mindir",
     "parse_mindir_file",
     "check_mindir_head",
+    "check_not_truncated",
     "load_mind_ir_pb2",
     "MindIRUnavailable",
 ]
@@ -425,6 +426,7 @@ def parse_mindir(data: bytes, path: Optional[str] = None, decoder: str = "auto")
 # magic number; a protobuf ModelProto never starts so (it has no field 27).
 _CIPHER_MAGIC = {0x7F3A5ED8: "AES-GCM", 0x7F3A5ED9: "AES-CBC", 0x7F3A5EDA: "SM4-CBC"}
 _HEAD_BYTES = 16
+_FIELD_HEAD = 20  # a field's tag and length: two varints of at most 10 bytes
 
 
 def check_mindir_head(head: bytes, path: Optional[str] = None) -> None:
@@ -439,6 +441,39 @@ def check_mindir_head(head: bytes, path: Optional[str] = None) -> None:
             path,
             offset=0,
         )
+
+
+def check_not_truncated(f: BinaryIO, size: int, path: Optional[str] = None) -> None:
+    """Raise "the file is truncated" when a field of the file's outermost message runs past
+    its ``size`` bytes (a cut file), reading only the fields' headers (a few bytes each)
+    from the open file ``f``: for a reader that found bad bytes without decoding it all."""
+    pos = 0
+    while pos < size:
+        f.seek(pos)
+        head = f.read(_FIELD_HEAD)
+        try:
+            tag, at = read_varint(head, 0, len(head))
+            wire = tag & 7
+            if wire == 0:
+                at, width = read_varint(head, at, len(head))[1], 0
+            elif wire == 2:
+                width, at = read_varint(head, at, len(head))
+            elif wire in (1, 5):
+                width = 8 if wire == 1 else 4
+            else:
+                return  # not a protobuf field: corrupt, not cut
+        except WireError:
+            if pos + len(head) < size:
+                return  # a bad number inside the file: corrupt, not cut
+            at, width = len(head) + 1, 0  # the file stops inside the field's header
+        if pos + at + width > size:
+            raise GraphParseError(
+                f"the file is truncated: it ends at byte {size:,}, inside the field that "
+                f"starts at byte {pos:,}",
+                path,
+                offset=pos,
+            )
+        pos += at + width
 
 
 def _parse(data: bytes, path: Optional[str], pb2: Optional[ModuleType]) -> Graph:

@@ -132,8 +132,8 @@ def _mindir_payload(path: str) -> Dict[str, Any]:
     # the weights' bytes stay on disk: the graph needs only their shapes and dtypes
     try:
         model, weights, skipped = read_mindir_skeleton(path)
-    except GraphParseError:
-        _say_what_the_file_is(path)  # an encrypted export is named as such
+    except GraphParseError as exc:
+        _say_what_the_file_is(path, exc)  # an encrypted export, a cut file
         raise
     graph = parse_mindir(model, path)
     for node in graph.nodes:
@@ -145,16 +145,22 @@ def _mindir_payload(path: str) -> Dict[str, Any]:
     return single_graph_payload(graph, os.path.basename(path), "mindir", memory=False)
 
 
-def _say_what_the_file_is(path: str) -> None:
-    from ..graph.mindir import check_mindir_head
+def _say_what_the_file_is(path: str, failed: GraphParseError) -> None:
+    """Raise what a .mindir the skeleton could not read is, when its bytes show it: an
+    encrypted export, or a cut (truncated) file (added to the skeleton's reason)."""
+    from ..graph.mindir import check_mindir_head, check_not_truncated
     from .regular_file import open_regular
 
     try:
         with open_regular(path) as f:
-            head = f.read(16)
+            check_mindir_head(f.read(16), path)
+            check_not_truncated(f, os.fstat(f.fileno()).st_size, path)
+    except GraphParseError as exc:
+        if exc.reason.startswith("encrypted"):
+            raise
+        raise GraphParseError(f"{failed.reason}; {exc.reason}", path, offset=exc.offset) from None
     except (OSError, ValueError):
         return
-    check_mindir_head(head, path)
 
 
 def _ir_payload(path: str) -> Dict[str, Any]:

@@ -299,3 +299,26 @@ def test_the_builtin_decoder_is_the_default_where_mindspore_is_installed():
         "print(len(g.nodes), '_ascend_lab_mind_ir_pb2' in sys.modules)\n"
     )
     assert run_python(code).stdout.split() == ["25", "False"]
+
+
+@pytest.mark.parametrize("path", READABLE + RECORDED, ids=lambda p: p.parent.name + "/" + p.name)
+def test_a_whole_file_is_not_called_truncated(path):
+    from ascend_lab.graph.mindir import check_not_truncated
+
+    with open(path, "rb") as f:
+        check_not_truncated(f, path.stat().st_size, str(path))
+
+
+def test_view_calls_every_cut_of_a_real_file_truncated(tmp_path):
+    """Through the viewer's path (the weight-skipping skeleton reader first)."""
+    data = (REAL / "ms2.0_cast_bprop.mindir").read_bytes()
+    cut_file = tmp_path / "cut.mindir"
+    for n in range(1, len(data) - 2):  # the last 2 bytes are mind_ir_version (see above)
+        cut_file.write_bytes(data[:n])
+        with pytest.raises(ViewFileError) as info:
+            payload_for_path(str(cut_file))
+        assert "truncated" in str(info.value), (n, str(info.value))
+    big = (REAL / "ms2.0_ori_net.mindir").read_bytes()
+    cut_file.write_bytes(big[:120000])
+    with pytest.raises(ViewFileError, match="the file is truncated: it ends at byte 120,000"):
+        payload_for_path(str(cut_file))
