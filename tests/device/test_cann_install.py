@@ -465,3 +465,25 @@ def test_where_lines_and_warnings_in_chinese(tree, monkeypatch, tmp_path):
     assert "CANN 目录：" + os.path.join(tree.root, "cann") in text
     assert "找到方式：默认位置" in text and "找到方式：默认位置" in html
     assert "set_env.sh：" + os.path.join(tree.root, "cann", "set_env.sh") in text
+
+
+def test_one_cann_environment_check_for_status_and_doctor(tree):
+    """envcheck.cann_variables is what both status and the doctor judge the variables by."""
+    from ascend_lab.device import envcheck
+    from ascend_lab.doctor.checks import Environment, cann_env_problems
+
+    home = tree.cann85()
+    env = dockerfile_env(real(DOCKERFILE_85))  # the 8.5.0 image's values, not in this tree
+    kinds = [(k, n) for k, n, _v in envcheck.cann_variables(env)]
+    # the image's LD_LIBRARY_PATH has ${ASCEND_TOOLKIT_HOME}/lib64: only the folders are absent
+    assert kinds == [("missing", "ASCEND_HOME_PATH"), ("missing", "ASCEND_OPP_PATH")]
+    facts = Environment(env=env, root=tree.root)
+    assert cann_env_problems(facts) == [
+        "ASCEND_HOME_PATH=/usr/local/Ascend/cann-8.5.0 does not exist",
+        "ASCEND_OPP_PATH=/usr/local/Ascend/cann-8.5.0/opp does not exist",
+    ]
+    os.makedirs(os.path.join(home, "opp"))
+    moved = {"ASCEND_HOME_PATH": home, "ASCEND_OPP_PATH": os.path.join(home, "opp")}
+    moved["LD_LIBRARY_PATH"] = os.path.join(home, "lib64")
+    assert envcheck.cann_variables(moved) == []
+    assert [k for k, _n, _v in envcheck.cann_variables({})] == ["unset", "unset", "no-ascend-ld"]
