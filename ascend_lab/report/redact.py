@@ -261,8 +261,9 @@ class Redactor:
         text = m.group(0)
         tail = "." if text.endswith(".") else ""
         candidate = text[: len(text) - len(tail)]
-        if candidate.count(":") < 2:
-            return text
+        groups = [g for g in candidate.split(":") if g]
+        if candidate.count(":") < 2 or (len(groups) < 3 and sum(map(len, groups)) < 5):
+            return text  # "x[0::2]", "a[1::3]": Python slices, not addresses
         try:
             address = ipaddress.IPv6Address(candidate)
         except ValueError:

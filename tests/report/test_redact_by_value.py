@@ -154,10 +154,15 @@ def test_versions_stay_and_addresses_go_on_version_lines():
 
 def test_ipv6_is_redacted_but_not_words_times_or_loopback():
     r = Redactor()
-    text = "std::vector at 12:30:45.123, ::1 and :: here; peer 2001:db8::8a2e:370:7334.\n"
+    text = (
+        "std::vector at 12:30:45.123, ::1 and :: here, y = x[0::2]; link fe80::1 and "
+        "peer 2001:db8::8a2e:370:7334.\n"
+    )
     out = r.redact(text)
-    assert "2001:db8::8a2e:370:7334" not in out and out.endswith("<ip-1>.\n")
+    assert "2001:db8::8a2e:370:7334" not in out and out.endswith("<ip-2>.\n")
+    assert "link <ip-1> and" in out
     assert "std::vector" in out and "12:30:45.123" in out and "::1 and :: here" in out
+    assert "x[0::2]" in out  # a slice in a traceback, not an address
 
 
 def test_a_credential_found_in_one_file_is_replaced_in_every_file():
