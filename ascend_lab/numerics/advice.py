@@ -8,10 +8,9 @@ REDUCTION_LIKE = ("reducesum", "reducemean", "mean", "sum", "norm")
 DENSE_LIKE = ("dense", "matmul", "linear", "batchmatmul")
 
 ENTRY_FP32_LISTS = "numerics-keep-fp32"
-ENTRY_LOSS_SCALE = "numerics-fp16-overflow"
+ENTRY_LOSS_SCALE = "amp-overflow"  # the existing entry: loss scale, NaN loss
 ENTRY_LN_EPSILON = "numerics-layernorm-epsilon"
 ENTRY_DENSE_T = "numerics-dense-transposed"
-ENTRY_RESIDUAL = "numerics-structure"
 
 
 def _low_precision(pair: Any) -> bool:
@@ -38,6 +37,4 @@ def suggest(pair: Any) -> List[str]:
         out.append(ENTRY_LN_EPSILON)
     if any(w in op for w in DENSE_LIKE) and not low and pair.cosine < 0.99:
         out.append(ENTRY_DENSE_T)
-    if not out and not low and pair.input_rel == 0.0 and pair.cosine < 0.99:
-        out.append(ENTRY_RESIDUAL)
     return out

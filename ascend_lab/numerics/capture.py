@@ -17,6 +17,7 @@ Nothing is written to disk. Hooks are removed afterwards, also when the net fail
 """
 
 import copy
+import os
 import sys
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -24,6 +25,7 @@ from .errors import NumericsInputError, NumericsRunError
 from .records import AMP_WRAPPERS, OpRecord, SideRecord, normalize_path
 from .stats import SAMPLE_SIZE, TensorStats
 
+_MS_DIR = os.sep + "mindspore" + os.sep
 _SHAPE_WORDS = ("shape", "dimension", "rank", "size of", "in_channels", "must be equal")
 
 
@@ -73,11 +75,16 @@ def _stats_of(tensor: Any, sample_size: int, keep: bool) -> TensorStats:
 def _call_site(cell: Any) -> str:
     """The line of the parent's ``construct`` that called ``cell`` (else its own construct)."""
     frame: Any = sys._getframe(2)
-    for _ in range(40):
+    for _ in range(60):
         if frame is None:
             break
-        if frame.f_code.co_name == "construct" and frame.f_locals.get("self") is not cell:
-            return f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        code = frame.f_code
+        if (
+            code.co_name == "construct"
+            and frame.f_locals.get("self") is not cell
+            and _MS_DIR not in code.co_filename  # SequentialCell, CellList: the user's caller
+        ):
+            return f"{code.co_filename}:{frame.f_lineno}"
         frame = frame.f_back
     try:
         code = type(cell).construct.__code__

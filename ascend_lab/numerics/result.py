@@ -24,6 +24,11 @@ def _where(rec: Any) -> str:
     return src
 
 
+def _dtypes(rec: Any) -> str:
+    names = sorted({s.dtype for s in rec.outputs if s is not None})
+    return "[" + ", ".join(names) + "]" if names else ""
+
+
 class Divergence:
     """Where the two sides part ways: the op on each side, and by how much."""
 
@@ -42,10 +47,12 @@ class Divergence:
     def __str__(self) -> str:
         text = (
             f"first divergence: {self.label} ({self.op_type_a}) rel err {_g(self.max_rel)}"
-            f" > {_g(self.threshold)} (inputs {_g(self.input_rel)}, {self.pair.input_basis})"
+            f" > {_g(self.threshold)} cos {_g(self.pair.cosine)}"
+            f" (inputs {_g(self.input_rel)}, {self.pair.input_basis})"
         )
-        text += f"\n  side a: {self.scope_a} {_where(self.pair.a)}"
-        text += f"\n  side b: {self.scope_b} {_where(self.pair.b)}"
+        for side, rec in (("a", self.pair.a), ("b", self.pair.b)):
+            where = " ".join(w for w in (rec.scope, _where(rec), _dtypes(rec)) if w)
+            text += f"\n  side {side}: {where}"
         return text
 
     def __repr__(self) -> str:
@@ -145,7 +152,9 @@ class NumericsResult:
         lines = [head, str(self.first_divergence)]
         if self.advice:
             lines.append(
-                "  see: " + ", ".join(f"ascend-lab doctor --explain {a}" for a in self.advice)
+                "  doctor: "
+                + ", ".join(self.advice)
+                + " (paste this summary into %ascend_doctor or `ascend-lab doctor -` for the fix)"
             )
         return "\n".join(lines)
 
