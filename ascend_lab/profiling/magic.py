@@ -33,18 +33,12 @@ def parse_line(line: str) -> argparse.Namespace:
 
 def profile_magic(shell: Any, line: str) -> Optional[Any]:
     """Run a profile from the magic line; print a clear message on bad input."""
-    from .. import profile
+    from .api import profile_net  # not the package root's profile(): no import cycle
     from .errors import ProfileError
 
     def call(net: Any, inputs: List[Any], args: argparse.Namespace) -> Any:
-        return profile(
-            net,
-            *inputs,
-            steps=args.steps,
-            warmup=args.warmup,
-            keep=args.keep,
-            trace=False if args.no_trace else None,
-        )
+        trace = False if args.no_trace else None
+        return profile_net(net, list(inputs), args.steps, args.warmup, args.keep, trace, None)
 
     run_net_magic(
         shell, line, "%ascend_profile", parse_line, call, (ProfileError, TypeError, ValueError)
