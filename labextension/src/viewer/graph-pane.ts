@@ -5,6 +5,7 @@
  */
 import { clear, ellipsis, h, hue, s } from './dom';
 import { viewerTrans } from './i18n';
+import { MIN_LEGIBLE_ZOOM, firstViewZoom } from './layers';
 import { LayoutClient } from './layout-client';
 import {
   GROUP_H,
@@ -392,24 +393,19 @@ export class GraphPane {
   }
 
   /**
-   * First view: fit the whole graph if that stays readable, else fit its width (at a
-   * readable zoom) and start at the top, like reading a long network from its input.
+   * First view: fit the whole graph if its labels stay legible (layers.ts), else the
+   * legible zoom (or the width's fit if that is larger, up to 1), starting at the top,
+   * like reading a long network from its input. Never smaller than legible.
    */
   fitInitial(): void {
     this.fit();
     const { width, height } = this.bounds();
     const [vw] = this.viewSize();
-    // only for tall graphs (height limits the fit, not width)
-    if (
-      this.k >= 0.45 ||
-      width <= 0 ||
-      height <= 0 ||
-      (vw - 40) / width < 1.5 * this.k
-    ) {
+    if (this.k >= MIN_LEGIBLE_ZOOM || width <= 0 || height <= 0) {
       return;
     }
-    this.k = Math.max(0.45, Math.min(1, (vw - 40) / width));
-    this.tx = Math.max(20, (vw - width * this.k) / 2);
+    this.k = firstViewZoom(Math.min(1, (vw - 40) / width));
+    this.tx = width * this.k <= vw - 40 ? (vw - width * this.k) / 2 : 20;
     this.ty = 10;
     this.applyTransform();
   }

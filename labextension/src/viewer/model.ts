@@ -4,13 +4,13 @@
  * per-group layout jobs, and repeated-block stacks (32 × Block with one instance drawn).
  * Pure data, no DOM: unit-tested directly.
  */
+import { NODE_H, NODE_W, chunkLabel, chunkOps } from './layers';
 import { GraphData, GraphNode } from './types';
 
 /** Above this many visible boxes, groups start collapsed. */
 export const COLLAPSE_THRESHOLD = 300;
 
-export const NODE_W = 168;
-export const NODE_H = 42;
+export { NODE_H, NODE_W };
 export const GROUP_W = 190;
 export const GROUP_H = 48;
 export const GROUP_PAD = 14;
@@ -35,6 +35,8 @@ export interface ScopeGroup {
   nodes: string[];
   /** visible nodes anywhere below */
   count: number;
+  /** an artificial layer ("ops 1–40") of a scope holding too much at once (layers.ts) */
+  artificial?: boolean;
 }
 
 export interface LayoutItem {
@@ -425,6 +427,7 @@ export class GraphModel {
         this.groups.delete(group.id);
       }
     }
+    this.chunkLongScopes();
     for (const id of [...this.expanded]) {
       if (!this.groups.has(id)) {
         this.expanded.delete(id);
@@ -432,6 +435,56 @@ export class GraphModel {
     }
     this.expanded.add(ROOT);
     this.buildStacks();
+  }
+
+  /**
+   * A scope whose own ops would not fit on a screen at legible labels (too many, or one
+   * row two screens wide) draws them as artificial layers of consecutive ops
+   * (`ops 1–40`), collapsed by default (layers.ts).
+   */
+  private chunkLongScopes(): void {
+    const local = new Map<string, Array<[string, string]>>();
+    for (const [u, v] of this.edges) {
+      const g = this.nodeGroup.get(u);
+      if (g !== undefined && g === this.nodeGroup.get(v)) {
+        (local.get(g) ?? local.set(g, []).get(g)!).push([u, v]);
+      }
+    }
+    for (const group of [...this.groups.values()]) {
+      const ids = [...group.nodes].sort(
+        (a, b) => this.index.get(a)! - this.index.get(b)!
+      );
+      // the top level holds what has no scope: a long chain there reads top to bottom
+      const chunks = chunkOps(ids, local.get(group.id) ?? [], group.id === ROOT);
+      if (!chunks.length) {
+        continue;
+      }
+      group.nodes = [];
+      let first = 0;
+      for (const chunk of chunks) {
+        const label = chunkLabel(first, chunk.length);
+        first += chunk.length;
+        const id = group.id === ROOT ? label : `${group.id}/${label}`;
+        if (this.groups.has(id)) {
+          group.nodes.push(...chunk); // a real scope of that name (never seen): keep them
+          continue;
+        }
+        this.groups.set(id, {
+          id,
+          label,
+          parent: group.id,
+          depth: group.depth + 1,
+          children: [],
+          nodes: chunk,
+          count: chunk.length,
+          artificial: true
+        });
+        group.children.push(id);
+        for (const n of chunk) {
+          this.nodeGroup.set(n, id);
+        }
+      }
+    }
   }
 
   /** Nodes of a group's subtree with their scope relative to the group (for signatures). */
@@ -923,8 +976,10 @@ export class GraphModel {
     this.expanded.add(ROOT);
     this.layouts.clear();
     if (this.visible.length <= threshold) {
-      for (const id of this.groups.keys()) {
-        this.expanded.add(id);
+      for (const [id, g] of this.groups) {
+        if (!g.artificial) {
+          this.expanded.add(id); // artificial layers start collapsed
+        }
       }
       return;
     }
@@ -940,7 +995,7 @@ export class GraphModel {
           this.groups.get(id)!.nodes.length +
           children.reduce((k, c) => k + (c.stack ? 2 : 1), 0) -
           1;
-        if (count + extra <= threshold) {
+        if (count + extra <= threshold && !this.groups.get(id)!.artificial) {
           this.expanded.add(id);
           count += extra;
           // a stack's instance opens one level: the block's outline, readable at a glance
