@@ -35,6 +35,7 @@ FACTS = "doctor_facts.json"
 STATUS = "status.json"
 _KINDS = ("dir", "file", "symlink")
 _PATH_MAX = 4096
+_PATHS_MAX = 5000  # the recorder keeps about 2000: more would only fill the disk
 # "0 | ...": vermin takes "os.A | os.B" for a type union (Python 3.10)
 _WRITE_FLAGS = 0 | os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
@@ -103,6 +104,7 @@ def _calls(value: Any) -> Dict[Tuple[str, ...], Dict[str, Any]]:
 
 def _paths(value: Any) -> Dict[str, Dict[str, Any]]:
     entries = _obj(_or_empty(value.get("paths")), PATHS, "paths as an object")
+    _shape(len(entries) <= _PATHS_MAX, PATHS, f"more than {_PATHS_MAX} paths")
     for path, e in entries.items():
         _obj(e, PATHS, f"the entry of {path!r:.80} as an object")
         kind = e.get("kind")

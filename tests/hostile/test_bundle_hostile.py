@@ -318,6 +318,16 @@ def test_wrong_shape_json_is_exit_2_with_a_message(tmp_path, capsys, name, data)
         assert os.path.basename(name) in err and "Traceback" not in err
 
 
+def test_too_many_recorded_paths_is_exit_2_before_any_is_created(tmp_path, capsys):
+    def edit(paths):
+        paths["paths"].update({f"/many/{i}": {"kind": "dir"} for i in range(6000)})
+        return paths
+
+    bundle = edited(tmp_path, "machine/paths.json", edit)
+    rc, out, err = run_status(bundle, capsys)
+    assert rc == 2 and "paths.json" in err and "paths" in err
+
+
 # -- 11. terminal escapes -----------------------------------------------------------------
 
 
