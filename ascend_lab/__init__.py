@@ -14,7 +14,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .profiling.model import Profile
     from .tracing.api import Trace
 
-__all__ = ["__version__", "compare", "load_ipython_extension", "profile", "status", "trace"]
+__all__ = [
+    "__version__",
+    "compare",
+    "compare_numerics",
+    "load_ipython_extension",
+    "profile",
+    "status",
+    "trace",
+]
 
 
 def load_ipython_extension(ipython: Any) -> None:

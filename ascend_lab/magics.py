@@ -54,6 +54,8 @@ class AscendMagics(Magics):
 
     @line_magic
     def ascend_compare(self, line: str) -> Any:
+        if "--numerics" in line.split():  # Cell-by-Cell numbers (#30), not two graphs
+            return _call("ascend_lab.numerics.magic", "numerics_magic", self.shell, line)
         return _call("ascend_lab.comparison.magic", "compare_magic", self.shell, line)
 
     @line_magic

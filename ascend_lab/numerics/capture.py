@@ -13,7 +13,9 @@ How (checked on CPU with MindSpore 2.10.0; 2.7 was not installed on this machine
   plus ``execution_order/*.csv``, i.e. whole tensors on disk: not used by default.
 * ``ops.TensorDump`` is not supported on CPU ("Unsupported op [TensorDump] on CPU").
 
-Nothing is written to disk. Hooks are removed afterwards, also when the net fails.
+With NumPy 2, MindSpore 2.10's first PyNative op in a process can fail spuriously; the
+capture runs a throw-away op first (:func:`_prime_pynative`). Nothing is written to disk.
+Hooks are removed afterwards, also when the net fails.
 """
 
 import copy
@@ -122,6 +124,29 @@ def _scopes(net: Any) -> Dict[str, Tuple[str, str]]:
     return out
 
 
+_primed = False
+
+
+def _prime_pynative() -> None:
+    """Run one tiny PyNative op first, once per process, and drop its failure.
+
+    MindSpore 2.10 with NumPy 2 prints "Numpy init failed" on the first PyNative op that
+    takes a Python tuple or scalar, and leaves a Python exception set: that op then fails
+    with "returned a result with an exception set" (seen on Embedding's reshape and on
+    ``Tensor + 1.0``). Later ops work, so a throw-away op goes first.
+    """
+    global _primed
+    if _primed:
+        return
+    _primed = True
+    import mindspore as ms
+
+    try:
+        ms.ops.reshape(ms.Tensor([0.0]), (1,)) + 1.0
+    except Exception:  # noqa: BLE001, S110 - the known first-op failure; nothing to report
+        pass
+
+
 def capture_side(
     net: Any,
     inputs: List[Any],
@@ -166,6 +191,7 @@ def capture_side(
     mode = ms.get_context("mode")
     ms.set_context(mode=ms.PYNATIVE_MODE)
     try:
+        _prime_pynative()
         output = net(*to_tensors(inputs))
     except Exception as exc:  # noqa: BLE001 - reported with the side and MindSpore's text
         text = str(exc).strip()

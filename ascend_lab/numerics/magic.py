@@ -1,0 +1,55 @@
+"""``%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [-o var]``.
+
+Cell-by-Cell numeric comparison of two sides (``a`` a Cell; ``b`` a Cell, a dict of
+reference arrays or a ``.npz`` path) on the inputs that follow; with ``--amp O2`` there is
+no ``b``: ``a`` is compared with its AMP copy. Names are Python expressions in the user's
+namespace. The :class:`~ascend_lab.numerics.result.NumericsResult` is stored in
+``_numerics`` (or the ``-o`` name) and displayed.
+"""
+
+import argparse
+from typing import Any, List, Optional
+
+from ..i18n.magic_args import MagicArgumentParser
+from ..tracing.magic import _evaluate, check_output_name, split_words
+
+USAGE = "%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [-o var]"
+
+
+def parse_line(line: str) -> argparse.Namespace:
+    p = MagicArgumentParser("%ascend_compare --numerics", usage=USAGE, show_usage=True)
+    p.add_argument("--numerics", action="store_true")
+    p.add_argument("names", nargs="+")
+    p.add_argument("--amp", default=None, choices=("O1", "O2", "O3"))
+    p.add_argument("--tensors", action="store_true")
+    p.add_argument("-o", "--output", default="_numerics")
+    args = p.parse_args(split_words(line, USAGE))
+    check_output_name(args.output)
+    need = 2 if args.amp else 3
+    if len(args.names) < need:
+        what = "a net and its inputs" if args.amp else "two sides and the inputs"
+        raise ValueError(f"name {what}: {USAGE}")
+    return args
+
+
+def numerics_magic(shell: Any, line: str) -> Optional[Any]:
+    """Run the comparison named on the line; a clear one-line message on bad input."""
+    from ..errors import AscendLabError
+    from .api import compare_numerics
+
+    try:
+        args = parse_line(line)
+        values: List[Any] = [_evaluate(shell, name) for name in args.names]
+        result = compare_numerics(*values, amp=args.amp, tensors=args.tensors)
+    except (ValueError, TypeError, AscendLabError) as exc:
+        print(f"%ascend_compare --numerics: {exc}")
+        return None
+    if shell is not None:
+        shell.user_ns[args.output] = result
+    try:
+        from IPython.display import display
+    except ImportError:  # pragma: no cover
+        print(result)
+        return None
+    display(result)
+    return None
