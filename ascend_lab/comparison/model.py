@@ -81,7 +81,9 @@ def side_of(source: Any, title: Optional[str] = None, profile: Any = None) -> Si
     if isinstance(source, Side):
         return source
     if isinstance(source, Graph):
-        return Side(title or source.name, source, peak=_plan_peak(source))
+        return Side(
+            title or source.name, source, peak=_plan_peak(source), time_us=_profile_time(profile)
+        )
     if isinstance(source, dict):
         from ..payload import check_payload
 

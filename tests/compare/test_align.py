@@ -181,3 +181,26 @@ def test_comparison_payload_of_fixtures_is_valid_and_escaped_strings_stay_text()
     page = cmp._repr_html_()
     assert "<b>fp32</b>" not in page and "&lt;b&gt;fp32&lt;/b&gt;" in page
     assert payload["compare"]["summary"]["kernels"] == [15, 13]
+
+
+def _profile(folder):
+    import json
+
+    from ascend_lab.profiling.api import load_profile
+
+    where = os.path.join(HERE, "..", "fixtures", "profile", folder)
+    with open(os.path.join(where, "steps.json")) as f:
+        windows = [tuple(w) for w in json.load(f)["windows_us"]]
+    return load_profile(where, "ConvBNReLU", windows=windows)
+
+
+def test_time_per_step_of_each_side_from_recorded_profiles():
+    a = _graph(IR27, "conv", "graph_build_0_0090.ir")
+    b = _graph(IR, "conv", "graph_build_0_0094.ir")
+    pa, pb = _profile("cpu-2.7-convbnrelu"), _profile("cpu-2.10-convbnrelu")
+    cmp = compare(a, b, titles=("2.7", "2.10"), profiles=(pa, pb))
+    assert pa.mean_step_us and pb.mean_step_us and pa.mean_step_us != pb.mean_step_us
+    assert (cmp.a.time_us, cmp.b.time_us) == (pa.mean_step_us, pb.mean_step_us)
+    assert cmp.summary_dict()["time_us"] == [pa.mean_step_us, pb.mean_step_us]
+    assert f"{pa.mean_step_us:.1f} us" in cmp.summary()
+    validate_payload(cmp.to_payload())
