@@ -135,10 +135,14 @@ def check(
     comp, warnings = _check_mindspore(mindspore, cann, driver, ascend_present, table)
     if not any(w.component == "driver" for w in warnings):
         hdk = check_hdk(cann, driver)
-        if hdk is not None:
+        row = hdk_for(cann)
+        if hdk is not None and row is not None:
             warnings.append(hdk)
+            install = list(comp.install) + [f"NPU driver and firmware Ascend HDK {row.hdk}"]
             if comp.verdict != "mismatch":
-                comp = Compatibility("mismatch", hdk.message, comp.expected, comp.install)
+                comp = Compatibility("mismatch", hdk.message, comp.expected, install)
+            else:
+                comp.install = install
     return comp, warnings
 
 

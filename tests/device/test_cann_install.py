@@ -487,3 +487,10 @@ def test_one_cann_environment_check_for_status_and_doctor(tree):
     moved["LD_LIBRARY_PATH"] = os.path.join(home, "lib64")
     assert envcheck.cann_variables(moved) == []
     assert [k for k, _n, _v in envcheck.cann_variables({})] == ["unset", "unset", "no-ascend-ld"]
+
+
+def test_hdk_mismatch_says_what_to_install(tree):
+    shutil.copytree(os.path.join(ASCEND_TREE, "driver"), os.path.join(tree.root, "driver"))
+    tree.cann85()
+    s = probe.collect_status(refresh=True, query_npu_smi=False, locations=tree.locations)
+    assert "NPU driver and firmware Ascend HDK 25.5.1" in s.compatibility.install
