@@ -28,7 +28,7 @@ out (networkx-style functions over plain data; no MindSpore, no I/O).
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from .model import Graph, Node, TensorType
 from .ops import op_name
@@ -73,15 +73,6 @@ def _unwrap_segments(path: str) -> str:
     return "/".join(out)
 
 
-def unwrapped_key(node: Node) -> str:
-    """:func:`name_key` with wrapper cells left out of the scope (see
-    :func:`_unwrap_segments`); inputs by nothing but their kind (paired by position)."""
-    key = name_key(node)
-    if key.startswith("param:"):
-        return key
-    return _unwrap_segments(key)
-
-
 def name_key(node: Node) -> str:
     """A key that names ``node`` the same way in two compiles: scope path and op."""
     if node.kind in ("parameter", "input"):
@@ -90,10 +81,6 @@ def name_key(node: Node) -> str:
     if node.name:
         return normalise_name(node.name) + "|" + op
     return (node.scope + "/" if node.scope else "") + op + "|" + op
-
-
-def _source_key(node: Node) -> str:
-    return name_key(node) + "@" + (node.source[0] if node.source else "")
 
 
 @dataclass
@@ -184,6 +171,18 @@ class _Side:
                     self.consumers[x].append(nid)
         self.op = {nid: op_name(n.op) for nid, n in self.nodes.items()}
         self.name = {nid: name_key(n) for nid, n in self.nodes.items()}
+        # the three keys of step 1, each computed once
+        self.keys: Dict[str, Dict[str, str]] = {
+            "source": {
+                nid: self.name[nid] + "@" + (n.source[0] if n.source else "")
+                for nid, n in self.nodes.items()
+            },
+            "name": self.name,
+            "unwrapped": {
+                nid: key if key.startswith("param:") else _unwrap_segments(key)
+                for nid, key in self.name.items()
+            },
+        }
         self.partner: Dict[str, Tuple[str, ...]] = {}
         self.position = {nid: i for i, nid in enumerate(self.order)}
 
@@ -213,14 +212,15 @@ class _Aligner:
         self.matches.append(Match(xs_t, ys_t, how, changes))
 
     # -- 1. by name -------------------------------------------------------------------
-    def by_keys(self, key_of: Callable[[Node], str], how: str) -> None:
+    def by_keys(self, how: str) -> None:
         def unique(side: _Side) -> Dict[str, str]:
+            keys = side.keys[how]
             count: Counter = Counter()
             first: Dict[str, str] = {}
             for nid in side.order:
                 if nid in side.partner:
                     continue
-                key = key_of(side.nodes[nid])
+                key = keys[nid]
                 count[key] += 1
                 first.setdefault(key, nid)
             return {k: v for k, v in first.items() if count[k] == 1}
@@ -357,9 +357,8 @@ class _Aligner:
         fused_a: Optional[Mapping[str, Sequence[Node]]],
         fused_b: Optional[Mapping[str, Sequence[Node]]],
     ) -> Alignment:
-        self.by_keys(_source_key, "source")
-        self.by_keys(name_key, "name")
-        self.by_keys(unwrapped_key, "unwrapped")
+        for how in ("source", "name", "unwrapped"):
+            self.by_keys(how)
         self.inputs_by_position()
         while True:
             progress = self.by_structure()
