@@ -94,6 +94,20 @@ def worker_device(device: str, workers: int = 2, verbose: bool = True) -> str:
     return "CPU"
 
 
+def fusion_backend(device: str) -> str:
+    """Who builds graph-kernel fusion's kernels here, from the device and npu-smi's chip name:
+    AKG on CPU (and GPU); DVM on Atlas A2/A3 (910B, 910_93) at O1; AKG on older NPUs."""
+    if device != "Ascend":
+        return f"AKG, {device}"
+    import ascend_lab
+
+    chips = ascend_lab.status().chips
+    name = chips[0].name if chips else "?"
+    if name.upper().startswith(("910B", "910_93", "910C", "ASCEND910B")):
+        return f"DVM, {name}"
+    return f"AKG, {name}"
+
+
 def scratch_folder(prefix: str = "ascend-course-") -> str:
     """Make a temporary folder and make it the current directory.
 

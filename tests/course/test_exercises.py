@@ -341,3 +341,169 @@ def test_09_all_loaded(conv_bn_relu):
     assert kind(q1, ["body.bn.gamma"], ext=ext, state=state) == "wrong"
     ext.fc.weight.set_data(ms.Tensor(state["fc.weight"].T.copy().reshape(4, 16)))
     assert kind(q1, [], ext=ext, state=state) == "wrong"  # transposed on the way
+
+
+# -- issue #28: holes in the checks closed (as shipped: open; solution: ✓; two wrong: ✗) --
+PROFILES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "profile")
+
+
+def solved(q, **names):
+    """Run exercise ``q``'s solution code with ``names`` defined; returns its namespace."""
+    ns = dict(names)
+    exec(q.solution_code, ns)  # noqa: S102 - the course's own solution text
+    return ns
+
+
+def test_02_hint_does_not_give_the_solution_away():
+    for q in EXERCISES["02"] + EXERCISES["03"][:1]:
+        for text in q._hint:
+            code_lines = [line.strip() for line in q.solution_code.splitlines() if line.strip()]
+            assert not any(line.split("=", 1)[-1].strip() in text for line in code_lines), text
+    q1 = exercises("02")[0]
+    assert "node_count" in q1._hint.en and "max(" not in q1._hint.en + q1._hint.zh
+
+
+@pytest.mark.parametrize(
+    "folder", ["cpu-2.10-convbnrelu", "ascend-doc-lenet"]
+)  # MindSpore's CPU files and an Ascend kernel_details.csv (recorded, see fixtures README)
+def test_05_conv_share_reads_whichever_profile_was_made(folder):
+    from ascend_lab.profiling import load_profile
+
+    q1 = exercises("05")[0]
+    by_type = load_profile(os.path.join(PROFILES, folder)).op_types
+    assert by_type and any(r.op_type == "Conv2D" for r in by_type)
+    assert kind(q1, ____, rows=by_type) == "open"  # as shipped
+    assert kind(q1, solved(q1, by_type=by_type)["my_conv_share"], rows=by_type) == "right"
+    conv = [r for r in by_type if r.op_type == "Conv2D"]
+    conv_us = sum(r.total_us for r in conv)
+    to_the_rest = conv_us / (sum(r.total_us for r in by_type) - conv_us)
+    calls_share = sum(r.calls for r in conv) / sum(r.calls for r in by_type)
+    assert kind(q1, to_the_rest, rows=by_type) == "wrong"  # a ratio to the other ops
+    assert kind(q1, calls_share, rows=by_type) == "wrong"  # share of launches, not of time
+
+
+def _four_steps():
+    """Exercise 05.2's setting in small: four batches and a forward that returns a loss."""
+    import mindspore as ms
+    from mindspore import nn
+
+    dense = nn.Dense(4, 1)
+    rng = np.random.default_rng(0)
+    steps = [(ms.Tensor(rng.standard_normal((3, 4)).astype(np.float32)),) * 2 for _ in range(4)]
+
+    def forward(a, b):
+        return dense(a).mean()
+
+    return steps, forward
+
+
+@pytest.mark.mindspore
+def test_05_one_sync_counts_float_and_item_reads():
+    import mindspore as ms
+
+    q2 = exercises("05")[1]
+    steps, forward = _four_steps()
+
+    def floats(steps):  # float(t) reads through _item on 2.10, not asnumpy
+        return sum(float(forward(a, b)) for a, b in steps)
+
+    def items(steps):
+        return sum(forward(a, b).item() for a, b in steps)
+
+    def unwritten(steps):
+        pass
+
+    solution = solved(q2, ms=ms, forward=forward)["total_loss"]
+    assert kind(q2, unwritten, steps=steps, forward=forward) == "open"
+    assert kind(q2, solution, steps=steps, forward=forward) == "right"
+    verdict = q2.verdict(floats, steps=steps, forward=forward, lang="en")
+    assert verdict[0] == "wrong" and "4 times" in verdict[1], verdict
+    assert kind(q2, items, steps=steps, forward=forward) == "wrong"
+    # the check put every read method back
+    assert ms.Tensor.asnumpy.__name__ == "asnumpy" and ms.Tensor.item.__name__ == "item"
+
+
+def _notebook_07_config(tmp_path):
+    """The config and calibration folder notebook 07 builds (its first config cell)."""
+    config = str(tmp_path / "ascend.cfg")
+    with open(config, "w") as fh:
+        fh.write("[ascend_context]\n")
+        fh.write("input_shape=x:[1,1,32,32]\n")
+        fh.write("\n[common_quant_param]\nquant_type=FULL_QUANT\nbit_num=8\n")
+    calib_dir = str(tmp_path / "calibration" / "x")
+    os.makedirs(calib_dir)
+    calib_files = []
+    for i in range(8):
+        path = os.path.join(calib_dir, f"{i}.bin")
+        np.zeros((1, 1, 32, 32), np.float32).tofile(path)
+        calib_files.append(path)
+    return dict(config=config, calib_dir=calib_dir, calib_files=calib_files)
+
+
+def test_07_quant_config_checks_prefix_folder_type_and_size(tmp_path):
+    q1 = exercises("07")[0]
+    names = _notebook_07_config(tmp_path)
+    calib_dir = names["calib_dir"]
+    assert kind(q1, ____, calib_dir=calib_dir) == "open"
+    path = solved(q1, **names)["my_config"]
+    assert kind(q1, path, calib_dir=calib_dir) == "right"
+    solved(q1, **names)  # the solution cell run a second time
+    assert kind(q1, path, calib_dir=calib_dir) == "right"
+    good = open(path).read()
+    wrong = {
+        "no x: prefix": good.replace(f"=x:{calib_dir}", f"={calib_dir}"),
+        "another input": good.replace(f"=x:{calib_dir}", f"=input:{calib_dir}"),
+        "the parent folder": good.replace(f"x:{calib_dir}", f"x:{os.path.dirname(calib_dir)}"),
+        "an image set": good.replace("input_type=BIN", "input_type=IMAGE"),
+        "more inputs than files": good.replace("calibrate_size=8", "calibrate_size=100"),
+        "a size that is not a number": good.replace("calibrate_size=8", "calibrate_size=all"),
+    }
+    for why, text in wrong.items():
+        with open(path, "w") as fh:
+            fh.write(text)
+        assert kind(q1, path, calib_dir=calib_dir) == "wrong", why
+
+
+def test_07_quant_config_appended_twice_is_wrong_and_says_so(tmp_path):
+    q1 = exercises("07")[0]
+    names = _notebook_07_config(tmp_path)
+    appended = (
+        "\n[data_preprocess_param]\n"
+        f"calibrate_path=x:{names['calib_dir']}\ncalibrate_size=8\ninput_type=BIN\n"
+        "\n[full_quant_param]\nactivation_quant_method=MAX_MIN\ntarget_device=ASCEND\n"
+    )
+    with open(names["config"], "a") as fh:  # the old solution, run once: right
+        fh.write(appended)
+    assert kind(q1, names["config"], calib_dir=names["calib_dir"]) == "right"
+    with open(names["config"], "a") as fh:  # and run again
+        fh.write(appended)
+    verdict, message = q1.verdict(names["config"], calib_dir=names["calib_dir"], lang="en")
+    assert verdict == "wrong" and "twice" in message, message
+
+
+@pytest.mark.mindspore
+def test_03_fold_without_eps_is_wrong(conv_bn_relu):
+    import mindspore as ms
+
+    q2 = exercises("03")[1]
+    x = ms.Tensor(np.random.default_rng(3).standard_normal((2, 3, 32, 32)).astype(np.float32))
+    before = conv_bn_relu.bn.moving_variance.asnumpy().copy()
+
+    def unwritten(conv_w, gamma, beta, mean, var, eps):
+        return ____
+
+    def no_eps(conv_w, gamma, beta, mean, var, eps):
+        s = gamma / np.sqrt(var)
+        return conv_w * s[:, None, None, None], beta - mean * s
+
+    def eps_outside_the_root(conv_w, gamma, beta, mean, var, eps):
+        s = gamma / (np.sqrt(var) + eps)
+        return conv_w * s[:, None, None, None], beta - mean * s
+
+    fold = solved(q2, np=np)["fold"]
+    assert kind(q2, unwritten, cbr=conv_bn_relu, x=x) == "open"
+    assert kind(q2, fold, cbr=conv_bn_relu, x=x) == "right"
+    assert kind(q2, no_eps, cbr=conv_bn_relu, x=x) == "wrong"
+    assert kind(q2, eps_outside_the_root, cbr=conv_bn_relu, x=x) == "wrong"
+    # the check restored the notebook's variances
+    assert np.array_equal(conv_bn_relu.bn.moving_variance.asnumpy(), before)

@@ -73,3 +73,18 @@ def test_cpu_stays_cpu_without_probing(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PATH", str(tmp_path))
     assert course_nets().worker_device("CPU") == "CPU"
     assert capsys.readouterr().out == ""
+
+
+def test_fusion_backend_is_named_from_what_npu_smi_reports(tmp_path, monkeypatch, machine):
+    cn = course_nets()
+    assert cn.fusion_backend("CPU") == "AKG, CPU"
+    assert cn.fusion_backend("Ascend") == "DVM, 910B3"  # Atlas A2: DVM at O1
+
+
+def test_fusion_backend_on_a_310p_is_akg(tmp_path, monkeypatch):
+    make_fake_machine(tmp_path, info="info_310p3_npu-smi-22.0.0.txt").activated(monkeypatch)
+    probe.clear_cache()
+    try:
+        assert course_nets().fusion_backend("Ascend").startswith("AKG, 310P")
+    finally:
+        probe.clear_cache()
