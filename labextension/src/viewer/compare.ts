@@ -269,6 +269,10 @@ export function setupTraceCompare(
     },
     onSelect
   );
+  const option = view.toolbar.querySelector('option[value="changed"]');
+  if (option) {
+    option.textContent = t.__('colour: added / removed / changed');
+  }
   // side A's "only here" nodes are removed ones: coloured as removed, not as added
   view.panes[0].el.classList.add('al-cmp-a');
   view.panes[0].el.style.setProperty('--al-added', 'var(--al-removed)');

@@ -181,6 +181,13 @@ describe('two traces side by side', () => {
     expect(ids(a, 'al-added')).toEqual(['5']);
     expect(ids(b, 'al-modified')).toEqual(['2', 'k']);
     expect(ids(a, 'al-modified')).toEqual(['2', '3', '4']);
+    const select = host.querySelector<HTMLSelectElement>(
+      '[data-view="traces"] select'
+    )!;
+    expect(select.value).toBe('changed');
+    expect(select.selectedOptions[0].textContent).toBe(
+      'colour: added / removed / changed'
+    );
     // side A's only-here nodes are drawn in the removed colour
     expect(view.panes[0].el.style.getPropertyValue('--al-added')).toBe(
       'var(--al-removed)'
