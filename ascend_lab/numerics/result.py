@@ -183,6 +183,22 @@ class NumericsResult:
         parts.append("</div>")
         return "".join(parts)
 
+    def to_payload(self, trace: Any) -> Dict[str, Any]:
+        """``trace``'s graph payload with a ``numerics`` section: each node's error, the
+        first divergence marked (``trace`` is ``ascend_lab.trace(a, *inputs)``)."""
+        from ..payload import check_payload
+        from .graph_view import attach
+
+        payload = attach(trace.to_payload(passes="none", memory=False), self)
+        check_payload(payload)
+        return payload
+
+    def show(self, trace: Any) -> Any:
+        """The viewer on ``trace``'s graph, nodes coloured by this comparison's error."""
+        from ..widgets.views import ViewerWidget
+
+        return ViewerWidget(payload=self.to_payload(trace), view="graph")
+
     def to_dict(self) -> Dict[str, Any]:
         """Plain data (JSON-ready): per matched call, both sides' statistics and the error."""
         out = []

@@ -293,6 +293,10 @@ def check_payload(obj: Any) -> None:
         _check_memory(obj["memory"], p)
     if graphs_ok and obj.get("compare") is not None:
         _check_compare(obj["compare"], graphs, p)
+    if graphs_ok and obj.get("numerics") is not None:
+        from .numerics_check import check_numerics
+
+        check_numerics(obj["numerics"], graphs, _node_ids, p.need)
     if p.errors:
         raise PayloadError(p.errors)
 
