@@ -893,10 +893,10 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
                 3,
                 _momentum,
                 T(
-                    "MindSpore: new = m * old + (1 - m) * batch; "
-                    "PyTorch: new = (1 - m) * old + m * batch.",
-                    "MindSpore 的更新：new = m * old + (1 - m) * batch；"
-                    "PyTorch 的更新：new = (1 - m) * old + m * batch。",
+                    "MindSpore's nn.BatchNorm2d (2.3-2.10): new = m * old + (1 - m) * batch; "
+                    "PyTorch (and mint.nn.BatchNorm2d): new = (1 - m) * old + m * batch.",
+                    "MindSpore 的 nn.BatchNorm2d（2.3-2.10）：new = m * old + (1 - m) * batch；"
+                    "PyTorch（以及 mint.nn.BatchNorm2d）：new = (1 - m) * old + m * batch。",
                 ),
                 "my_ms_momentum = 1 - 0.01",
             ),
