@@ -241,6 +241,7 @@ def test_02_03_04_with_a_real_trace(conv_bn_relu):
     t = ascend_lab.trace(conv_bn_relu, batch(32), progress=False)
     q1, q2 = exercises("02")
     busiest = max(t.passes, key=lambda s: s.node_count or 0)
+    assert kind(q1, ____, passes=t.passes) == "open"  # as shipped
     assert kind(q1, busiest.name, passes=t.passes) == "right"
     assert kind(q1, t.passes[0].name, passes=t.passes) == "wrong"  # the raw parse
     assert kind(q1, "no_such_pass", passes=t.passes) == "wrong"
