@@ -35,10 +35,11 @@ import platform
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
+from .. import settings
 from . import versions
 
 DEFAULT_ROOT = "/usr/local/Ascend"
-ROOT_ENV = "ASCEND_LAB_ASCEND_ROOT"
+ROOT_ENV = "ASCEND_LAB_ASCEND_ROOT"  # registered in ascend_lab.settings
 CANN_INSTALL_INFO = "/etc/Ascend/ascend_cann_install.info"
 DRIVER_INSTALL_INFO = "/etc/ascend_install.info"
 HOME_ENV_VARS = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
@@ -144,7 +145,7 @@ class InstallInfo:
 
 
 def default_root() -> str:
-    return os.environ.get(ROOT_ENV) or DEFAULT_ROOT
+    return settings.get(ROOT_ENV) or DEFAULT_ROOT
 
 
 def read_small_text(path: str) -> Tuple[Optional[str], Optional[str]]:
@@ -383,7 +384,7 @@ def discover(
     discover). ``environ``: the environment to read (default: this process's).
     """
     env = os.environ if environ is None else environ
-    explicit = root or env.get(ROOT_ENV) or None
+    explicit = root or settings.get(ROOT_ENV, env) or None
     info = InstallInfo(root=explicit or locations.default_root)
     candidates = _candidates(info, explicit, env, locations)
 

@@ -9,6 +9,7 @@ Limits are read from the environment on each call, so they can be changed in a s
 import os
 from typing import Optional
 
+from .. import settings
 from .errors import GraphParseError
 
 IR_MAX_BYTES_ENV = "ASCEND_LAB_IR_MAX_BYTES"
@@ -16,26 +17,30 @@ IR_MAX_LINE_ENV = "ASCEND_LAB_IR_MAX_LINE"
 MINDIR_MAX_BYTES_ENV = "ASCEND_LAB_MINDIR_MAX_BYTES"
 
 # A ResNet-50 kernel graph dump is ~1 MB and its longest line ~2 KB; a MindIR holds the
-# weights, and protobuf itself refuses messages of 2 GiB or more.
+# weights, and protobuf itself refuses messages of 2 GiB or more. The defaults (256 MiB,
+# 4 Mi characters, 2 GiB - 1) are registered in ascend_lab.settings (issue #25).
 DEFAULTS = {
-    IR_MAX_BYTES_ENV: 256 << 20,
-    IR_MAX_LINE_ENV: 4 << 20,
-    MINDIR_MAX_BYTES_ENV: (2 << 30) - 1,
+    env: settings.setting(env).default
+    for env in (IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, MINDIR_MAX_BYTES_ENV)
 }
 
 
 def limit(env: str, default: Optional[int] = None) -> int:
     """The limit set by environment variable ``env``, else ``default`` (for this module's
-    ``*_ENV`` names, its ``DEFAULTS``); a value that is not a positive number is a ValueError."""
+    ``*_ENV`` names, its ``DEFAULTS``); a value that is not a positive number is a ValueError.
+
+    Values are parsed as :mod:`ascend_lab.settings` parses byte sizes (``_`` separators and a
+    K/M/G/T suffix allowed); unlike ``settings.get``, a bad value here is an error, not a
+    fallback: a parser silently reading 256 MiB where 2 GiB was asked would mislead."""
     text = os.environ.get(env, "").strip()
     if not text:
         return DEFAULTS[env] if default is None else default
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise ValueError(f"{env}={text!r}: expected a positive whole number of bytes")
+    item = settings.SETTINGS.get(env) or settings.Setting(
+        env, "bytes", default, ("all",), "", "", minimum=1
+    )
+    value, why = item.parse(text)
+    if why or not isinstance(value, int) or value <= 0:
+        raise ValueError(f"{env}={text[:60]!r}: expected a positive whole number of bytes")
     return value
 
 

@@ -44,20 +44,24 @@ import tornado.web
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
+from .. import settings
 from ..errors import AscendLabError
 from ..graph.errors import GraphParseError
 
+# the limits' names and defaults are registered in ascend_lab.settings (issue #25)
 VIEW_MAX_BYTES_ENV = "ASCEND_LAB_VIEW_MAX_BYTES"
-DEFAULT_MAX_BYTES = 1 << 30
+DEFAULT_MAX_BYTES = settings.setting(VIEW_MAX_BYTES_ENV).default  # 1 GiB
 # a .mindir's graph (the file without its weights' bytes) grows ~75x when parsed
 GRAPH_MAX_BYTES_ENV = "ASCEND_LAB_VIEW_MAX_GRAPH_BYTES"
-DEFAULT_GRAPH_MAX_BYTES = 16 << 20
+DEFAULT_GRAPH_MAX_BYTES = settings.setting(GRAPH_MAX_BYTES_ENV).default  # 16 MiB
 NODES_MAX_ENV = "ASCEND_LAB_VIEW_MAX_NODES"
-DEFAULT_MAX_NODES = 250_000  # an answer's nodes; edges may be 4x as many
+# an answer's nodes (250,000); edges may be 4x as many
+DEFAULT_MAX_NODES = settings.setting(NODES_MAX_ENV).default
 STATS_MAX_BYTES_ENV = "ASCEND_LAB_VIEW_MAX_STATS_BYTES"
-DEFAULT_STATS_MAX_BYTES = 256 << 20  # one weight's bytes (read twice) per request
+# one weight's bytes (read twice) per request: 256 MiB
+DEFAULT_STATS_MAX_BYTES = settings.setting(STATS_MAX_BYTES_ENV).default
 TIMEOUT_ENV = "ASCEND_LAB_VIEW_TIMEOUT"
-DEFAULT_TIMEOUT = 120.0
+DEFAULT_TIMEOUT = settings.setting(TIMEOUT_ENV).default  # 120 s
 FOLDER_MAX_ENTRIES = 100_000  # files and folders a dump folder may hold
 
 # parsing runs here, never in the server's shared executor: a request that hangs (a file
@@ -70,8 +74,9 @@ _SLOTS = threading.BoundedSemaphore(_WORKERS + _QUEUED)
 
 
 def _env_int(name: str, fallback: int) -> int:
-    text = os.environ.get(name, "").strip().replace("_", "")
-    return int(text) if text.isascii() and text.isdigit() and int(text) > 0 else fallback
+    """The positive whole number setting ``name``; its default when unset or not one."""
+    value = settings.get(name)
+    return fallback if value is None else int(value)
 
 
 def max_bytes() -> int:
@@ -79,11 +84,7 @@ def max_bytes() -> int:
 
 
 def _timeout() -> float:
-    try:
-        value = float(os.environ.get(TIMEOUT_ENV, "") or DEFAULT_TIMEOUT)
-    except ValueError:
-        return DEFAULT_TIMEOUT
-    return value if value > 0 else DEFAULT_TIMEOUT
+    return float(settings.get(TIMEOUT_ENV))
 
 
 class Refused(AscendLabError):
