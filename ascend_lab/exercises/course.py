@@ -11,6 +11,7 @@ import math
 from typing import Any, Dict, List, Sequence, Tuple
 
 from .core import Exercise, Message, Text, returned
+from .day_one import day_one_exercises
 
 T = Text  # T(english, chinese): every pointer and hint in both editions' languages
 
@@ -901,6 +902,7 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
                 "my_ms_momentum = 1 - 0.01",
             ),
         ),
+        "10": day_one_exercises(),
     }
 
 

@@ -76,6 +76,11 @@ def cases(tmp_path):
         body=NS(bn=NS(moving_variance=NS(asnumpy=lambda: np.ones(4)))),
     )
     w = np.array([1.27, -0.5, 0.3])
+    ei0005 = "EI0005: The arguments for collective communication are inconsistent between ranks"
+    launches = [
+        NS(name="trans_Cast_5", op_type="Cast", core="AI_CPU"),
+        NS(name="MatMul104", op_type="MatMul", core="AI_CORE"),
+    ]
     return {
         ("00", 1): ((2, 37709), (3, 37709), {"info": table}),
         ("00", 2): (("4,5", 1), ("4,5", 0), {"info": table}),
@@ -108,6 +113,9 @@ def cases(tmp_path):
             {"position": 7, "head_dim": 8, "base": 10000.0},
         ),
         ("09", 3): (0.99, 0.01, {"m_torch": 0.01}),
+        ("10", 1): (2, 0, {"info": table}),
+        ("10", 2): ("HCCL", "GE", {"text": ei0005, "code": "EI0005"}),
+        ("10", 3): ("Cast", "MatMul", {"profile": NS(launches=launches)}),
     }
 
 

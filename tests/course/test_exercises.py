@@ -32,7 +32,7 @@ def info():
 
 
 def test_every_notebook_has_numbered_exercises_with_hint_and_solution():
-    assert sorted(EXERCISES) == [f"{i:02d}" for i in range(10)]
+    assert sorted(EXERCISES) == [f"{i:02d}" for i in range(11)]
     for notebook, qs in EXERCISES.items():
         assert len(qs) >= 2
         assert [q.number for q in qs] == list(range(1, len(qs) + 1))
