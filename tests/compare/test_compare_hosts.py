@@ -71,3 +71,15 @@ def test_the_public_compare_is_the_function_after_its_package_is_imported():
     import ascend_lab.comparison  # noqa: F401  (a subpackage named compare would shadow it)
 
     assert callable(ascend_lab.compare) and ascend_lab.compare.__module__ == "ascend_lab"
+
+
+def test_show_is_the_viewer_widget_with_both_graphs():
+    cmp = compare(
+        payload_for_path(LENET, passes="none"), payload_for_path(LENET_FUSION, passes="none")
+    )
+    widget = cmp.show()
+    assert widget.view == "all"
+    section = widget.payload["compare"]
+    assert section["titles"] == [cmp.a.title, cmp.b.title]
+    assert set(widget.payload["graphs"]) >= {section["a"], section["b"]}
+    assert len([m for m in section["matches"] if m["how"] == "fusion"]) == 5
