@@ -21,6 +21,11 @@ import { setViewerTrans, viewerTrans } from './i18n';
 import { injectStyle } from './style';
 import { TimelineView } from './timeline';
 import { weightStatsSource } from './weight-stats';
+import {
+  describeNodeNumerics,
+  numericsLegendElement,
+  numericsOn
+} from './numerics-view';
 import { Payload, PayloadError, checkPayload } from './types';
 import { ITrans } from '../trans';
 
@@ -221,7 +226,16 @@ export class ViewerApp {
         const times = nodeTimes(prof);
         view.showTimes(times, timeLegendElement(times));
       }
-      void view.panes[0].setGraph(p.graphs[key]);
+      const num = numericsOn(p.numerics, key);
+      if (num) {
+        view.showNumerics(num.nodes, numericsLegendElement());
+      }
+      const first = num?.first_divergence;
+      void view.panes[0]
+        .setGraph(p.graphs[key])
+        .then(() =>
+          first ? view.panes[0].select(first, { center: true }) : undefined
+        );
     } else if (name === 'compare' && p.compare) {
       const cmp = setupTraceCompare(this.layout, p, () => undefined);
 
@@ -339,6 +353,10 @@ export class ViewerApp {
     const prof = this.profileOn(graphKey);
     if (prof) {
       rows.push(...describeNodeTime(prof, id));
+    }
+    const num = numericsOn(this.payload.numerics, graphKey);
+    if (num) {
+      rows.push(...describeNodeNumerics(num, id));
     }
     const index = fusionIndexFor(this.payload);
     if (graphKey === this.payload.views.after && index.toOriginals.has(id)) {

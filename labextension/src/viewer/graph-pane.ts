@@ -25,9 +25,11 @@ import {
   stackSize
 } from './model';
 import { timeColour } from './profile-colour';
+import { numericsColour } from './numerics-view';
+import { NumericsNode } from './numerics-types';
 import { GraphData, GraphNode, formatBytes, formatShape, outputBytes } from './types';
 
-export type ColorMode = 'op' | 'memory' | 'changed' | 'time';
+export type ColorMode = 'op' | 'memory' | 'changed' | 'time' | 'numerics';
 
 /** Above this many boxes only those in (or near) the viewport are put in the DOM. */
 export const CULL_LIMIT = 1500;
@@ -70,6 +72,8 @@ export class GraphPane {
   colorMode: ColorMode = 'op';
   /** measured time per step of each node (profile), for colorMode 'time' */
   nodeTimes: Map<string, number> | null = null;
+  /** numeric error of each node (ascend_lab.compare_numerics), for colorMode 'numerics' */
+  nodeNumerics: Record<string, NumericsNode> | null = null;
   /** label edges with the shape of the value they carry */
   edgeLabels = false;
   showBookkeeping = false;
@@ -437,6 +441,9 @@ export class GraphPane {
   }
 
   private fillFor(node: GraphNode): string {
+    if (this.colorMode === 'numerics' && this.nodeNumerics) {
+      return numericsColour(this.nodeNumerics[node.id]);
+    }
     if (this.colorMode === 'time' && this.nodeTimes) {
       return timeColour(this.nodeTimes.get(node.id), this.nodeTimes);
     }

@@ -5,6 +5,8 @@
 import { clear, h } from './dom';
 import { exportPng, exportSvg, svgText } from './export';
 import { ColorMode, GraphPane } from './graph-pane';
+import { NumericsNode } from './numerics-types';
+import { NUMERICS_TEXT } from './numerics-view';
 import { viewerTrans } from './i18n';
 import { LayoutClient } from './layout-client';
 import { NodePanel } from './panel';
@@ -189,6 +191,27 @@ export class PanesView {
     legend.hidden = false;
     for (const p of this.panes) {
       p.setColorMode('time');
+    }
+  }
+
+  /** Offer "colour: numeric error" (ascend_lab.compare_numerics), switch to it. */
+  showNumerics(nodes: Record<string, NumericsNode>, legend: HTMLElement): void {
+    for (const p of this.panes) {
+      p.nodeNumerics = nodes;
+    }
+    if (!this.colorSelect.querySelector('option[value="numerics"]')) {
+      this.colorSelect.appendChild(
+        h('option', { value: 'numerics' }, NUMERICS_TEXT.option)
+      );
+      this.colorSelect.after(legend);
+      this.colorSelect.addEventListener('change', () => {
+        legend.hidden = this.colorSelect.value !== 'numerics';
+      });
+    }
+    this.colorSelect.value = 'numerics';
+    legend.hidden = false;
+    for (const p of this.panes) {
+      p.setColorMode('numerics');
     }
   }
 

@@ -4,6 +4,8 @@
  * Every string in here may come from a model file: views set them as text only.
  */
 
+import { checkNumerics, NumericsSection } from './numerics-types';
+
 export const SCHEMA_ID = 'ascend-lab.graph/1';
 
 export interface TensorType {
@@ -124,6 +126,8 @@ export interface Payload {
   memory?: MemoryPlan | null;
   /** two traces side by side (ascend_lab.compare); older payloads have none */
   compare?: CompareSection | null;
+  /** per-node numeric error of two runs (ascend_lab.compare_numerics); optional */
+  numerics?: NumericsSection | null;
 }
 
 /** One pairing of the alignment: node ids of A and of B (several across fusion). */
@@ -330,6 +334,10 @@ export function checkPayload(value: unknown): Payload {
   }
   if (p.compare !== undefined && p.compare !== null) {
     checkCompare(p.compare, graphs);
+  }
+  if (p.numerics !== undefined && p.numerics !== null) {
+    const problem = checkNumerics(p.numerics, Object.keys(graphs));
+    need(problem === null, problem ?? '');
   }
   return value as unknown as Payload;
 }
