@@ -12,6 +12,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from .. import settings
 from . import ascend_install, compat, envcheck, npu_smi, npu_smi_runner
 from .status import DeviceStatus, StatusWarning, Versions, cap_warnings, order_warnings
 
@@ -101,7 +102,7 @@ def collect_status(
     - ``query_npu_smi``: False leaves the chips out and never runs ``npu-smi`` (under the
       hub, its service probes the chips once for the whole class).
     """
-    root = root or os.environ.get(ascend_install.ROOT_ENV) or None  # None: discover
+    root = root or settings.get(ascend_install.ROOT_ENV) or None  # None: discover
     env = envcheck.snapshot()
     key = (
         root,

@@ -11,6 +11,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from .. import settings
 from ..device import ascend_install, envcheck
 from ..i18n import msg
 
@@ -122,7 +123,9 @@ def gather(
         error = msg("device status not collected")
     groups, user, is_root, exists = _user_groups()
     if root is None:
-        root = env.get("ASCEND_LAB_ASCEND_ROOT") or (status or {}).get("root") or DEFAULT_ROOT
+        root = (
+            settings.get(ascend_install.ROOT_ENV, env) or (status or {}).get("root") or DEFAULT_ROOT
+        )
     return Environment(
         env=env,
         status=status,

@@ -4,22 +4,18 @@ Set in ``jupyter_server_config.py`` (``c.AscendLabServerConfig.cache_seconds = 5
 command line (``--AscendLabServerConfig.timeout=10``) or by environment variable.
 """
 
-import os
 from typing import Any
 
 from traitlets import Float, Unicode, default, validate
 from traitlets.config import Configurable
 
+from .. import settings
 
-def _env_float(name: str, fallback: float) -> float:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return fallback
-    try:
-        value = float(raw)
-    except ValueError:
-        return fallback
-    return value if value >= 0 else fallback
+
+def _env_float(name: str) -> float:
+    """Seconds (>= 0) set by ``name``; its registered default when unset or not a number
+    (:mod:`ascend_lab.settings`)."""
+    return float(settings.get(name))
 
 
 class AscendLabServerConfig(Configurable):
@@ -56,19 +52,19 @@ class AscendLabServerConfig(Configurable):
 
     @default("kernel_name")
     def _default_kernel_name(self) -> str:
-        return os.environ.get("ASCEND_LAB_STATUS_KERNEL", "mindspore")
+        return str(settings.get("ASCEND_LAB_STATUS_KERNEL"))  # empty stays empty
 
     @default("cache_seconds")
     def _default_cache_seconds(self) -> float:
-        return _env_float("ASCEND_LAB_CACHE_SECONDS", 2.0)
+        return _env_float("ASCEND_LAB_CACHE_SECONDS")
 
     @default("timeout")
     def _default_timeout(self) -> float:
-        return _env_float("ASCEND_LAB_NPU_SMI_TIMEOUT", 5.0)
+        return _env_float("ASCEND_LAB_NPU_SMI_TIMEOUT")
 
     @default("course_dir")
     def _default_course_dir(self) -> str:
-        return os.environ.get("ASCEND_LAB_COURSE_DIR", "")
+        return settings.get("ASCEND_LAB_COURSE_DIR") or ""
 
     @validate("cache_seconds", "timeout")
     def _non_negative(self, proposal: Any) -> float:

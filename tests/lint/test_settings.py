@@ -237,3 +237,24 @@ def test_install_root_reads_the_registry(monkeypatch: pytest.MonkeyPatch) -> Non
     assert ascend_install.default_root() == "/somewhere/Ascend"
     monkeypatch.setenv(ascend_install.ROOT_ENV, "")
     assert ascend_install.default_root() == ascend_install.DEFAULT_ROOT
+
+
+def test_server_config_reads_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ascend_lab.server.config import AscendLabServerConfig
+
+    monkeypatch.setenv("ASCEND_LAB_CACHE_SECONDS", "3.5")
+    monkeypatch.setenv("ASCEND_LAB_NPU_SMI_TIMEOUT", "12x")  # garbage: the default, 5
+    monkeypatch.setenv("ASCEND_LAB_STATUS_KERNEL", "")  # empty: the server's own Python
+    monkeypatch.delenv("ASCEND_LAB_COURSE_DIR", raising=False)
+    config = AscendLabServerConfig()
+    got = (config.cache_seconds, config.timeout, config.kernel_name, config.course_dir)
+    assert got == (3.5, 5.0, "", "")
+    monkeypatch.delenv("ASCEND_LAB_STATUS_KERNEL")
+    monkeypatch.setenv("ASCEND_LAB_NPU_SMI_TIMEOUT", "-1")
+    monkeypatch.setenv("ASCEND_LAB_COURSE_DIR", "/srv/course")
+    config = AscendLabServerConfig()
+    assert (config.timeout, config.kernel_name, config.course_dir) == (
+        5.0,
+        "mindspore",
+        "/srv/course",
+    )
