@@ -48,11 +48,18 @@ def graph_data(graph: Graph) -> Dict[str, Any]:
 
     Each node whose data inputs (:mod:`ascend_lab.graph.ops`) are not all its inputs lists
     them as ``data_inputs`` (``Depend``: its first, ``UpdateState``: none); every other
-    node's data inputs are its ``inputs``. ``data_inputs_listed`` marks a graph that says
+    node's data inputs are its ``inputs``. ``bookkeeping`` is only written when true and
+    ``subgraph`` only for a call. ``data_inputs_listed`` marks a graph that says
     so: a view reading an older payload without it derives them itself.
     """
     data = graph.to_dict()
     data["data_inputs_listed"] = True
+    for out in data["nodes"]:
+        # defaults left out (a view reads a missing one as the default): 36 B a node
+        if out["bookkeeping"] is False:
+            del out["bookkeeping"]
+        if out["subgraph"] is None:
+            del out["subgraph"]
     for node, out in zip(graph.nodes, data["nodes"]):
         if node.bookkeeping:  # only bookkeeping ops leave inputs out
             carried = node.data_inputs
@@ -124,6 +131,7 @@ def _build_payload(
                 if key in special.values():
                     entry["graph"] = key
                 elif pass_sink is not None:
+                    entry = pass_sink.take_diff(entry)  # opened with its graph
                     if key in packed_as:
                         pass_sink.refer(snap.index, packed_as[key])
                     else:

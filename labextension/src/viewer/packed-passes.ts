@@ -11,6 +11,8 @@ export interface PackedPasses {
   format: string;
   passes: Record<string, number>;
   bundles: string[];
+  /** base64 of gzip of {pass index: its diff}; pages before it keep diffs in the payload */
+  diffs?: string;
 }
 
 /** The packed passes embedded in `el` (a JSON script element), or null if none. */
@@ -47,6 +49,7 @@ export function packedPassLoader(
   packed: PackedPasses
 ): (index: number) => Promise<unknown> {
   const decoded = new Map<number, Promise<Record<string, unknown>>>();
+  let diffs: Promise<Record<string, unknown>> | null = null;
   return async (index: number): Promise<unknown> => {
     const n = packed.passes[String(index)];
     if (n === undefined || packed.bundles[n] === undefined) {
@@ -64,6 +67,14 @@ export function packedPassLoader(
         graphs[key] = graph;
       } else {
         main = graph;
+      }
+    }
+    if (packed.diffs && main && typeof main === 'object') {
+      // the pass's diff travels packed too: the timeline merges it (mergeDiff)
+      diffs = diffs ?? decodeBundle(packed.diffs);
+      const diff = (await diffs)[String(index)];
+      if (diff) {
+        main = { ...(main as object), diff };
       }
     }
     return main;
