@@ -11,7 +11,7 @@ subcommand being run, so ``ascend-lab status`` stays fast (no MindSpore import).
 import argparse
 import importlib
 import sys
-from typing import List, Optional
+from typing import Any, List, Optional
 
 from ._version import __version__
 from .i18n import N_, using
@@ -81,6 +81,22 @@ def main(argv: Optional[List[str]] = None) -> int:
             parser.print_help()
             return 0 if not argv else 2
     try:
-        return int(module.run(args) or 0)
+        return int(_run(args.command, module, args) or 0)
     except KeyboardInterrupt:
         return 130
+
+
+def _run(name: str, module: Any, args: argparse.Namespace) -> int:
+    """Run subcommand ``name``. What reaches across features is wired here, the layer
+    above every feature (issue #25): the support bundle's replay for ``status --from`` and
+    ``doctor --from``, and its trace pages for ``view BUNDLE``, are passed to the device,
+    doctor and viewer commands, which never import ``report`` themselves."""
+    if name in ("status", "doctor") and getattr(args, "from_bundle", None):
+        from .report import replay
+
+        return module.run(args, replay=replay.status_cli if name == "status" else replay.doctor_cli)
+    if name == "view":
+        from .report.view import view_bundle_cli
+
+        return module.run(args, bundle_viewer=view_bundle_cli)
+    return module.run(args)

@@ -17,17 +17,17 @@ import importlib.util
 import os
 import shlex
 import shutil
-import site
 import sys
 from typing import Any, Dict, List, Optional, Tuple
 
+from . import course_files
+from .course_files import SHARE_SUBDIR
 from .exercises import language
 from .kernel import spec
 
 PREFIX_ENV = "ASCEND_LAB_KERNEL_PREFIX"  # where to register the kernel (tests, unusual setups)
 COURSE_DIR_ENV = "ASCEND_LAB_COURSE_DIR"
 DEFAULT_COURSE_DIR = os.path.join("~", "ascend-lab-course")
-SHARE_SUBDIR = os.path.join("share", "ascend-lab", "notebooks")
 EDITIONS = (language.CHINESE, language.ENGLISH)
 _SKIP = frozenset([".ipynb_checkpoints", "__pycache__", ".git"])
 
@@ -74,37 +74,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 # -- finding and copying the notebooks ---------------------------------------------------
 
 
-def _package_parent() -> str:
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _share_prefixes() -> List[str]:
-    prefixes = [sys.prefix, getattr(sys, "base_prefix", sys.prefix)]
-    try:
-        prefixes.append(site.getuserbase())
-    except Exception:  # noqa: BLE001 - site may be stubbed in embedded interpreters
-        pass
-    prefixes += ["/usr/local", "/usr"]
-    unique = []  # type: List[str]
-    for p in prefixes:
-        if p and p not in unique:
-            unique.append(p)
-    return unique
+# (kept here by name: tests and ``main`` look them up on this module)
+_package_parent = course_files.package_parent
+_share_prefixes = course_files.share_prefixes
 
 
 def find_notebooks(
     package_parent: Optional[str] = None, prefixes: Optional[List[str]] = None
 ) -> Optional[Tuple[str, str]]:
-    """``(folder, "source" | "installed")`` for the course notebooks, or None if not found."""
-    parent = _package_parent() if package_parent is None else package_parent
-    checkout = os.path.join(parent, "notebooks")
-    if os.path.isdir(checkout) and os.path.isfile(os.path.join(parent, "pyproject.toml")):
-        return checkout, "source"
-    for prefix in _share_prefixes() if prefixes is None else prefixes:
-        folder = os.path.join(prefix, SHARE_SUBDIR)
-        if os.path.isdir(folder):
-            return folder, "installed"
-    return None
+    """``(folder, "source" | "installed")`` for the course notebooks, or None if not found
+    (:func:`ascend_lab.course_files.find_notebooks`, from this module's folders)."""
+    return course_files.find_notebooks(
+        _package_parent() if package_parent is None else package_parent,
+        _share_prefixes() if prefixes is None else prefixes,
+    )
 
 
 def needs_copy(folder: str, kind: str) -> bool:

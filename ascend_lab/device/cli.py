@@ -2,7 +2,7 @@
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Callable, Optional
 
 from ..i18n import language_argument
 
@@ -49,15 +49,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: Any) -> int:
+def run(args: Any, replay: Optional[Callable[[str, bool], int]] = None) -> int:
+    """The status of this machine, or with ``--from BUNDLE`` of a recorded one: ``replay``
+    (``report.replay.status_cli``) is passed in by the CLI layer (:mod:`ascend_lab.cli`),
+    so the device code never imports the support bundle (issue #25)."""
     from .probe import collect_status
 
     if getattr(args, "from_bundle", None):  # a recorded machine (ascend-lab report)
         from ..i18n import using
-        from ..report.replay import status_cli
 
+        if replay is None:
+            print(
+                "ascend-lab status: --from needs the `ascend-lab status` command", file=sys.stderr
+            )
+            return 2
         with using(getattr(args, "lang", None)):  # text only: JSON values stay English
-            return status_cli(args.from_bundle, args.json)
+            return replay(args.from_bundle, args.json)
 
     timeout = args.timeout
     if not timeout or timeout <= 0:

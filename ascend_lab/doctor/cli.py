@@ -12,7 +12,7 @@ input.
 import argparse
 import os
 import sys
-from typing import IO, Any, Optional
+from typing import IO, Any, Callable, List, Optional
 
 from ..i18n import _, language_argument, localize, msg, using
 from .intake import (
@@ -67,12 +67,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: Any, stdin: Optional[IO[bytes]] = None, stdout: Optional[IO[str]] = None) -> int:
+# ``report.replay.doctor_cli(bundle, text, source, notes, as_json, out) -> exit code``
+Replay = Callable[[str, Optional[str], str, List[str], bool, IO[str]], int]
+
+
+def run(
+    args: Any,
+    stdin: Optional[IO[bytes]] = None,
+    stdout: Optional[IO[str]] = None,
+    replay: Optional[Replay] = None,
+) -> int:
+    """The diagnosis; with ``--from BUNDLE``, on the recorded machine through ``replay``,
+    passed in by the CLI layer (:mod:`ascend_lab.cli`): the doctor never imports the
+    support bundle (issue #25)."""
     with using(getattr(args, "lang", None)):  # text only: JSON values stay English
-        return _run(args, stdin, stdout)
+        return _run(args, stdin, stdout, replay)
 
 
-def _run(args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]]) -> int:
+def _run(
+    args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]], replay: Optional[Replay]
+) -> int:
     from .diagnosis import diagnose
 
     out = stdout or sys.stdout
@@ -111,9 +125,12 @@ def _run(args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]]) -> in
         if not text.strip():
             notes.append(msg("the input is empty"))
     if getattr(args, "from_bundle", None) and not args.no_env:
-        from ..report.replay import doctor_cli
-
-        return doctor_cli(args.from_bundle, text, source, notes, args.json, out)
+        if replay is None:
+            print(
+                "ascend-lab doctor: --from needs the `ascend-lab doctor` command", file=sys.stderr
+            )
+            return 2
+        return replay(args.from_bundle, text, source, notes, args.json, out)
     diag = diagnose(
         text,
         source=source,

@@ -30,9 +30,26 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 2
         print(f"Wrote {len(pages)} page(s); open {os.path.abspath(pages[0])}")
         return 0
-    from ..cli import main as cli_main
+    return _report(argv)
 
-    return cli_main(["report"] + argv)
+
+def _report(argv: List[str]) -> int:
+    """``ascend-lab report ARGS``, parsed as the ``ascend-lab`` command parses them (help in
+    the reader's language), without importing the CLI layer above ``report`` (issue #25)."""
+    from ..i18n import using
+    from ..i18n.cli_help import LocalizedArgumentParser, LocalizedHelpFormatter, lang_in_argv
+    from .cli import add_arguments, run
+
+    parser = LocalizedArgumentParser(
+        prog="ascend-lab report", formatter_class=LocalizedHelpFormatter
+    )
+    add_arguments(parser)
+    with using(lang_in_argv(argv)):  # --help and usage errors in the reader's language
+        args = parser.parse_args(argv)
+    try:
+        return int(run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

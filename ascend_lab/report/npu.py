@@ -49,7 +49,7 @@ def course_bundle_folder() -> Optional[str]:
     when run from ``zh/``), else the installed or checked-out course's; None if there is none."""
     here = os.getcwd()
     candidates = [os.path.join(here, BUNDLES_SUBDIR), os.path.join(here, "..", BUNDLES_SUBDIR)]
-    from ..course_cmd import find_notebooks
+    from ..course_files import find_notebooks  # below course_cmd: no kernel, no device
 
     found = find_notebooks()
     if found is not None:

@@ -8,11 +8,12 @@ with the profile's per-operator table. Every string from the bundle is escaped.
 
 import html
 import os
+import sys
 import tempfile
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 from ..safe_write import atomic_write_bytes
-from .bundle import read_bundle
+from .bundle import BundleError, read_bundle
 
 PROFILE_TABLE_MAX_BYTES = 64 * 1024
 NO_TRACES = "<li>none (the report was recorded without --with-trace)</li>"
@@ -104,3 +105,34 @@ def traces_html(bundle: str, folder: str) -> List[str]:
     index_path = os.path.join(folder, "index.html")
     atomic_write_bytes(index_path, index.encode("utf-8"))
     return [index_path] + written
+
+
+def view_bundle_cli(args: Any) -> int:
+    """``ascend-lab view BUNDLE [-o FOLDER]``: one page per trace and an index, written to
+    ``FOLDER`` (default ``<bundle>-traces``). Dispatched by the CLI layer
+    (:mod:`ascend_lab.cli`), so the viewer (``viewfile``) stays below the support bundle."""
+    from ..i18n import _, using
+    from ..viewfile.cli import say_cannot, say_unexpected
+
+    with using(getattr(args, "lang", None)):
+        if args.serve:
+            print(
+                _("ascend-lab view: --serve shows one graph; for a report use -o FOLDER"),
+                file=sys.stderr,
+            )
+            return 2
+        base = os.path.basename(os.path.normpath(args.path))
+        for suffix in (".tar.gz", ".tgz"):
+            if base.endswith(suffix):
+                base = base[: -len(suffix)]
+        folder = os.path.abspath(args.output or base + "-traces")
+        try:
+            pages = traces_html(args.path, folder)
+        except BundleError as exc:
+            say_cannot(exc)
+            return 2
+        except Exception as exc:  # noqa: BLE001 - issue #26: one line, never a traceback
+            say_unexpected(os.path.basename(os.path.normpath(args.path)), exc)
+            return 2
+        print(_("Wrote {} page(s) to {}; open {}").format(len(pages), folder, pages[0]))
+        return 0

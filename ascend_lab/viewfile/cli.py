@@ -2,8 +2,10 @@
 (``*_ascend_ms`` / ``*_ascend_pt``, or the folder of one per rank; see ``sources.py``) ->
 the viewer.
 
-Exit codes: 0 shown, 2 the path cannot be shown (the reason is printed, and with ``-o`` the
-HTML file says it too, so a shared link never opens a blank page).
+Exit codes: 0 shown, 2 the path cannot be shown (the reason is printed in one line, also for
+an error no reader foresaw, and with ``-o`` the HTML file says it too, so a shared link never
+opens a blank page). An ``ascend-lab report`` bundle is shown by :mod:`ascend_lab.report.view`,
+which the CLI layer passes in as ``bundle_viewer``.
 
 ``--lang zh|en`` (else ``$ASCEND_LAB_LANG``, else the locale) is the language of the page's
 viewer labels (``<html lang>``) and of what this command prints.
@@ -12,6 +14,7 @@ viewer labels (``<html lang>``) and of what this command prints.
 import argparse
 import os
 import sys
+from typing import Callable, Optional
 
 from ..i18n import _, language_argument, localize, using
 from .error_page import error_html
@@ -61,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _is_report_bundle(path: str) -> bool:
+def is_report_bundle(path: str) -> bool:
     """An ``ascend-lab report`` archive (or its extracted folder), not a graph file."""
     if os.path.isdir(path):
         return os.path.isfile(os.path.join(path, "manifest.json")) and os.path.isfile(
@@ -70,45 +73,51 @@ def _is_report_bundle(path: str) -> bool:
     return path.endswith((".tar.gz", ".tgz"))
 
 
-def _view_bundle(args: argparse.Namespace) -> int:
-    """A report bundle holds several traces and a profile: write one page each + an index."""
-    from ..report.bundle import BundleError
-    from ..report.view import traces_html
-
-    if args.serve:
-        print(
-            _("ascend-lab view: --serve shows one graph; for a report use -o FOLDER"),
-            file=sys.stderr,
-        )
-        return 2
-    base = os.path.basename(os.path.normpath(args.path))
-    for suffix in (".tar.gz", ".tgz"):
-        if base.endswith(suffix):
-            base = base[: -len(suffix)]
-    folder = os.path.abspath(args.output or base + "-traces")
-    try:
-        pages = traces_html(args.path, folder)
-    except BundleError as exc:
-        _say_cannot(exc)
-        return 2
-    print(_("Wrote {} page(s) to {}; open {}").format(len(pages), folder, pages[0]))
-    return 0
-
-
 def _reason(exc: Exception) -> str:
     """The error's message in the reader's language (a ``msg`` keeps its template)."""
     return localize(exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))
 
 
-def _say_cannot(exc: Exception) -> str:
+def say_cannot(exc: Exception) -> str:
+    """Print ``ascend-lab view: <reason>`` on stderr; return the reason."""
     reason = _reason(exc)
     print(_("ascend-lab view: {}").format(reason), file=sys.stderr)
     return reason
 
 
-def run(args: argparse.Namespace) -> int:
+def say_unexpected(name: str, exc: BaseException) -> str:
+    """One line for an error no reader foresaw (a parser's bug, an odd file): printed as
+    ``ascend-lab view: ...`` instead of a traceback (issue #26); return the reason."""
+    detail = " ".join(str(exc).split())[:_DETAIL_MAX]
+    reason = _("cannot show {}: unexpected {} while reading it ({})").format(
+        name, type(exc).__name__, detail or "no message"
+    )
+    print(_("ascend-lab view: {}").format(reason), file=sys.stderr)
+    return reason
+
+
+_DETAIL_MAX = 300
+BundleViewer = Callable[[argparse.Namespace], int]
+
+
+def run(args: argparse.Namespace, bundle_viewer: Optional[BundleViewer] = None) -> int:
+    """Show ``args.path``; a report bundle is shown by ``bundle_viewer``
+    (``report.view.view_bundle_cli``), which the CLI layer (:mod:`ascend_lab.cli`) passes
+    in: the viewer never imports the support bundle (issue #25)."""
     with using(getattr(args, "lang", None)):  # the page's viewer labels and these messages
-        return _run(args)
+        if not getattr(args, "other", None) and is_report_bundle(args.path):
+            if bundle_viewer is None:
+                print(
+                    _("ascend-lab view: a report bundle is shown by `ascend-lab view`"),
+                    file=sys.stderr,
+                )
+                return 2
+            return bundle_viewer(args)
+        try:
+            return _run(args)
+        except Exception as exc:  # noqa: BLE001 - issue #26: exit 2 and one line, never a traceback
+            say_unexpected(os.path.basename(os.path.normpath(args.path)) or args.path, exc)
+            return 2
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -117,14 +126,15 @@ def _run(args: argparse.Namespace) -> int:
 
     if getattr(args, "other", None):
         return _view_two(args)
-    if _is_report_bundle(args.path):
-        return _view_bundle(args)
     name = os.path.basename(os.path.normpath(args.path)) or args.path
     try:
         page = render_html(view_source(args.path, passes=args.passes))
         failed = False
     except ViewFileError as exc:
-        page = error_html(name, _say_cannot(exc))
+        page = error_html(name, say_cannot(exc))
+        failed = True
+    except Exception as exc:  # noqa: BLE001 - issue #26: the page and stderr say why
+        page = error_html(name, say_unexpected(name, exc))
         failed = True
     mindir = not failed and args.path.lower().endswith(MINDIR_SUFFIX)
     if args.weight_stats and (args.serve or not mindir):
@@ -179,7 +189,10 @@ def _view_two(args: argparse.Namespace) -> int:
         sides = [_compare_input(p) for p in (args.path, args.other)]
         cmp = compare(sides[0], sides[1], titles=(names[0], names[1]))
     except (ViewFileError, PayloadError) as exc:
-        _say_cannot(exc)
+        say_cannot(exc)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - issue #26: one line, never a traceback
+        say_unexpected(" / ".join(names), exc)
         return 2
     print(cmp.summary())
     page = render_html(cmp.to_payload(), title=f"{names[0]} vs {names[1]}")

@@ -25,6 +25,7 @@ from ..graph.model import Graph
 from ..i18n import msg
 from ..payload import SCHEMA_ID, add_graph
 from ..payload.build import memory_section
+from .regular_file import NotARegularFile
 
 MINDIR_SUFFIX = ".mindir"
 IR_SUFFIX = ".ir"
@@ -59,6 +60,8 @@ def view_source(path: str, passes: str = "changed") -> Any:
             return _ir_payload(path)
     except GraphParseError as exc:
         raise ViewFileError(str(exc)) from None
+    except NotARegularFile as exc:  # a FIFO, device or socket: refused, never waited on
+        raise ViewFileError(msg("{}: {}", path, exc.strerror)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ViewFileError(msg("{}: cannot read it ({})", path, exc)) from None
     raise ViewFileError(
@@ -163,11 +166,40 @@ def _say_what_the_file_is(path: str, failed: GraphParseError) -> None:
         return
 
 
+def _read_regular_capped(path: str) -> str:
+    """The text of the user-named file ``path``, read only when it is a regular file (a
+    FIFO named ``x.ir`` is refused at once, not waited on: issue #24) and within
+    ``ASCEND_LAB_IR_MAX_BYTES``. A symlink is followed once, by ``realpath``."""
+    from ..graph.limits import IR_MAX_BYTES_ENV, decode_text, limit, too_large
+    from .regular_file import open_regular
+
+    cap = limit(IR_MAX_BYTES_ENV)
+    with open_regular(os.path.realpath(path)) as f:
+        size = os.fstat(f.fileno()).st_size
+        data = b"" if size > cap else f.read(cap + 1)
+    if max(size, len(data)) > cap:
+        raise too_large("the file", max(size, len(data)), "bytes", IR_MAX_BYTES_ENV, path)
+    return decode_text(data)
+
+
+def _refuse_special_dumps(folder: str) -> None:
+    """Every pass dump the timeline will read in ``folder`` is a regular file: a FIFO or
+    device among them is refused before any is read (it would block the reader)."""
+    from ..tracing.timeline import list_dump_files
+    from .regular_file import open_fd
+
+    for _counter, _name, path in list_dump_files(folder):
+        try:
+            os.close(open_fd(os.path.realpath(path)))
+        except NotARegularFile as exc:
+            raise ViewFileError(msg("{}: {}", path, exc.strerror)) from None
+
+
 def _ir_payload(path: str) -> Dict[str, Any]:
     from ..graph.ir_paste import PARTIAL_ATTR
-    from ..graph.ir_text import is_kernel_graph_file, parse_ir_file
+    from ..graph.ir_text import is_kernel_graph_file, parse_ir_text
 
-    graph = parse_ir_file(path)
+    graph = parse_ir_text(_read_regular_capped(path), path)
     kernel = is_kernel_graph_file(path)
     payload = single_graph_payload(graph, os.path.basename(path), "ir-file", memory=kernel)
     partial = graph.attrs.get(PARTIAL_ATTR)
@@ -202,6 +234,7 @@ def _dump_folder_trace(path: str) -> Any:
     from ..tracing.timeline import PassTimeline
 
     folder = dump_folder(path)
+    _refuse_special_dumps(folder)
     timeline = PassTimeline(folder)
     fused = os.path.isdir(os.path.join(folder, "verbose_ir_files", "graph_kernel")) or any(
         s.fused_kernels for s in timeline

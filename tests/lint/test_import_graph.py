@@ -12,31 +12,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "import_graph.py"
 
-# Strongly connected components of the package graph on 2026-12-01 (lazy imports counted,
-# `if TYPE_CHECKING:` imports not). Edges behind it: see `python scripts/import_graph.py`.
-# The edges that close it, and the cut each needs (for the folder move of issue #25):
-# - profiling -> (root): profiling/magic.py calls the facade's profile(); call
-#   profiling.api.profile_net as tracing/magic.py now calls trace_net.
-# - report -> (root): report/trace_worker.py calls ascend_lab.trace(); call trace_net.
-#   With these two, (root) and profiling leave the cycle.
-# - device -> report, doctor -> report: the `--from-bundle` dispatch in device/cli.py and
-#   doctor/cli.py calls report.replay; move the dispatch up to the CLI layer. Then device,
-#   doctor, kernel and course_cmd leave it.
-# - viewfile <-> report: `ascend-lab view bundle.tgz` (viewfile/cli.py -> report.view) and
-#   the bundle's trace pages (report/view.py, report/npu.py -> viewfile.sources): the
-#   bundle viewer belongs to report, with viewfile's source readers below both.
-RECORDED_CYCLES = [
-    {
-        # (root) and profiling left with the first two cuts above (%ascend_profile calls
-        # profiling.api.profile_net, the report's trace worker tracing.api.trace_net)
-        "course_cmd",
-        "device",
-        "doctor",
-        "kernel",
-        "report",
-        "viewfile",
-    },
-]
+# Strongly connected components of the package graph (lazy imports counted, `if
+# TYPE_CHECKING:` imports not): none since 2026-12-01 (issue #25). The last cycle,
+# course_cmd <-> device <-> doctor <-> kernel <-> report <-> viewfile, was cut by wiring
+# `status --from`, `doctor --from` and `view BUNDLE` in ascend_lab/cli.py (the device,
+# doctor and viewer commands take report's replay and trace pages as arguments), by
+# report/npu.py finding the course through course_files.py instead of course_cmd, and by
+# `python -m ascend_lab.report` parsing its arguments without the CLI layer.
+# .importlinter's "features-below-report" contract keeps it so.
+RECORDED_CYCLES: list = []
 
 
 def run_script(*args: str) -> dict:
@@ -56,6 +40,21 @@ def test_no_new_import_cycles():
         assert any(comp <= rec for rec in RECORDED_CYCLES), f"new or larger cycle: {sorted(comp)}"
     # every component is within one recorded component, and none is new
     assert len(found) <= len(RECORDED_CYCLES)
+
+
+def test_the_package_graph_has_no_cycle():
+    assert RECORDED_CYCLES == []  # the record is empty: any cycle at all fails
+    assert run_script()["cycles"] == []
+
+
+def test_the_cli_layer_wires_the_bundle_and_no_feature_reaches_up():
+    edges = run_script()["edges"]
+    assert "cli -> report" in edges  # status/doctor --from and view BUNDLE are wired there
+    assert "report -> course_files" in edges and "report -> course_cmd" not in edges
+    for feature in ("device", "doctor", "kernel", "viewfile", "course_cmd", "course_files"):
+        assert f"{feature} -> report" not in edges
+        assert f"{feature} -> cli" not in edges
+    assert "report -> cli" not in edges
 
 
 def test_the_graph_has_the_spine_edges():
