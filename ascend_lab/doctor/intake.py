@@ -12,12 +12,14 @@ import os
 from dataclasses import dataclass
 from typing import IO, Deque, List, Mapping, Optional, Tuple
 
+from .. import settings
 from ..i18n import msg
 
+# registered in ascend_lab.settings (issue #25): the defaults are 20 MB and 100,000 characters
 ENV_MAX_MB = "ASCEND_LAB_DOCTOR_MAX_MB"
 ENV_MAX_LINE_CHARS = "ASCEND_LAB_DOCTOR_MAX_LINE_CHARS"
-DEFAULT_MAX_MB = 20.0
-DEFAULT_MAX_LINE_CHARS = 100_000
+DEFAULT_MAX_MB = float(settings.setting(ENV_MAX_MB).default)
+DEFAULT_MAX_LINE_CHARS = int(settings.setting(ENV_MAX_LINE_CHARS).default)
 MIN_LINE_CHARS = 1_000  # evidence needs some context around a match
 _CHUNK = 1 << 20
 

@@ -258,3 +258,18 @@ def test_server_config_reads_the_registry(monkeypatch: pytest.MonkeyPatch) -> No
         "mindspore",
         "/srv/course",
     )
+
+
+def test_readers_not_moved_agree_with_the_registry() -> None:
+    """The doctor parses its limits itself (its notes are translated); the bounds agree."""
+    from ascend_lab.doctor import intake
+
+    mb = settings.setting(intake.ENV_MAX_MB)
+    chars = settings.setting(intake.ENV_MAX_LINE_CHARS)
+    assert (intake.DEFAULT_MAX_MB, intake.DEFAULT_MAX_LINE_CHARS) == (20.0, 100_000)
+    assert chars.minimum == intake.MIN_LINE_CHARS and mb.minimum == 0.001
+    for text in ("12x", "-1", "999", "nan", "2000"):
+        env = {intake.ENV_MAX_LINE_CHARS: text}
+        limits_, notes = intake.limits_from_env(env)
+        assert limits_.max_line_chars == int(chars.value(env))
+        assert bool(notes) == bool(chars.problem(env))
