@@ -273,3 +273,21 @@ def test_readers_not_moved_agree_with_the_registry() -> None:
         limits_, notes = intake.limits_from_env(env)
         assert limits_.max_line_chars == int(chars.value(env))
         assert bool(notes) == bool(chars.problem(env))
+
+
+def test_the_import_contract_forbids_every_other_module_of_the_package() -> None:
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter", encoding="utf-8")
+    contract = config["importlinter:contract:settings-at-the-bottom"]
+    assert contract["source_modules"].split() == ["ascend_lab.settings"]
+    forbidden = set(contract["forbidden_modules"].split())
+    modules = {
+        "ascend_lab." + (p.stem if p.is_file() else p.name)
+        for p in PACKAGE.iterdir()
+        if (p.suffix == ".py" and not p.name.startswith("_"))
+        or (p.is_dir() and (p / "__init__.py").is_file())
+    }
+    assert len(modules) > 20
+    assert forbidden == modules - {"ascend_lab.settings"}
