@@ -178,20 +178,7 @@ export class PanesView {
     for (const p of this.panes) {
       p.nodeTimes = times;
     }
-    if (!this.colorSelect.querySelector('option[value="time"]')) {
-      this.colorSelect.appendChild(
-        h('option', { value: 'time' }, viewerTrans().__('colour: measured time'))
-      );
-      this.colorSelect.after(legend);
-      this.colorSelect.addEventListener('change', () => {
-        legend.hidden = this.colorSelect.value !== 'time';
-      });
-    }
-    this.colorSelect.value = 'time';
-    legend.hidden = false;
-    for (const p of this.panes) {
-      p.setColorMode('time');
-    }
+    this.offerColour('time', viewerTrans().__('colour: measured time'), legend);
   }
 
   /** Offer "colour: numeric error" (ascend_lab.compare_numerics), switch to it. */
@@ -199,19 +186,22 @@ export class PanesView {
     for (const p of this.panes) {
       p.nodeNumerics = nodes;
     }
-    if (!this.colorSelect.querySelector('option[value="numerics"]')) {
-      this.colorSelect.appendChild(
-        h('option', { value: 'numerics' }, NUMERICS_TEXT.option)
-      );
+    this.offerColour('numerics', NUMERICS_TEXT.option, legend);
+  }
+
+  /** Add colour mode `mode` to the menu once (with its `legend`), and switch to it. */
+  private offerColour(mode: ColorMode, label: string, legend: HTMLElement): void {
+    if (!this.colorSelect.querySelector(`option[value="${mode}"]`)) {
+      this.colorSelect.appendChild(h('option', { value: mode }, label));
       this.colorSelect.after(legend);
       this.colorSelect.addEventListener('change', () => {
-        legend.hidden = this.colorSelect.value !== 'numerics';
+        legend.hidden = this.colorSelect.value !== mode;
       });
     }
-    this.colorSelect.value = 'numerics';
+    this.colorSelect.value = mode;
     legend.hidden = false;
     for (const p of this.panes) {
-      p.setColorMode('numerics');
+      p.setColorMode(mode);
     }
   }
 

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderPayload, ViewerHandle } from '../app';
+import { ViewerHandle } from '../app';
 import { checkPayload, PayloadError } from '../types';
 import {
   describeNodeNumerics,
@@ -10,31 +8,22 @@ import {
   NONFINITE_COLOUR,
   numericsColour
 } from '../numerics-view';
+import { fixturePayload, mountPayload, settle } from './mount';
 import { XSS } from './payloads';
 
 // A real trace of tests/numerics/nets.Stack with compare_numerics(net, port) where the
 // port drops block 2's residual (tests/fixtures/numerics/make_numerics_payload.py).
-const FIXTURE = join(
-  __dirname,
-  '../../../../tests/fixtures/numerics/stack-residual-numerics-payload.json'
-);
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function stack(): any {
-  return JSON.parse(readFileSync(FIXTURE, 'utf8'));
-}
+const stack = (): any =>
+  fixturePayload('numerics/stack-residual-numerics-payload.json');
 
 let handle: ViewerHandle | null = null;
-let host: HTMLDivElement;
+let host: HTMLDivElement | null = null;
 
 function mount(payload: unknown): ViewerHandle {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  handle = renderPayload(host, payload, { worker: false });
+  ({ handle, host } = mountPayload(payload));
   return handle;
 }
-
-const settle = (): Promise<void> => new Promise(r => setTimeout(r, 0));
 
 afterEach(() => {
   handle?.dispose();
@@ -67,19 +56,21 @@ describe('numerics in the graph view', () => {
     const pane = h.app!.graphView!.panes[0];
     await pane.ready;
     await settle();
-    const select = host.querySelector<HTMLSelectElement>('[data-view="graph"] select')!;
+    const select = host!.querySelector<HTMLSelectElement>(
+      '[data-view="graph"] select'
+    )!;
     expect(select.value).toBe('numerics');
-    expect(host.querySelector('.al-numerics-legend')!.textContent).toContain(
+    expect(host!.querySelector('.al-numerics-legend')!.textContent).toContain(
       'not compared'
     );
     const first = p.numerics.first_divergence as string;
     expect(pane.selected).toBe(first);
-    const panel = host.querySelector('[data-view="graph"]')!.textContent!;
+    const panel = host!.querySelector('[data-view="graph"]')!.textContent!;
     expect(panel).toContain('blocks.2 (Residual)');
     expect(panel).toContain('first divergence');
     expect(panel).toContain('Float32 [4, 16]');
     const fill = (id: string): string | null =>
-      host.querySelector(`.al-node[data-id="${id}"] rect`)?.getAttribute('fill') ??
+      host!.querySelector(`.al-node[data-id="${id}"] rect`)?.getAttribute('fill') ??
       null;
     // a node whose Cell agrees (max rel 0), drawn next to the first divergence
     const clean = Object.entries(p.numerics.nodes).find(
@@ -90,15 +81,15 @@ describe('numerics in the graph view', () => {
     expect(fill(first)).not.toBe('hsl(120, 70%, 48%)');
     select.value = 'op';
     select.dispatchEvent(new Event('change'));
-    expect(host.querySelector<HTMLElement>('.al-numerics-legend')!.hidden).toBe(true);
+    expect(host!.querySelector<HTMLElement>('.al-numerics-legend')!.hidden).toBe(true);
   });
 
   it('shows a payload without the section as before', () => {
     const p = stack();
     delete p.numerics;
     mount(p);
-    expect(host.querySelector('.al-numerics-legend')).toBeNull();
-    expect(host.querySelector('option[value="numerics"]')).toBeNull();
+    expect(host!.querySelector('.al-numerics-legend')).toBeNull();
+    expect(host!.querySelector('option[value="numerics"]')).toBeNull();
   });
 
   it('sets strings from the section as text', async () => {
@@ -109,8 +100,8 @@ describe('numerics in the graph view', () => {
     const h = mount(p);
     await h.app!.graphView!.panes[0].ready;
     await settle();
-    expect(host.querySelector('img')).toBeNull();
-    expect(host.textContent).toContain(XSS);
+    expect(host!.querySelector('img')).toBeNull();
+    expect(host!.textContent).toContain(XSS);
     expect(describeNodeNumerics(p.numerics, first)[0][1]).toContain(XSS);
   });
 
