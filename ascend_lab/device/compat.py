@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..i18n import N_
 from .status import Compatibility, StatusWarning
 from .versions import same_release, version_key
 
@@ -146,6 +147,9 @@ def check(
     return comp, warnings
 
 
+KEEP_CANN_FIX = N_("Install CANN {}, or keep CANN {} and pip install mindspore=={}")
+
+
 def _check_mindspore(
     mindspore: Optional[str],
     cann: Optional[str],
@@ -224,7 +228,9 @@ def _check_mindspore(
         target = ms_for_cann()
         if target:
             install.append(f"mindspore=={target}")
-            fix += f", or keep CANN {cann} and pip install mindspore=={target}"
+            # one catalogue template (localize() matches it whole), never a fix built from
+            # two messages: that comes out half translated
+            fix = KEEP_CANN_FIX.format(row.cann, cann, target)
         comp = Compatibility(
             "mismatch",
             f"MindSpore {mindspore} is built for CANN {row.cann}, but CANN {cann} is installed.",

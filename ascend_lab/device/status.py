@@ -107,6 +107,13 @@ class Compatibility:
     expected: Dict[str, Any] = field(default_factory=dict)
     install: List[str] = field(default_factory=list)
 
+    def __str__(self) -> str:
+        """The verdict and message in the current language (the JSON stays English)."""
+        from ..i18n import _, localize
+
+        verdict = _(self.verdict)
+        return _("{}: {}").format(verdict, localize(self.message)) if self.message else verdict
+
     def to_dict(self) -> Dict[str, Any]:
         return {
             "verdict": self.verdict,
@@ -124,6 +131,14 @@ class StatusWarning:
     fix: str = ""
     severity: str = "warning"  # "error" | "warning" | "info"
     component: str = "environment"  # one of COMPONENT_ORDER
+
+    def __str__(self) -> str:
+        """``[severity] message`` and its fix, in the current language, as the status text
+        shows them (the JSON stays English)."""
+        from ..i18n import _, localize
+
+        text = f"[{_(self.severity)}] {localize(self.message)}"
+        return text + "\n" + _("     fix: {}").format(localize(self.fix)) if self.fix else text
 
     def to_dict(self) -> Dict[str, str]:
         return {

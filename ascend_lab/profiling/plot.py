@@ -1,6 +1,12 @@
-"""A matplotlib top-N bar chart of a :class:`Profile` (for static output: PDFs, CI logs)."""
+"""A matplotlib top-N bar chart of a :class:`Profile` (for static output: PDFs, CI logs).
 
-from typing import Any
+Labels are in the learner's language when a Chinese font is installed
+(:mod:`ascend_lab.i18n.plot_font`), else in English."""
+
+from typing import Any, Optional
+
+from ..i18n import _
+from ..i18n.plot_font import plot_labels, use_font
 
 # One colour per accelerator core (Ascend) or one for CPU kernels.
 CORE_COLOURS = {
@@ -22,8 +28,16 @@ def _label(name: str, op_type: str, width: int = 42) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def plot_top(profile: Any, n: int = 10, ax: Any = None) -> Any:
-    """Horizontal bars: time per step of the ``n`` slowest kernels; returns ``(fig, ax)``."""
+def plot_top(profile: Any, n: int = 10, ax: Any = None, lang: Optional[str] = None) -> Any:
+    """Horizontal bars: time per step of the ``n`` slowest kernels; returns ``(fig, ax)``,
+    labelled in ``lang`` (None: the current language)."""
+    with plot_labels(lang) as (_lang, font):
+        fig, ax = _draw(profile, n, ax)
+        use_font(fig, font).tight_layout()  # the font first: the layout measures the texts
+        return fig, ax
+
+
+def _draw(profile: Any, n: int, ax: Any) -> Any:
     import matplotlib.pyplot as plt
 
     top = profile.top(n)
@@ -38,11 +52,11 @@ def plot_top(profile: Any, n: int = 10, ax: Any = None) -> Any:
     ax.barh(range(len(top)), values, color=colours)
     ax.set_yticks(range(len(top)))
     ax.set_yticklabels(labels, fontsize=8)
-    ax.set_xlabel("µs per step")
+    ax.set_xlabel(_("µs per step"))
     mean = profile.mean_step_us
-    title = f"{profile.net_name}: top {len(top)} kernels"
+    title = _("{}: top {} kernels").format(profile.net_name, len(top))
     if mean:
-        title += f" (mean step {mean / 1000:.2f} ms)"
+        title += _(" (mean step {:.2f} ms)").format(mean / 1000)
     ax.set_title(title, fontsize=10)
     cores = sorted({k.core for k in top if k.core})
     if cores:
@@ -56,5 +70,4 @@ def plot_top(profile: Any, n: int = 10, ax: Any = None) -> Any:
     for i, (k, v) in enumerate(zip(reversed(top), values)):
         if k.share is not None:
             ax.text(v, i, f" {k.share * 100:.1f}%", va="center", fontsize=7)
-    fig.tight_layout()
     return fig, ax
