@@ -181,10 +181,11 @@ def _parse_path(setting: Setting, text: str) -> Any:
 
 
 def _parse_choice(setting: Setting, text: str) -> Any:
-    # "zh", "zh_CN", "zh-CN.UTF-8" -> "zh": the part before the first _ - . @
-    word = re.split(r"[_.@-]", text.strip().lower(), maxsplit=1)[0]
-    if word in setting.choices:
-        return word
+    # a choice as it is, else the part before the first _ - . @ ("zh-CN.UTF-8" -> "zh")
+    whole = text.strip().lower()
+    for word in (whole, re.split(r"[_.@-]", whole, maxsplit=1)[0]):
+        if word in setting.choices:
+            return word
     return _Bad("expected one of " + ", ".join(setting.choices))
 
 
@@ -443,6 +444,125 @@ SETTINGS: Dict[str, Setting] = _settings(
     ),
 )
 
+
+def _hub_port(name: str, default: int, en: str, zh: str) -> Setting:
+    return Setting(name, "int", default, ("hub",), en, zh, minimum=1)
+
+
+def _tests_only(name: str, en: str, zh: str, default_en: str) -> Setting:
+    return Setting(name, "path", None, ("tests-only",), en, zh, default_en=default_en)
+
+
+# The trial hub's own settings (deploy/jupyterhub/jupyterhub_config.py reads them as
+# "ASCEND_LAB_HUB_" + name), and the test suite's.
+SETTINGS.update(
+    _settings(
+        Setting(
+            "ASCEND_LAB_HUB_DIR",
+            "path",
+            "ascend-lab-hub",
+            ("hub",),
+            "the trial hub's state folder: seats, hub database, cookie secret, learners' homes",
+            "试用 Hub 的状态文件夹：座位、Hub 数据库、cookie 密钥、学员的主目录",
+            default_en="`./ascend-lab-hub`",
+        ),
+        Setting(
+            "ASCEND_LAB_HUB_IP",
+            "str",
+            "127.0.0.1",
+            ("hub",),
+            "where the trial hub listens (a warning beyond this machine)",
+            "试用 Hub 监听的地址（超出本机时给出警告）",
+        ),
+        _hub_port(
+            "ASCEND_LAB_HUB_PORT", 8000, "the trial hub's public port", "试用 Hub 的公开端口"
+        ),
+        _hub_port(
+            "ASCEND_LAB_HUB_API_PORT", 8081, "the hub's internal API port", "Hub 内部 API 端口"
+        ),
+        _hub_port(
+            "ASCEND_LAB_HUB_PROXY_API_PORT",
+            8001,
+            "the hub proxy's internal API port",
+            "Hub 代理的内部 API 端口",
+        ),
+        _hub_port(
+            "ASCEND_LAB_HUB_SERVICE_PORT",
+            10101,
+            "the port of the hub's ascend-lab service (chip seats and status)",
+            "Hub 的 ascend-lab 服务端口（芯片座位与状态）",
+        ),
+        Setting(
+            "ASCEND_LAB_HUB_INSTRUCTORS",
+            "str",
+            "",
+            ("hub",),
+            "comma-separated instructor names (they see every chip and learner)",
+            "以逗号分隔的教师用户名（可查看所有芯片和学员）",
+            default_en="none",
+            default_zh="无",
+        ),
+        Setting(
+            "ASCEND_LAB_HUB_ADMINS",
+            "str",
+            "",
+            ("hub",),
+            "comma-separated hub admins (manage users and servers; see every chip)",
+            "以逗号分隔的 Hub 管理员（管理用户和服务器；可查看所有芯片）",
+            default_en="none",
+            default_zh="无",
+        ),
+        Setting(
+            "ASCEND_LAB_HUB_PER_CHIP",
+            "int",
+            2,
+            ("hub",),
+            "learners per chip",
+            "每个芯片的学员数",
+            minimum=1,
+        ),
+        Setting(
+            "ASCEND_LAB_HUB_POLICY",
+            "choice",
+            "least-loaded",
+            ("hub",),
+            "how learners get chips: `least-loaded`, or `fixed` (`configure_hub(fixed_map=...)`)",
+            "学员分配芯片的方式：`least-loaded`，或 `fixed`（`configure_hub(fixed_map=...)`）",
+            default_en="`least-loaded`",
+            choices=("least-loaded", "fixed"),
+        ),
+        Setting(
+            "ASCEND_LAB_HUB_PROBE_INTERVAL",
+            "number",
+            5.0,
+            ("hub",),
+            "seconds between the hub service's `npu-smi` runs",
+            "Hub 服务两次运行 `npu-smi` 之间的秒数",
+            default_en="5",
+            minimum=0,
+            exclusive=True,
+        ),
+        _tests_only(
+            "ASCEND_LAB_ARTIFACTS",
+            "where the browser tests write their screenshots",
+            "浏览器测试保存截图的位置",
+            "`test-artifacts/`",
+        ),
+        _tests_only(
+            "ASCEND_LAB_WHEELHOUSE",
+            "the wheels the Python 3.8 install test installs from",
+            "Python 3.8 安装测试所用的 wheel 文件夹",
+            "`.wheelhouse-py38/`",
+        ),
+        _tests_only(
+            "ASCEND_LAB_PY38",
+            "the Python 3.8 interpreter of the wheel install test",
+            "wheel 安装测试所用的 Python 3.8 解释器",
+            "`~/.pyenv/versions/3.8.18/bin/python3.8`",
+        ),
+    )
+)
+
 # ``ASCEND_LAB_*`` names in the package that are not settings: values ascend-lab writes for
 # another of its own processes to read, and the prefix the support bundle collects.
 NOT_SETTINGS: Dict[str, str] = {
@@ -456,6 +576,10 @@ NOT_SETTINGS: Dict[str, str] = {
     "ASCEND_LAB_CPU_REASON": "why the hub gave this server no NPU",
     "ASCEND_LAB_CHIP": "the chip the hub gave this server",
     "ASCEND_LAB_HUB_SERVICE_URL": "the hub service's URL, for the server extension",
+    # deploy/jupyterhub/jupyterhub_config.py: the prefix of its settings
+    "ASCEND_LAB_HUB_": "a prefix, not a variable",
+    # tests/report/test_redact_by_value.py: a made-up variable in a set_env.sh it redacts
+    "ASCEND_LAB_MIRROR": "a test's made-up secret, not read by ascend-lab",
 }
 
 

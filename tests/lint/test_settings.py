@@ -55,6 +55,25 @@ def test_every_name_in_the_package_is_registered_or_listed_as_not_a_setting() ->
     assert unknown == {}
 
 
+def test_every_name_in_deploy_and_tests_is_registered_or_listed_as_not_a_setting() -> None:
+    """The trial hub's config and the test suite read settings of their own (``hub``,
+    ``tests-only``): they are in the registry too."""
+    found: Dict[str, Set[str]] = {}
+    paths = list((ROOT / "deploy").rglob("*")) + list((ROOT / "tests").rglob("*.py"))
+    for path in sorted(paths):
+        if path.suffix not in (".py", ".md", ".sh") or path == Path(__file__).resolve():
+            continue
+        for name in NAME.findall(path.read_text(encoding="utf-8")):
+            found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    assert "ASCEND_LAB_HUB_PER_CHIP" in found and "ASCEND_LAB_ARTIFACTS" in found
+    unknown = {
+        name: sorted(files)
+        for name, files in found.items()
+        if name not in settings.SETTINGS and name not in settings.NOT_SETTINGS
+    }
+    assert unknown == {}
+
+
 def test_the_scan_catches_an_unregistered_name(tmp_path: Path) -> None:
     planted = "ASCEND_LAB_" + "NOT_REGISTERED_ANYWHERE"
     (tmp_path / "m.py").write_text(f'X = "{planted}"\n', encoding="utf-8")
