@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Set
+from typing import Dict, Iterable, List, Set
 
 import pytest
 
@@ -34,52 +34,52 @@ def _script():  # type: ignore[no-untyped-def]
     return module
 
 
-def names_in_package() -> Dict[str, Set[str]]:
-    """Every ``ASCEND_LAB_*`` name in the package's Python source -> the files naming it."""
+def names_in(paths: Iterable[Path]) -> Dict[str, Set[str]]:
+    """Every ``ASCEND_LAB_*`` name in the text of ``paths`` -> the files naming it."""
     found: Dict[str, Set[str]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        for name in NAME.findall(text):
-            found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    for path in sorted(paths):
+        for name in NAME.findall(path.read_text(encoding="utf-8")):
+            found.setdefault(name, set()).add(path.name)
     return found
+
+
+def unregistered(found: Dict[str, Set[str]]) -> Dict[str, List[str]]:
+    return {
+        name: sorted(files)
+        for name, files in found.items()
+        if name not in settings.SETTINGS and name not in settings.NOT_SETTINGS
+    }
+
+
+def names_in_package() -> Dict[str, Set[str]]:
+    return names_in(PACKAGE.rglob("*.py"))
 
 
 def test_every_name_in_the_package_is_registered_or_listed_as_not_a_setting() -> None:
     found = names_in_package()
     assert len(found) >= 22  # the scan sees the package (22+ names when issue #25 was filed)
-    unknown = {
-        name: sorted(files)
-        for name, files in found.items()
-        if name not in settings.SETTINGS and name not in settings.NOT_SETTINGS
-    }
-    assert unknown == {}
+    assert unregistered(found) == {}
 
 
 def test_every_name_in_deploy_and_tests_is_registered_or_listed_as_not_a_setting() -> None:
     """The trial hub's config and the test suite read settings of their own (``hub``,
     ``tests-only``): they are in the registry too."""
-    found: Dict[str, Set[str]] = {}
-    paths = list((ROOT / "deploy").rglob("*")) + list((ROOT / "tests").rglob("*.py"))
-    for path in sorted(paths):
-        if path.suffix not in (".py", ".md", ".sh") or path == Path(__file__).resolve():
-            continue
-        for name in NAME.findall(path.read_text(encoding="utf-8")):
-            found.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    paths = [
+        p
+        for p in list((ROOT / "deploy").rglob("*")) + list((ROOT / "tests").rglob("*.py"))
+        if p.suffix in (".py", ".md", ".sh") and p != Path(__file__).resolve()
+    ]
+    found = names_in(paths)
     assert "ASCEND_LAB_HUB_PER_CHIP" in found and "ASCEND_LAB_ARTIFACTS" in found
-    unknown = {
-        name: sorted(files)
-        for name, files in found.items()
-        if name not in settings.SETTINGS and name not in settings.NOT_SETTINGS
-    }
-    assert unknown == {}
+    assert unregistered(found) == {}
 
 
 def test_the_scan_catches_an_unregistered_name(tmp_path: Path) -> None:
     planted = "ASCEND_LAB_" + "NOT_REGISTERED_ANYWHERE"
-    (tmp_path / "m.py").write_text(f'X = "{planted}"\n', encoding="utf-8")
-    names = set(NAME.findall((tmp_path / "m.py").read_text(encoding="utf-8")))
-    assert names == {planted}
-    assert planted not in settings.SETTINGS and planted not in settings.NOT_SETTINGS
+    (tmp_path / "m.py").write_text(
+        f'X = "{planted}"\nY = "ASCEND_LAB_LANG"  # {planted}\n', encoding="utf-8"
+    )
+    assert unregistered(names_in([tmp_path / "m.py"])) == {planted: ["m.py"]}
 
 
 def test_registered_and_not_settings_are_apart_and_each_setting_is_described() -> None:
