@@ -56,6 +56,7 @@ lint: $(STAMP) $(PY38_VENV)/.installed
 	$(PY38_VENV)/bin/mypy
 	$(BIN)/vermin --no-tips --eval-annotations --feature union-types --target=3.8- --violations ascend_lab
 	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/python scripts/settings_table.py --check
 	cd labextension && ../$(BIN)/jlpm lint
 
 # The main suite (Python of .venv, current MindSpore). The wheel-install tests run in `wheel-test`.
