@@ -12,12 +12,14 @@ import os
 import time
 from typing import Any, Optional
 
+from .. import settings
+
 
 def is_interactive() -> bool:
     forced = os.environ.get("ASCEND_LAB_PROGRESS")
     if forced is not None:
         return forced not in ("", "0", "false", "no")
-    if os.environ.get("CI") or os.environ.get("ASCEND_LAB_QUIET"):
+    if os.environ.get("CI") or settings.get("ASCEND_LAB_QUIET"):  # any non-empty value
         return False
     try:
         from IPython import get_ipython

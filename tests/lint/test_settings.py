@@ -310,3 +310,21 @@ def test_the_import_contract_forbids_every_other_module_of_the_package() -> None
     }
     assert len(modules) > 20
     assert forbidden == modules - {"ascend_lab.settings"}
+
+
+@pytest.mark.parametrize("quiet, shown", [("1", False), ("0", False), ("", True)])
+def test_progress_reads_quiet_from_the_registry(
+    monkeypatch: pytest.MonkeyPatch, quiet: str, shown: bool
+) -> None:
+    """ASCEND_LAB_QUIET: any non-empty value silences trace()'s progress line."""
+    from ascend_lab.tracing import progress
+
+    monkeypatch.delenv("ASCEND_LAB_PROGRESS", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setenv("ASCEND_LAB_QUIET", quiet)
+
+    class ZMQInteractiveShell:  # what a notebook's kernel is
+        pass
+
+    monkeypatch.setattr("IPython.get_ipython", lambda: ZMQInteractiveShell())
+    assert progress.is_interactive() is shown
