@@ -196,3 +196,226 @@ def test_glossary_covers_the_terms_the_zh_notebooks_lean_on():
     ]
     assert len(used) >= 8
     assert [t for t in used if t not in glossary] == []
+
+
+# ---------------------------------------------------------------------------------------
+# The style rules of glossary.md (排版与用语约定), as a lint. Code cells, inline code and
+# URLs are exempt; everything else a Chinese reader sees is checked: the zh notebooks'
+# Markdown, README_zh.md, the glossary and the Chinese of the catalogues.
+
+ROOT = os.path.dirname(NOTEBOOKS)
+README_ZH = os.path.join(ROOT, "README_zh.md")
+LOCALE_ZH = os.path.join(ROOT, "ascend_lab", "locale", "zh_CN", "LC_MESSAGES")
+KNOWLEDGE = os.path.join(ROOT, "ascend_lab", "doctor", "knowledge.json")
+HAN = "\u4e00-\u9fff"
+# inline code, links' targets, bare URLs and HTML tags are not prose; each becomes a space
+# (a URL may hold one level of brackets: ".../Parameter(1)"; no nested quantifier can
+# backtrack, "(" is outside the outer class)
+URL = r"https?://(?:[^\s()（）]|\([^\s()]*\))*"
+# a call ("construct()", "log(0)") and a Latin tuple ("(B, 1, S)") are code, not punctuation;
+# a catalogue's placeholders ("%1", "{}") are no Latin text
+CODE_BRACKETS = r"[A-Za-z_][\w.]*\([^()\n]*\)|\([A-Za-z0-9_' ]*,[A-Za-z0-9_', ]*\)"
+PLACEHOLDER = r"%\d|\{[^{}\n]*\}"
+EXEMPT = re.compile(
+    rf"`[^`\n]*`|\]\((?:[^\s()]|\([^\s()]*\))*\)|<https?://[^>\s]*>|{URL}|<[^<>\n]*>"
+    rf"|{CODE_BRACKETS}|{PLACEHOLDER}"
+)
+FENCE = re.compile(r"^(```|~~~)[^\n]*\n.*?^\1[ \t]*$", re.S | re.M)
+STYLE_RULES = {
+    # one half-width space between Chinese and Latin letters or digits, on both sides
+    "spacing": re.compile(rf"[{HAN}][A-Za-z0-9]|[A-Za-z0-9][{HAN}]"),
+    # ASCII punctuation touching Chinese: “” quotes, （） brackets and ！ are full-width
+    "ascii-quote": re.compile(
+        rf"[{HAN}，。：；、（）]\s?\"|\"\s?[{HAN}]|\"[^\"\n]*[{HAN}][^\"\n]*\""
+    ),
+    "ascii-bracket": re.compile(
+        rf"[{HAN}，。：；、]\s?[()]|[()]\s?[{HAN}，。：；、]|\([^()\n]*[{HAN}]"
+    ),
+    "ascii-bang": re.compile(rf"[{HAN}]\s?!|!\s?[{HAN}]"),
+    # Chinese typography has no italics: *x* and _x_ (not **bold**), <em>, <i>
+    "italics": re.compile(
+        r"(?<![*\\])\*(?![*\s])[^*\n]{1,200}(?<![*\s\\])\*(?!\*)"
+        r"|(?<![A-Za-z0-9_\\])_(?![_\s])[^_\n]{1,200}(?<![_\s\\])_(?![A-Za-z0-9_])"
+    ),
+}
+# terms the editor's review found teaching something false or contradicting the glossary;
+# the glossary's 排版与用语约定 says what to write instead
+BANNED_TERMS = (
+    "下沉为",  # lowered: 下降（lowering）/ 转换为
+    "记账",  # bookkeeping nodes: 辅助节点
+    "内存池峰值",  # arena peak: 规划峰值
+    "融合轨迹",
+    "启发算法",  # heuristic: 启发式算法
+    "片上缓存",  # on-chip buffer: 片上缓冲区
+    "废弃",  # deprecated: 弃用
+    "编译级别",  # jit_level: 编译优化等级
+    "内核图",  # collides with the Jupyter 内核: 算子图（kernel graph）
+    "批大小",  # batch size: batch 大小
+    "批次大小",
+    "移动统计量",  # moving statistics: 滑动统计量
+    "主机侧",  # Host 侧
+    "空隙",  # 间隙
+    "内存布局图",  # 内存分布图
+    "代码单元 ",  # a Jupyter cell is a 单元格
+    "Markdown 单元 ",
+)
+
+
+def chinese_lines(text):
+    """(line number, line) of prose: fenced code, MyST code cells and the front matter
+    dropped, exempt spans blanked."""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 4)
+        text = "\n" * text.count("\n", 0, end + 5) + text[end + 5 :] if end > 0 else text
+    text = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.search(f"[{HAN}]", line):
+            yield number, EXEMPT.sub(" ", line)
+
+
+# where the rules themselves name what not to write: 不写“批大小”, and the first column of
+# the glossary's table of banned terms (| 不写 | 写 | 原因 |)
+NOT_WRITTEN = re.compile(r"不写(?:“[^”\n]*”)+")
+BANNED_ROW = re.compile(r"^\|[^|\n]*\|")
+
+
+def style_breaks(text, markdown=True):
+    """Every break of the style rules in ``text``: [(rule, line number, excerpt)]. Plain
+    text (a catalogue's messages, where ``Ascend-cann-*-ops_*.run`` is a file name) has no
+    italics to break."""
+    found = []
+    in_banned_table = False
+    for number, line in chinese_lines(text):
+        for rule, pattern in STYLE_RULES.items():
+            if rule != "italics" or markdown:
+                found += [(rule, number, m.group(0)) for m in pattern.finditer(line)]
+        in_banned_table = line.startswith("| 不写 |") or (in_banned_table and line.startswith("|"))
+        words = NOT_WRITTEN.sub(" ", BANNED_ROW.sub("|", line) if in_banned_table else line)
+        found += [("term", number, t.strip()) for t in BANNED_TERMS if t in words]
+    return found
+
+
+def catalogue_texts():
+    """The Chinese a learner sees at run time: msgstr of the .po catalogues, the Jed JSON
+    of the front end, the doctor knowledge base's zh text."""
+    import json
+
+    texts = {}
+    for name in ("ascend_lab_py.po", "ascend_lab.po"):
+        with open(os.path.join(LOCALE_ZH, name), encoding="utf-8") as fh:
+            po = fh.read()
+        strings = re.findall(r'^msgstr(?:\[\d\])? "(.*)"$|^"(.*)"$', po, re.M)
+        texts[name] = "\n".join(a or b for a, b in strings).replace('\\"', '"').replace("\\n", "\n")
+    with open(os.path.join(LOCALE_ZH, "ascend_lab.json"), encoding="utf-8") as fh:
+        jed = json.load(fh)
+    texts["ascend_lab.json"] = "\n".join(
+        s for k, v in jed.items() if k for s in v if isinstance(s, str)
+    )
+
+    def strings(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, list):
+            for item in node:
+                yield from strings(item)
+        elif isinstance(node, dict):
+            for item in node.values():
+                yield from strings(item)
+
+    with open(KNOWLEDGE, encoding="utf-8") as fh:
+        entries = json.load(fh)["entries"]
+    texts["knowledge.json"] = "\n".join(
+        s.replace("\n", " ") for e in entries for s in strings(e.get("zh", {}))
+    )
+    return texts
+
+
+def styled_documents():
+    docs = {}
+    for name in TRANSLATED:
+        nb = load(ZH, name)
+        docs[name] = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    for path in (README_ZH, GLOSSARY):
+        with open(path, encoding="utf-8") as fh:
+            docs[os.path.basename(path)] = fh.read()
+    docs.update({name: (text, False) for name, text in catalogue_texts().items()})
+    return {name: doc if isinstance(doc, tuple) else (doc, True) for name, doc in docs.items()}
+
+
+STYLED = sorted(styled_documents())
+
+
+@pytest.mark.parametrize("name", STYLED)
+def test_the_chinese_follows_the_glossary_style_rules(name):
+    breaks = style_breaks(*styled_documents()[name])
+    assert breaks == [], f"{name}: {len(breaks)} breaks of 排版与用语约定: {breaks[:20]}"
+
+
+def test_the_glossary_states_the_style_rules():
+    with open(GLOSSARY, encoding="utf-8") as fh:
+        text = fh.read()
+    assert "## 排版与用语约定" in text
+    for term in (
+        "batch",
+        "step",
+        "epoch",
+        "rank",
+        "worker",
+        "AllReduce",
+        "stream",
+        "下发",
+        "fallback",
+        "prefetch",
+        "callback",
+        "bundle",
+        "prefill",
+        "decode",
+        "全量推理",
+        "增量推理",
+        "moving statistics",
+        "workspace",
+    ):
+        assert term in text, f"the glossary lacks {term}"
+
+
+@pytest.mark.parametrize(
+    "rule, planted",
+    [
+        ("spacing", "用 ASCEND_RT_VISIBLE_DEVICES 选择NPU。"),
+        ("spacing", "动态shape 的网络"),
+        ("spacing", "从2.9 起"),
+        ("ascii-quote", '正文简称"图模式"。'),
+        ("ascii-bracket", "## 软件栈 (The stack)"),
+        ("ascii-bracket", "**学习目标 (Learning goals)**"),
+        ("ascii-bracket", "这是一个算子(kernel)。"),
+        ("ascii-bang", "完成了!"),
+        ("italics", "这是 *强调* 的写法。"),
+        ("italics", "这是 _强调_ 的写法。"),
+        ("italics", "其中*第二个*NPU"),
+        ("term", "整个网络下沉为设备算子。"),
+        ("term", "这些是记账用的节点。"),
+        ("term", "内存池峰值是 2 MB。"),
+        ("term", "该参数从 2.9 起废弃。"),
+        ("term", "不写“批大小”，但这里写了批大小。"),
+        ("term", "| 废弃 | 弃用 | 原因 |"),
+    ],
+)
+def test_the_style_lint_finds_a_planted_break(rule, planted):
+    clean = "这一段 NPU 的写法是对的：用 `device_id` 选择 NPU，见 https://a.example/x(1)。"
+    assert style_breaks(clean) == []
+    assert {b[0] for b in style_breaks(clean + "\n" + planted)} == {rule}
+
+
+@pytest.mark.parametrize(
+    "exempt",
+    [
+        '用 `x("图")!`选择',  # inline code
+        "见 [文档](https://a.example/中文(1)) 。",  # link target
+        "调用 construct() 时，shape 为 (B, 1, S) 的掩码",  # a call, a tuple
+        '```\nprint("中文")  # 中文(注释)\n```',  # fenced code
+        '```{code-cell}\nx = "中文"\n```',  # a MyST code cell
+        "**加粗** 的文字和 ____ 填空",  # bold is not italics, a blank is not either
+    ],
+)
+def test_code_inline_code_and_urls_are_exempt(exempt):
+    assert style_breaks(exempt) == []
