@@ -183,12 +183,17 @@ def _read_regular_capped(path: str) -> str:
 
 
 def _refuse_special_dumps(folder: str) -> None:
-    """Every pass dump the timeline will read in ``folder`` is a regular file: a FIFO or
-    device among them is refused before any is read (it would block the reader)."""
+    """Every pass dump the timeline will read in ``folder``, and every ``actor_set/*.ir``,
+    is a regular file: a FIFO or device among them is refused before any is read (it would
+    block the reader)."""
     from ..tracing.timeline import list_dump_files
     from .regular_file import open_fd
 
-    for _counter, _name, path in list_dump_files(folder):
+    paths = [path for _counter, _name, path in list_dump_files(folder)]
+    actors = os.path.join(folder, "actor_set")
+    if os.path.isdir(actors):
+        paths += [os.path.join(actors, n) for n in sorted(os.listdir(actors)) if n.endswith(".ir")]
+    for path in paths:
         try:
             os.close(open_fd(os.path.realpath(path)))
         except NotARegularFile as exc:

@@ -151,3 +151,14 @@ def test_a_symlink_to_a_regular_ir_file_is_still_shown(tmp_path, capsys):
     out = tmp_path / "link.html"
     assert main(["view", str(link), "-o", str(out)]) == 0
     assert out.stat().st_size > 0
+
+
+def test_a_fifo_in_a_dump_folders_actor_set_is_refused_at_once(tmp_path):
+    folder = tmp_path / "dump"
+    shutil.copytree(str(LENET), str(folder))
+    (folder / "actor_set").mkdir()
+    os.mkfifo(str(folder / "actor_set" / "actor_set_kernel_graph_1.ir"))
+    r = _view_in_subprocess(str(folder), cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    line = _one_line_error(r.stderr)
+    assert "FIFO" in line and "actor_set_kernel_graph_1.ir" in line
