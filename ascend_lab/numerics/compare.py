@@ -11,7 +11,10 @@ output error jumps past ``max(k * input error, floor)``. The input error is meas
 record's own inputs when both sides recorded them (two Cells) and, for a Cell holding
 others, the error of the Cells that ran inside it; else it is the error of the
 records whose outputs are those inputs on side a (found by value), else the largest error
-seen before it. ``floor`` defaults by the lower precision of the two outputs.
+seen before it. ``floor`` defaults by the lower precision of the two outputs. When a Cell's
+inputs are already worse than everything before them (by the same rule), the error arose in
+its parent's own ``construct`` (``x * scale``, a missing residual between two sub-Cells): the
+parent is the first divergence, with ``jump_before`` naming the sub-Cell that saw it first.
 """
 
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
@@ -45,6 +48,8 @@ class OpComparison:
         self.threshold: float = 0.0
         self.diverged = False
         self.suspicious = False
+        # set when the error appeared in this Cell's own construct, between its sub-Cells
+        self.jump_before: Optional[str] = None
 
     @property
     def label(self) -> str:
@@ -165,10 +170,15 @@ def find_divergence(
     produced: Dict[Tuple[object, ...], float] = {}
     worst_before = 0.0
     first: Optional[OpComparison] = None
+    jump: Optional[OpComparison] = None  # the first Cell whose inputs are worse than before
     done: List[OpComparison] = []
     for pair in sorted(pairs, key=lambda p: p.a.index):
         measured = _input_rel(pair.a, pair.b)
         inner = _inner_rel(done, pair.a.path)
+        if measured is not None and jump is None and first is None:
+            in_bar = floor if floor is not None else default_floor(pair.a.inputs, pair.b.inputs)
+            if measured > max(k * worst_before, in_bar):
+                jump = pair
         if measured is not None:
             pair.input_rel, pair.input_basis = measured, "inputs"
         else:
@@ -192,7 +202,24 @@ def find_divergence(
                 produced[fingerprint(s)] = max(produced.get(fingerprint(s), 0.0), err.max_rel)
         worst_before = max(worst_before, rel)
         done.append(pair)
+    if jump is not None and (first is None or first.a.index > jump.a.index):
+        owner = _owner(pairs, jump)
+        if owner is not None:
+            owner.diverged, owner.jump_before = True, jump.label
+            owner.threshold = max(k * _worst_before(pairs, jump), owner.threshold)
+            return owner
     return first
+
+
+def _owner(pairs: List[OpComparison], child: OpComparison) -> Optional[OpComparison]:
+    """The call of the Cell whose ``construct`` called ``child`` (the next enclosing record)."""
+    parent = child.a.path.rpartition(".")[0] if "." in child.a.path else ""
+    later = [p for p in pairs if p.a.path == parent and p.a.index > child.a.index]
+    return min(later, key=lambda p: p.a.index) if later else None
+
+
+def _worst_before(pairs: List[OpComparison], child: OpComparison) -> float:
+    return max((p.max_rel for p in pairs if p.a.index < child.a.index), default=0.0)
 
 
 def _is_inside(path: str, parent: str) -> bool:

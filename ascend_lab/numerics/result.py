@@ -50,6 +50,8 @@ class Divergence:
             f" > {_g(self.threshold)} cos {_g(self.pair.cosine)}"
             f" (inputs {_g(self.input_rel)}, {self.pair.input_basis})"
         )
+        if self.pair.jump_before:
+            text += f"\n  in its own construct, before {self.pair.jump_before} (its inputs differ)"
         for side, rec in (("a", self.pair.a), ("b", self.pair.b)):
             where = " ".join(w for w in (rec.scope, _where(rec), _dtypes(rec)) if w)
             text += f"\n  side {side}: {where}"

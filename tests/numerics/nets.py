@@ -95,3 +95,17 @@ def twin(net, make):
 
 def inputs(shape=(4, 16), scale=1.0, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float32) * scale
+
+
+class Twice(nn.Cell):
+    """One Dense called twice, and a tuple output."""
+
+    def __init__(self, d=16, gain=1.0):
+        super().__init__()
+        self.fc = nn.Dense(d, d)
+        self.gain = ms.Tensor(np.float32(gain))
+
+    def construct(self, x):
+        y = self.fc(x)
+        z = self.fc(y * self.gain)
+        return y, z

@@ -193,3 +193,16 @@ def test_tensors_on_request_make_errors_exact():
     full = ascend_lab.compare_numerics(net, other, x, tensors=True)
     assert not sampled.find("blocks.0").exact and full.find("blocks.0").exact
     assert full.find("blocks.0").max_abs >= sampled.find("blocks.0").max_abs
+
+
+def test_a_cell_called_twice_is_compared_call_by_call():
+    net = nets.Twice()
+    other = nets.twin(net, lambda: nets.Twice(gain=1.01))  # scales what the second call gets
+    r = ascend_lab.compare_numerics(net, other, nets.inputs())
+    assert [p.label for p in r.pairs] == ["fc", "fc#1", "(net)"]
+    assert r.find("fc").max_rel == 0.0 and len(r.find("(net)").errors) == 2
+    # fc#1's inputs already differ by 1%: the error arose in Twice.construct (y * gain)
+    assert r.find("fc#1").input_rel > 0.005
+    d = r.first_divergence
+    assert d is not None and d.label == "(net)" and d.pair.jump_before == "fc#1"
+    assert "in its own construct, before fc#1" in str(r)

@@ -64,3 +64,16 @@ def test_reference_side_refuses_unknown_keys_naming_the_known_ones():
     known = {r.key: r for r in [_record("fc", 0, [(2, 3)])]}
     with pytest.raises(NumericsReferenceError, match="'fc2'.*The net's Cells are: fc"):
         reference_side({"fc2": np.ones((2, 3))}, known)
+
+
+def test_importing_the_package_and_facade_imports_neither_mindspore_nor_numpy():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, ascend_lab, ascend_lab.numerics;"
+        "print(callable(ascend_lab.compare_numerics),"
+        " 'mindspore' in sys.modules, 'numpy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "False", "False"]
