@@ -19,6 +19,7 @@ EXPECTED = [
     "07_deployment.ipynb",
     "08_parallel_training.ipynb",
     "09_troubleshooting_and_migration.ipynb",
+    "10_day_one_on_ascend.ipynb",
 ]
 
 
