@@ -419,3 +419,27 @@ def test_the_style_lint_finds_a_planted_break(rule, planted):
 )
 def test_code_inline_code_and_urls_are_exempt(exempt):
     assert style_breaks(exempt) == []
+
+
+def readme_commands(path):
+    """The commands, magics and modules a README shows in its code (fenced blocks and
+    inline code, comments left out): ``ascend-lab report``, ``%ascend_doctor``,
+    ``ascend_lab.hub``."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    code = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M) + CODE_SPAN.findall(text)
+    code = [re.sub(r"(?m)(^|\s)#[^\n]*", " ", c) for c in code]
+    pattern = r"ascend-lab [a-z][a-z-]*|%ascend_[a-z_]+|ascend_lab\.[a-z_]+(?:\.[a-z_]+)?"
+    return set(re.findall(pattern, "\n".join(code)))
+
+
+def test_readme_zh_shows_every_command_and_module_readme_shows():
+    english = readme_commands(os.path.join(ROOT, "README.md"))
+    assert {
+        "ascend-lab report",
+        "%ascend_profile",
+        "ascend_lab.hub",
+        "ascend-lab course",
+    } <= english
+    missing = english - readme_commands(README_ZH)
+    assert missing == set(), f"README_zh.md lacks what README.md shows: {sorted(missing)}"
