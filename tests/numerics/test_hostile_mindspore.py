@@ -115,3 +115,14 @@ def test_no_second_side_or_no_inputs():
         ascend_lab.compare_numerics(nets.Head(), nets.inputs(), amp="O9")
     with pytest.raises(NumericsInputError, match="not a mindspore.nn.Cell"):
         ascend_lab.compare_numerics(nets.Head(), 42, nets.inputs())
+
+
+def test_an_op_cpu_cannot_run_in_bfloat16_is_a_run_error_with_the_users_line():
+    net = nets.Head()
+    other = nets.twin(net, nets.Head)
+    other.softmax.to_float(ms.bfloat16)  # MindSpore 2.10's CPU Softmax has no bfloat16 kernel
+    with pytest.raises(NumericsRunError) as info:
+        ascend_lab.compare_numerics(net, other, nets.inputs())
+    msg = str(info.value)
+    assert "side b (Head)" in msg and "Select CPU operator[Softmax] fail" in msg
+    assert "nets.py:" in msg
