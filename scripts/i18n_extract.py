@@ -37,6 +37,7 @@ MARKED_DIRS = (
     "ascend_lab/magics.py",
     "ascend_lab/memory",
     "ascend_lab/profiling",
+    "ascend_lab/report/view.py",  # `ascend-lab view BUNDLE` (wired in cli.py, issue #25)
     "ascend_lab/viewfile/error_page.py",
     "ascend_lab/viewfile/sources.py",
     "ascend_lab/viewfile/weight_page.py",
