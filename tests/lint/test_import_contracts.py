@@ -80,6 +80,13 @@ PLANTED = [
         "ascend_lab.device is not allowed to import ascend_lab.report",
         "ascend_lab.device.probe -> ascend_lab.report.bundle",
     ),
+    # the viewer dispatching a report bundle itself (wired in cli.py since issue #25)
+    (
+        "viewfile/cli.py",
+        "from ..report import view",
+        "ascend_lab.viewfile is not allowed to import ascend_lab.report",
+        "ascend_lab.viewfile.cli -> ascend_lab.report.view",
+    ),
 ]
 
 
