@@ -335,9 +335,9 @@ def styled_documents():
     for name in TRANSLATED:
         nb = load(ZH, name)
         docs[name] = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
-    for path in (README_ZH, GLOSSARY):
+    for path in (README_ZH, GLOSSARY, os.path.join(ZH, "README.md")):
         with open(path, encoding="utf-8") as fh:
-            docs[os.path.basename(path)] = fh.read()
+            docs[os.path.relpath(path, ROOT)] = fh.read()
     docs.update({name: (text, False) for name, text in catalogue_texts().items()})
     return {name: doc if isinstance(doc, tuple) else (doc, True) for name, doc in docs.items()}
 
