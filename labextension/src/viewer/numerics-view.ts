@@ -6,14 +6,18 @@
  */
 
 import { h } from './dom';
+import { viewerTrans } from './i18n';
 import { NumericsNode, NumericsSection, NumericsStats } from './numerics-types';
 
-/** English only for now: not yet in the zh_CN catalogue (ascend_lab.po). */
-export const NUMERICS_TEXT = {
-  option: 'colour: numeric error',
-  legend: 'Numeric error colours',
-  none: 'not compared'
-};
+/** The view's words, in the page's language (zh_CN in ascend_lab.po). */
+export function numericsText(): { option: string; legend: string; none: string } {
+  const t = viewerTrans();
+  return {
+    option: t.__('colour: numeric error'),
+    legend: t.__('Numeric error colours'),
+    none: t.__('not compared')
+  };
+}
 
 export const NO_NUMERICS_COLOUR = 'hsl(0, 0%, 60%)';
 export const NONFINITE_COLOUR = 'hsl(0, 90%, 28%)';
@@ -53,7 +57,7 @@ export function numericsLegend(): Array<[string, string]> {
 export function numericsLegendElement(): HTMLSpanElement {
   const el = h('span', {
     class: 'al-numerics-legend',
-    'aria-label': NUMERICS_TEXT.legend
+    'aria-label': numericsText().legend
   });
   const swatch = (colour: string): HTMLSpanElement =>
     h('span', {
@@ -66,7 +70,7 @@ export function numericsLegendElement(): HTMLSpanElement {
   el.appendChild(swatch(NONFINITE_COLOUR));
   el.appendChild(document.createTextNode('NaN/Inf'));
   el.appendChild(swatch(NO_NUMERICS_COLOUR));
-  el.appendChild(document.createTextNode(NUMERICS_TEXT.none));
+  el.appendChild(document.createTextNode(numericsText().none));
   return el;
 }
 

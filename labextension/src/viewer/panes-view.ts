@@ -6,7 +6,7 @@ import { clear, h } from './dom';
 import { exportPng, exportSvg, svgText } from './export';
 import { ColorMode, GraphPane } from './graph-pane';
 import { NumericsNode } from './numerics-types';
-import { NUMERICS_TEXT } from './numerics-view';
+import { numericsText } from './numerics-view';
 import { viewerTrans } from './i18n';
 import { LayoutClient } from './layout-client';
 import { NodePanel } from './panel';
@@ -186,7 +186,7 @@ export class PanesView {
     for (const p of this.panes) {
       p.nodeNumerics = nodes;
     }
-    this.offerColour('numerics', NUMERICS_TEXT.option, legend);
+    this.offerColour('numerics', numericsText().option, legend);
   }
 
   /** Add colour mode `mode` to the menu once (with its `legend`), and switch to it. */
