@@ -95,8 +95,8 @@ def _run(name: str, module: Any, args: argparse.Namespace) -> int:
         from .report import replay
 
         return module.run(args, replay=replay.status_cli if name == "status" else replay.doctor_cli)
-    if name == "view":
-        from .report.view import view_bundle_cli
+    if name == "view" and not getattr(args, "other", None) and module.is_report_bundle(args.path):
+        from .report.view import view_bundle_cli  # only then: the bundle code costs ~0.2 s
 
         return module.run(args, bundle_viewer=view_bundle_cli)
     return module.run(args)
