@@ -346,8 +346,10 @@ def main(argv: List[str]) -> int:
     for name in names:
         paths = {ext: os.path.join(args.out, name + ext) for ext in (".html", ".mindir", ".onnx")}
         for ext, path in paths.items():
-            if not os.path.isfile(path) and (ext != ".onnx" or not args.no_model_explorer):
+            if not os.path.isfile(path) and ext != ".onnx":
                 sys.exit(f"missing input: {path} (run with --make first)")
+        if not args.no_model_explorer and not os.path.isfile(paths[".onnx"]):
+            print(f"note: no {paths['.onnx']} (did ms.export refuse it?): no Model Explorer row")
         nets.append((name, paths))
     netron = bn.netron_wheel(args.netron_wheel) if args.netron_wheel else None
     netron = netron or bn.extract_netron(args.netron_git, args.netron_ref)
@@ -387,7 +389,7 @@ def main(argv: List[str]) -> int:
                     ),
                 ]
                 me = None
-                if not args.no_model_explorer:
+                if not args.no_model_explorer and os.path.isfile(paths[".onnx"]):
                     log = os.path.join(args.out, f"model-explorer-{name}.log")
                     me = ModelExplorer(args.me_venv, paths[".onnx"], log)
                     print(f"  Model Explorer pid {me.proc.pid} at {me.origin}", flush=True)
