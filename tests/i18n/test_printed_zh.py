@@ -193,7 +193,7 @@ def test_trace_progress_lines_in_chinese(monkeypatch):
     assert bar.messages[1].startswith("编译用时 ") and bar.messages[1].endswith(
         "正在读取 dump 文件"
     )
-    assert bar.messages[2] == f"正在解析最终内核图（共 {len(tr.passes)} 个 dump 文件）"
+    assert bar.messages[2] == f"正在解析最终算子图（共 {len(tr.passes)} 个 dump 文件）"
     assert bar.messages[3] == f"{len(tr.passes)} 个 Pass，{tr.kernel_count} 个算子"
     with using("en"):
         assert Counter(NUMBER.findall(summary)) == Counter(NUMBER.findall(tr.summary()))
