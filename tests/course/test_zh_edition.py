@@ -226,13 +226,14 @@ STYLE_RULES = {
     "spacing": re.compile(rf"[{HAN}][A-Za-z0-9]|[A-Za-z0-9][{HAN}]"),
     # ASCII punctuation touching Chinese: “” quotes, （） brackets and ！ are full-width
     "ascii-quote": re.compile(
-        rf"[{HAN}，。：；、（）]\s?\"|\"\s?[{HAN}]|\"[^\"\n]*[{HAN}][^\"\n]*\""
+        rf"[{HAN}，。：；、（）]\s?\"|\"\s?[{HAN}]|\"[^\"\n{HAN}]*[{HAN}][^\"\n]*\""
     ),
     "ascii-bracket": re.compile(
-        rf"[{HAN}，。：；、]\s?[()]|[()]\s?[{HAN}，。：；、]|\([^()\n]*[{HAN}]"
+        rf"[{HAN}，。：；、]\s?[()]|[()]\s?[{HAN}，。：；、]|\([^()\n{HAN}]*[{HAN}]"
     ),
     "ascii-bang": re.compile(rf"[{HAN}]\s?!|!\s?[{HAN}]"),
-    # Chinese typography has no italics: *x* and _x_ (not **bold**), <em>, <i>
+    # Chinese typography has no italics: *x* and _x_ (not **bold**); every pattern here is
+    # linear (bounded, or a class that excludes what follows it)
     "italics": re.compile(
         r"(?<![*\\])\*(?![*\s])[^*\n]{1,200}(?<![*\s\\])\*(?!\*)"
         r"|(?<![A-Za-z0-9_\\])_(?![_\s])[^_\n]{1,200}(?<![_\s\\])_(?![A-Za-z0-9_])"
