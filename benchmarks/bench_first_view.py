@@ -214,7 +214,7 @@ def readable(selector: str) -> Callable[[Any], Any]:
     return lambda page: evaluate(page, script, selector)
 
 
-def me_probe() -> str:
+def me_probe(cap_ms: int = bn.LOAD_CAP_MS) -> str:
     """bench_netron's probe with Model Explorer's graph canvas in place of SVG node boxes."""
     loop = (
         "for (const svg of document.getElementsByTagName('svg')) {\n"
@@ -231,7 +231,7 @@ def me_probe() -> str:
         "nodes": json.dumps(ME_NODES),
         "error": json.dumps(ME_ERROR),
         "quiet": bn.QUIET_MS,
-        "cap": bn.LOAD_CAP_MS,
+        "cap": cap_ms,
     }
 
 
