@@ -444,3 +444,18 @@ def test_readme_zh_shows_every_command_and_module_readme_shows():
     } <= english
     missing = english - readme_commands(README_ZH)
     assert missing == set(), f"README_zh.md lacks what README.md shows: {sorted(missing)}"
+
+
+def test_next_lesson_names_the_next_notebooks_chinese_title():
+    titles, nexts = [], {}
+    for name in TRANSLATED:
+        markdown = [c.source for c in load(ZH, name).cells if c.cell_type == "markdown"]
+        titles.append(markdown[0].splitlines()[0].lstrip("# ").strip())
+        found = re.findall(r"^下一课：\*\*([^*\n]+)\*\*", "\n".join(markdown), re.M)
+        if found:
+            nexts[len(titles) - 1] = found[-1]
+    assert len(nexts) >= 8
+    for i, named in nexts.items():
+        assert named == titles[i + 1], (
+            f"{TRANSLATED[i]}: 下一课 {named!r}, the title is {titles[i + 1]!r}"
+        )
