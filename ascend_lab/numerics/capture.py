@@ -15,7 +15,9 @@ How (checked on CPU with MindSpore 2.10.0; 2.7 was not installed on this machine
 
 With NumPy 2, MindSpore 2.10's first PyNative op in a process can fail spuriously; the
 capture runs a throw-away op first (:func:`_prime_pynative`). Nothing is written to disk.
-Hooks are removed afterwards, also when the net fails.
+Hooks are removed afterwards, also when the net fails. Known MindSpore 2.10 bug, not
+undone here: when the ``construct`` of a ``to_float`` Cell raises, its PyNative
+mixed-precision type stays set for the rest of the process (later ops are cast).
 """
 
 import copy
@@ -195,7 +197,7 @@ def capture_side(
         output = net(*to_tensors(inputs))
     except Exception as exc:  # noqa: BLE001 - reported with the side and MindSpore's text
         text = str(exc).strip()
-        first = text.splitlines()[0] if text else type(exc).__name__
+        first = _first_line(text) or type(exc).__name__
         where = _failing_line(exc)
         who = f"side {name} ({type(net).__name__})"
         message = f"{who} failed on the inputs {_shapes(inputs)}: {first}{where}"
@@ -208,6 +210,16 @@ def capture_side(
             handle.remove()
         ms.set_context(mode=mode)
     return SideRecord(name, "cell", records, type(net).__name__), output
+
+
+def _first_line(text: str) -> str:
+    """MindSpore's first line that says something (not its ``----`` rules or ``- Kernel
+    select failed:`` headings)."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("-"):
+            return line
+    return ""
 
 
 def _shapes(inputs: List[Any]) -> str:
