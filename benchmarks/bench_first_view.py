@@ -152,8 +152,8 @@ def make(out: str) -> None:
         )
 
 
-# After the probe reported: node boxes in the viewport and those with a label drawn >= 9 px
-# (SVG <text> inside the box: computed font-size x the screen scale of its CTM).
+# After the probe reported: node boxes in the viewport (outermost matches only) and those with
+# a label drawn >= 9 px (SVG <text> inside the box: computed font-size x its CTM's scale).
 READABLE = """
 (sel) => {
   const w = innerWidth, h = innerHeight;
@@ -162,6 +162,8 @@ READABLE = """
     && r.left < w && r.top < h;
   let boxes = 0, readable = 0, smallest = Infinity;
   for (const el of document.querySelectorAll(sel)) {
+    // A match inside a match is a part of a node (Netron's border path is "node node-border").
+    if (el.parentElement && el.parentElement.closest(sel)) continue;
     if (!inView(el.getBoundingClientRect()) || !el.checkVisibility(SHOWN)) continue;
     boxes += 1;
     let best = 0;
