@@ -37,7 +37,13 @@ def _open(browser, site, name, body, script, check):
     return load(browser, origin, f"{origin}/{name}", script, str(root / (name + ".png")), check)
 
 
-def _count(browser, site, body):
+def _svg(width, shown, group, grouped):
+    """An SVG of ``width`` px holding ``shown`` and a <g ``group``> around ``grouped``."""
+    return f'<svg width="{width}" height="600">{shown}<g {group}>{grouped}</g></svg>'
+
+
+def _count(browser, site, *svg):
+    body = svg[0] if len(svg) == 1 else _svg(*svg)
     root, origin = site
     (root / "g.html").write_text(
         f"<!doctype html><html><body style='margin:0'>{body}</body></html>"
@@ -53,31 +59,16 @@ def _count(browser, site, body):
 
 def test_labels_count_by_their_size_on_screen(browser, site):
     # 12 px and 10 px labels are readable; 8 px is not; 18 px scaled by 0.4 is 7.2 px: not.
-    body = (
-        '<svg width="800" height="600">'
-        + _node(0, 0, 12)
-        + _node(100, 0, 10)
-        + _node(200, 0, 8)
-        + '<g transform="scale(0.4)">'
-        + _node(0, 500, 18)
-        + "</g></svg>"
-    )
-    counts = _count(browser, site, body)
+    nodes = _node(0, 0, 12) + _node(100, 0, 10) + _node(200, 0, 8)
+    counts = _count(browser, site, 800, nodes, 'transform="scale(0.4)"', _node(0, 500, 18))
     assert counts["boxes"] == 4
     assert counts["readable"] == 2
     assert abs(counts["label_px_min"] - 7.2) < 0.01
 
 
 def test_boxes_outside_the_viewport_or_hidden_do_not_count(browser, site):
-    body = (
-        '<svg width="3000" height="600">'
-        + _node(0, 0, 12)
-        + _node(2000, 0, 12)  # right of the 800 px viewport
-        + '<g style="visibility: hidden">'
-        + _node(0, 100, 12)
-        + "</g></svg>"
-    )
-    counts = _count(browser, site, body)
+    nodes = _node(0, 0, 12) + _node(2000, 0, 12)  # the second is right of the 800 px viewport
+    counts = _count(browser, site, 3000, nodes, 'style="visibility: hidden"', _node(0, 100, 12))
     assert counts["boxes"] == 1
     assert counts["readable"] == 1
 
