@@ -28,8 +28,8 @@ HELP: Dict[str, str] = {
         "Profile a net from the namespace: %ascend_profile net x [--steps N] [--warmup N]"
     ),
     "ascend_doctor": N_(
-        "Diagnose the last error (no argument), quoted text, or the cell's text. "
-        "Options: --env (this machine's environment for a pasted text) --lang zh"
+        "Diagnose the last error (no argument), quoted text, or the text of the cell. "
+        "Options: --env (the environment of this machine, also for a pasted text) --lang zh"
     ),
     "ascend_report": N_(
         "Write a redacted report archive: %ascend_report [--out FILE] [--with-trace]"

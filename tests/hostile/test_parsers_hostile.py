@@ -1,9 +1,10 @@
 """Hostile input for the graph parsers: ~1 MB adversarial inputs, limits, and a fuzz run.
 
 Each adversarial case runs in a fresh interpreter under a 1 GiB address-space limit and a
-60 s timeout. The inputs are the shapes that made the parsers quadratic (or worse) before:
-at 1 MB they took hours there (13 s at 40 KB), so answering at all within 60 s shows the
-scan is linear, without a timed assertion. The answer itself is checked too.
+180 s timeout. The inputs are the shapes that made the parsers quadratic (or worse) before:
+at 1 MB they took hours there (13 s at 40 KB), so answering at all within 180 s shows the
+scan is linear, without a timed assertion (the margin is for a loaded 2-core machine: the
+20 MB packed-ints case took over 60 s under a load of 10). The answer itself is checked too.
 """
 
 import json
@@ -22,7 +23,7 @@ from ascend_lab.memory.actor_set import parse_actor_set_sizes
 from tests.support.python import run_python
 
 MB = 1 << 20
-TIMEOUT = 60  # seconds; the quadratic versions needed hours for these inputs
+TIMEOUT = 180  # seconds; the quadratic versions needed hours for these inputs
 MEMORY = 1 << 30  # bytes of address space for the child
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ir"
 DECODERS = [pytest.param("protobuf", marks=pytest.mark.mindspore), "builtin"]
