@@ -64,10 +64,11 @@ lint: $(STAMP) $(PY38_VENV)/.installed
 hub-deps: $(STAMP)
 	sh scripts/hub_deps.sh
 
-# The suite runs on every core (pytest-xdist): each test file stays on one worker, so a
-# module's fixtures (a traced net, a JupyterLab server) are made once. XDIST=0 runs it serially.
+# The suite runs on every core (pytest-xdist). worksteal, not loadfile: the course file alone
+# (every notebook, twice) would keep one worker busy while the other idles; a module fixture
+# is made at most once per worker. XDIST=0 runs it serially.
 XDIST ?= auto
-XDIST_ARGS = $(if $(filter 0,$(XDIST)),,-n $(XDIST) --dist loadfile)
+XDIST_ARGS = $(if $(filter 0,$(XDIST)),,-n $(XDIST) --dist worksteal)
 
 pytest: $(STAMP) browser-deps hub-deps
 	cd labextension && ../$(BIN)/jlpm test
