@@ -409,31 +409,9 @@ export class GraphPane {
       return;
     }
     this.k = firstViewZoom(Math.min(1, (vw - 40) / width));
-    this.tx = width * this.k <= vw - 40 ? (vw - width * this.k) / 2 : this.topStart(vw);
+    this.tx = width * this.k <= vw - 40 ? (vw - width * this.k) / 2 : 20;
     this.ty = 10;
     this.applyTransform();
-  }
-
-  /**
-   * Too wide at legible zoom: start where the top screenful's boxes are (the net's input),
-   * centred on them if they fit, else from their left edge.
-   */
-  private topStart(vw: number): number {
-    const [, vh] = this.viewSize();
-    const bottom = (vh - 10) / this.k;
-    let left = Infinity;
-    let right = -Infinity;
-    for (const b of this.boxes.values()) {
-      if ((b.kind === 'node' || b.kind === 'group') && b.y < bottom) {
-        left = Math.min(left, b.x);
-        right = Math.max(right, b.x + b.w);
-      }
-    }
-    if (!isFinite(left)) {
-      return 20;
-    }
-    const span = (right - left) * this.k;
-    return span <= vw - 40 ? (vw - span) / 2 - left * this.k : 20 - left * this.k;
   }
 
   zoomBy(factor: number, cx?: number, cy?: number): void {

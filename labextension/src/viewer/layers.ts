@@ -36,8 +36,11 @@ export const SCREEN_ROWS = Math.floor(
 );
 /** A scope with more ops of its own than fit on one screen is grouped into chunks. */
 export const LAYER_LIMIT = SCREEN_COLUMNS * SCREEN_ROWS;
-/** A row wider than this does not fit on the screen at legible labels: grouped. */
-export const WIDE_ROW = SCREEN_COLUMNS;
+/**
+ * A row this wide is two screens across: grouped. (Nine optimizer updates side by side
+ * are a short pan; 64 rotary Concats are not.)
+ */
+export const WIDE_ROW = 2 * SCREEN_COLUMNS;
 /** Ops per artificial layer: five rows of a screen. */
 export const CHUNK_SIZE = 5 * SCREEN_COLUMNS;
 

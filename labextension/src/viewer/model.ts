@@ -439,7 +439,7 @@ export class GraphModel {
 
   /**
    * A scope whose own ops would not fit on a screen at legible labels (too many, or one
-   * row wider than the screen) draws them as artificial layers of consecutive ops
+   * row two screens wide) draws them as artificial layers of consecutive ops
    * (`ops 1–40`), collapsed by default (layers.ts).
    */
   private chunkLongScopes(): void {
