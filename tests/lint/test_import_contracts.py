@@ -22,7 +22,7 @@ def lint_imports(cwd: Path, pythonpath: Optional[Path] = None) -> Tuple[int, str
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
     proc = subprocess.run(
-        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        [str(LINT_IMPORTS), "--no-cache"],
         cwd=str(cwd),
         env=env,
         capture_output=True,
