@@ -330,13 +330,19 @@ def _refusal(where: Where) -> Optional[Tuple[int, Any]]:
         return exc.status, {"message": str(exc)}
     except OSError as exc:
         return 400, {"message": f"{os.path.basename(path)}: cannot read it ({exc.strerror})"}
+    return over_limit(f"{os.path.basename(path)} is", size)
+
+
+def over_limit(what: str, size: int) -> Optional[Tuple[int, Any]]:
+    """413 with ``"<what> <size> bytes, over the viewer's limit …"`` when ``size`` is over
+    ``ASCEND_LAB_VIEW_MAX_BYTES``, else None (every viewer route answers alike)."""
     limit = max_bytes()
-    if size > limit:
-        return 413, {
-            "message": f"{os.path.basename(path)} is {size:,} bytes, over the viewer's limit "
-            f"of {limit:,} bytes (set {VIEW_MAX_BYTES_ENV} for the server to allow more)"
-        }
-    return None
+    if size <= limit:
+        return None
+    return 413, {
+        "message": f"{what} {size:,} bytes, over the viewer's limit of {limit:,} bytes "
+        f"(set {VIEW_MAX_BYTES_ENV} for the server to allow more)"
+    }
 
 
 def _relative_text(text: str, real_root: str) -> str:

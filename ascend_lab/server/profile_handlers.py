@@ -20,12 +20,11 @@ import tornado.web
 from jupyter_server.utils import url_path_join
 
 from .file_handlers import (
-    VIEW_MAX_BYTES_ENV,
     Refused,
     Where,
     _check_ir_file,
     _UnderRootHandler,
-    max_bytes,
+    over_limit,
 )
 
 
@@ -63,13 +62,7 @@ def _refusal(where: Where) -> Optional[Tuple[int, Any]]:
         return exc.status, {"message": str(exc)}
     except OSError as exc:
         return 400, {"message": f"{name}: cannot read it ({exc.strerror})"}
-    limit = max_bytes()
-    if total > limit:
-        return 413, {
-            "message": f"{name}: its profiler files are {total:,} bytes, over the viewer's "
-            f"limit of {limit:,} bytes (set {VIEW_MAX_BYTES_ENV} for the server to allow more)"
-        }
-    return None
+    return over_limit(f"{name}: its profiler files are", total)
 
 
 def load_profile_payload(where: Where) -> Tuple[int, Any]:
