@@ -153,7 +153,11 @@ def test_magic_profiles_a_net_from_the_namespace(capsys):
     shell = Shell()
     magic_mod.profile_magic(shell, "net x --steps 2 --warmup 1 --no-trace -o prof")
     prof = shell.user_ns["prof"]
-    assert len(prof.steps) == 2 and prof.slowest.op_type == "Conv2D"
+    assert len(prof.steps) == 2 and all(k.calls == 2 for k in prof.kernels)
+    # which kernel is slowest depends on the machine's load (MaxPool and Conv2D are close on
+    # CPU): the magic's profile names the kernel with the largest total, whichever it is
+    assert prof.slowest.total_us == max(k.total_us for k in prof.kernels)
+    assert {"Conv2D", "MaxPool", "MatMul"} <= {k.op_type for k in prof.kernels}
     magic_mod.profile_magic(shell, "nope x")
     assert "'nope' is not defined" in capsys.readouterr().out
 

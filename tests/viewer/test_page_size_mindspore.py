@@ -39,19 +39,18 @@ def test_each_added_node_costs_the_page_about_the_same_and_within_budget(pages):
     assert second <= BUDGET_PER_NODE, second
 
 
-def test_pass_diffs_travel_with_their_packed_snapshot(pages):
-    # the page's plain JSON keeps only the main views' diffs: packed passes carry theirs
-    text = pages[8][2]
-    payload = re.search(r'id="ascend-lab-payload">(.*?)</script>', text, re.S).group(1)
+def test_pass_diffs_travel_packed_with_the_snapshots(pages):
+    # the page's plain JSON keeps only the main views' diffs: packed passes' are packed
+    import base64
+    import gzip
     import json
 
+    text = pages[8][2]
+    payload = re.search(r'id="ascend-lab-payload">(.*?)</script>', text, re.S).group(1)
     data = json.loads(payload)
-    packed_passes = [p for p in data["passes"] if p.get("changed") and p.get("graph") is None]
-    assert packed_passes
-    assert not any("removed" in p for p in packed_passes)
-    from ascend_lab.pass_packing import unpack_pass
-
     packed = json.loads(re.search(r'id="ascend-lab-passes">(.*?)</script>', text, re.S).group(1))
-    bundle = unpack_pass(packed, packed_passes[0]["index"])
-    main = next(g for k, g in bundle.items() if "/" not in k)
-    assert set(main["diff"]) == {"added", "removed", "modified"}
+    diffs = json.loads(gzip.decompress(base64.b64decode(packed["diffs"])))
+    packed_passes = [p for p in data["passes"] if str(p["index"]) in packed["passes"]]
+    assert packed_passes and not any("removed" in p for p in packed_passes)
+    assert all(str(p["index"]) in diffs for p in packed_passes if p["changed"])
+    assert any(d.get("removed") for d in diffs.values())
