@@ -4,7 +4,8 @@ from ascend_lab.exercises import ____, exercises
 q1, q2 = exercises("03")
 
 Checks, hints and pointers print in the edition's language (``language.edition``): Chinese
-for the notebooks under ``notebooks/zh``, English otherwise.
+for the notebooks under ``notebooks/zh``, English otherwise. A code cell picks a label or a
+plot title by edition with ``tr("english", "中文")``.
 """
 
 from .core import (
@@ -19,6 +20,7 @@ from .core import (
     is_blank,
 )
 from .course import EXERCISES, exercises
+from .language import tr
 
 __all__ = [
     "EXERCISES",
@@ -32,4 +34,5 @@ __all__ = [
     "____",
     "exercises",
     "is_blank",
+    "tr",
 ]

@@ -65,3 +65,11 @@ def edition(env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None) 
     env = os.environ if env is None else env
     folders = [cwd] if cwd is not None else [START_FOLDER, _context.cwd()]
     return _edition(_context.from_context(env, folders)) or from_environment(env)
+
+
+def tr(english: str, chinese: str) -> str:
+    """The text of this edition: ``tr("Memory over steps", "各步的内存")`` in a code cell.
+
+    Both editions' code cells stay the same code (the Chinese one may only differ in its
+    comments), so a plot title or a printed label that a learner reads goes through this."""
+    return chinese if edition() == CHINESE else english

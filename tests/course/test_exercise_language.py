@@ -305,3 +305,15 @@ def test_fold_and_one_sync_in_both_languages():
             assert kind == "right" and script.search(message), (lang, message)
             kind, pointer = q.verdict(wrong, lang=lang, **context)
             assert kind == "wrong" and script.search(pointer), (lang, pointer)
+
+
+def test_tr_picks_the_label_of_the_notebook_edition(tmp_path, monkeypatch):
+    from ascend_lab.exercises import tr
+
+    monkeypatch.setattr(language, "START_FOLDER", "")
+    course = zh_course(tmp_path)
+    monkeypatch.chdir(course / "zh")
+    assert tr("Memory over steps", "各步的内存") == "各步的内存"
+    monkeypatch.chdir(course)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")  # the English course folder stays English
+    assert tr("Memory over steps", "各步的内存") == "Memory over steps"
