@@ -5,14 +5,14 @@ matplotlib. Heavy parts load on first use (:func:`trace` imports MindSpore only 
 trace is captured; its parts live in :mod:`ascend_lab.tracing`).
 """
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
-from ._version import __version__
+from ascend_lab._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .comparison.model import Comparison
-    from .profiling.model import Profile
-    from .tracing.api import Trace
+    from ascend_lab.comparison.model import Comparison
+    from ascend_lab.model.profile import Profile
+    from ascend_lab.tracing.trace import Trace
 
 __all__ = [
     "__version__",
@@ -27,14 +27,14 @@ __all__ = [
 
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext ascend_lab``: register the magics (without importing MindSpore)."""
-    from .magics import register
+    from ascend_lab.magics import register
 
     register(ipython)
 
 
 def status(refresh: bool = False) -> Any:
-    """Return a :class:`~ascend_lab.device.status.DeviceStatus` snapshot of this machine."""
-    from .device.probe import collect_status
+    """Return a :class:`~ascend_lab.model.device_status.DeviceStatus` snapshot of this machine."""
+    from ascend_lab.probes.device import collect_status
 
     return collect_status(refresh=refresh)
 
@@ -71,15 +71,15 @@ def trace(
         progress: show progress (default: in notebooks, not in CI or terminals).
 
     Returns:
-        a :class:`ascend_lab.tracing.api.Trace`.
+        a :class:`ascend_lab.tracing.trace.Trace`.
 
     Traces are serialised per process: a second trace while one runs raises
-    :class:`~ascend_lab.tracing.errors.TraceBusyError`. A net that does not compile raises
-    :class:`~ascend_lab.tracing.errors.TraceError` with MindSpore's message and the line.
+    :class:`~ascend_lab.errors.trace.TraceBusyError`. A net that does not compile raises
+    :class:`~ascend_lab.errors.trace.TraceError` with MindSpore's message and the line.
     MindSpore's context, the environment and the working directory are restored
     afterwards, also when compiling fails.
     """
-    from .tracing.api import trace_net
+    from ascend_lab.tracing.api import trace_net
 
     return trace_net(net, list(inputs), fusion, level, keep_dumps, run, progress)
 
@@ -106,20 +106,20 @@ def profile(
         warmup: unprofiled calls first (the first call compiles the graph).
         keep: keep the profiler's folder (``Profile.profiler_dir``); otherwise it is
             written to a private temporary folder and removed before returning.
-        trace: a :class:`~ascend_lab.tracing.api.Trace` of this net to join the kernels to;
+        trace: a :class:`~ascend_lab.tracing.trace.Trace` of this net to join the kernels to;
             ``None`` traces the net first (one compile with IR dumps); ``False`` skips it.
         step: a function to call once per step instead of ``net(*inputs)``, e.g. your
             training step with its data loading: what it does on the host (a slow
             preprocessing, ``asnumpy()`` in the loop) shows as gaps in the timeline.
 
     Returns:
-        a :class:`ascend_lab.profiling.model.Profile`. Rows that could not be joined to a
+        a :class:`ascend_lab.model.profile.Profile`. Rows that could not be joined to a
         graph node are in ``Profile.unjoined_rows``; graph kernels without a measured
         time, with the reason, in ``Profile.unmeasured_nodes``.
 
     MindSpore's context (``mode``) and the working directory are restored afterwards.
     """
-    from .profiling.api import profile_net
+    from ascend_lab.profiling.api import profile_net
 
     return profile_net(net, list(inputs), steps, warmup, keep, trace, step)
 
@@ -146,14 +146,14 @@ def compare(
 
     Args:
         a, b: traces (:func:`trace`), ``ascend-lab.graph/1`` payload dicts (a saved
-            ``trace.to_payload()``) or :class:`~ascend_lab.graph.model.Graph` objects.
+            ``trace.to_payload()``) or :class:`~ascend_lab.model.graph.Graph` objects.
         titles: ``(title_a, title_b)``; default the nets' names.
         profiles: ``(profile_a, profile_b)`` from :func:`profile`, for the time per step.
 
     Returns:
         a :class:`ascend_lab.comparison.model.Comparison`.
     """
-    from .comparison import compare as _compare
+    from ascend_lab.comparison import compare as _compare
 
     return _compare(a, b, titles=titles, profiles=profiles)
 
@@ -173,9 +173,9 @@ def compare_numerics(a: Any, *args: Any, **kwargs: Any) -> Any:
     b_path}``), ``k`` and ``floor`` (first divergence: rel err > max(k x input rel err,
     floor)), ``tensors``, ``sample_size``. Returns a
     :class:`~ascend_lab.numerics.result.NumericsResult`; bad sides, inputs or references
-    raise :class:`~ascend_lab.numerics.errors.NumericsError` subclasses.
+    raise :class:`~ascend_lab.errors.numerics.NumericsError` subclasses.
     """
-    from .numerics.api import compare_numerics as run
+    from ascend_lab.numerics.api import compare_numerics as run
 
     return run(a, *args, **kwargs)
 
@@ -188,3 +188,86 @@ def _jupyter_labextension_paths() -> List[Dict[str, str]]:
 def _jupyter_server_extension_points() -> List[Dict[str, str]]:
     """The server extension (``/ascend-lab/api/...``); loading it never imports MindSpore."""
     return [{"module": "ascend_lab.server"}]
+
+
+# -- the model's views ------------------------------------------------------------------
+# The model's convenience methods (``status._repr_html_()``, ``profile.show()``,
+# ``graph.plot()``) reach the views above it through :mod:`ascend_lab.model.display`; the
+# root, the top of the layout, registers them. Each imports its view on first use.
+
+
+def _status_text(status: Any) -> str:
+    from ascend_lab.render.device_text import render_text
+
+    return render_text(status)
+
+
+def _status_html(status: Any) -> str:
+    from ascend_lab.render.device_html import render_html
+
+    return render_html(status)
+
+
+def _graph_plot(graph: Any, **options: Any) -> Any:
+    from ascend_lab.render.graph_plot import plot_graph
+
+    return plot_graph(graph, **options)
+
+
+def _profile_plot(profile: Any, **options: Any) -> Any:
+    from ascend_lab.render.profile_plot import plot_top
+
+    return plot_top(profile, **options)
+
+
+def _profile_section(profile: Any) -> Dict[str, Any]:
+    from ascend_lab.payload.profile_section import profile_section
+
+    return profile_section(profile)
+
+
+def _profile_payload(profile: Any) -> Dict[str, Any]:
+    from ascend_lab.payload.profile_section import profile_payload
+
+    return profile_payload(profile)
+
+
+def _profile_mimebundle(profile: Any) -> Dict[str, Any]:
+    from ascend_lab.payload import MIME_TYPE, check_payload
+
+    payload = profile.to_payload()
+    check_payload(payload)
+    return {MIME_TYPE: payload, "text/html": profile._repr_html_(), "text/plain": repr(profile)}
+
+
+def _profile_widget(profile: Any, **options: Any) -> Any:
+    from ascend_lab.render.widgets import ViewerWidget
+
+    return ViewerWidget(profile.to_payload(), **options)
+
+
+def _profile_html(profile: Any, path: str, **options: Any) -> str:
+    from ascend_lab.render import to_html
+
+    return to_html(profile.to_payload(), path, title=profile.net_name, **options)
+
+
+def _register_views() -> None:
+    from ascend_lab.model import display
+
+    views: Dict[str, Callable[..., Any]] = {
+        "device_status.text": _status_text,
+        "device_status.html": _status_html,
+        "graph.plot": _graph_plot,
+        "profile.plot": _profile_plot,
+        "profile.section": _profile_section,
+        "profile.payload": _profile_payload,
+        "profile.mimebundle": _profile_mimebundle,
+        "profile.widget": _profile_widget,
+        "profile.html": _profile_html,
+    }
+    for name, view in views.items():
+        display.register(name, view)
+
+
+_register_views()

@@ -13,9 +13,9 @@ import importlib
 import sys
 from typing import Any, List, Optional
 
-from ._version import __version__
-from .i18n import N_, using
-from .i18n.cli_help import LocalizedArgumentParser, LocalizedHelpFormatter, lang_in_argv
+from ascend_lab._version import __version__
+from ascend_lab.i18n import N_, using
+from ascend_lab.i18n.cli_help import LocalizedArgumentParser, LocalizedHelpFormatter, lang_in_argv
 
 # name -> (module, one-line help); scripts/i18n_extract.py reads the modules from here
 SUBCOMMANDS = {
@@ -33,7 +33,7 @@ SUBCOMMANDS = {
         N_("list Jupyter kernels and which are ascend-lab's"),
     ),
     "course": (
-        "ascend_lab.course_cmd",
+        "ascend_lab.course.command",
         N_("open the course in JupyterLab (registers the kernel)"),
     ),
     "doctor": (
@@ -92,11 +92,13 @@ def _run(name: str, module: Any, args: argparse.Namespace) -> int:
     ``doctor --from``, and its trace pages for ``view BUNDLE``, are passed to the device,
     doctor and viewer commands, which never import ``report`` themselves."""
     if name in ("status", "doctor") and getattr(args, "from_bundle", None):
-        from .report import replay
+        from ascend_lab.report import replay
 
         return module.run(args, replay=replay.status_cli if name == "status" else replay.doctor_cli)
     if name == "view" and not getattr(args, "other", None) and module.is_report_bundle(args.path):
-        from .report.view import view_bundle_cli  # only then: the bundle code costs ~0.2 s
+        from ascend_lab.report.view import (
+            view_bundle_cli,
+        )  # only then: the bundle code costs ~0.2 s
 
         return module.run(args, bundle_viewer=view_bundle_cli)
     return module.run(args)

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Optional
 
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
 
-from .i18n import N_, _
+from ascend_lab.i18n import N_, _
 
 # What `%magic?` shows: each magic's docstring, translated when the magics are registered.
 HELP: Dict[str, str] = {

@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import ascend_lab  # noqa: E402
-from ascend_lab.widgets.html import render_html  # noqa: E402
+from ascend_lab.render.standalone import render_html  # noqa: E402
 
 
 def strip(payload: Dict[str, Any]) -> Tuple[Dict[str, Any], int]:
@@ -45,7 +45,7 @@ def net_and_input(name: str) -> Tuple[Any, Any, bool]:
     import mindspore as ms
     import numpy as np
 
-    from ascend_lab.nets import LeNet5, ResNet50
+    from ascend_lab.course.nets import LeNet5, ResNet50
 
     if name == "resnet50":
         net = ResNet50()

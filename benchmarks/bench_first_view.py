@@ -5,7 +5,7 @@ loads, alternating the tools), what the first view shows, and the file sizes.
 
 Inputs, made once with ``--make`` into /work/notes/artifacts (one fresh process per net):
 ``<net>.html`` (``ascend_lab.trace(net, x, run=False).to_html()``), ``<net>.mindir`` and
-``<net>.onnx`` (``ms.export(net, x, file_format=...)``). ResNet-50 is ``ascend_lab.nets``'
+``<net>.onnx`` (``ms.export(net, x, file_format=...)``). ResNet-50 is ``ascend_lab.course.nets``'
 (as in bench_trace.py), the decoder is tests/scopes/nets.py's ``Decoder(layers=32)`` (as in
 bench_llm.py). MindSpore's ONNX exporter has no Rsqrt (the decoder's RMSNorm): the decoder's
 ``.onnx`` is exported with ``rsqrt(v)`` written as ``1 / sqrt(v)`` (Div of Sqrt, same values),
@@ -89,7 +89,7 @@ def make_one(name: str, out: str) -> Dict[str, Any]:
     if name == "resnet50":
         import numpy as np
 
-        from ascend_lab.nets import ResNet50
+        from ascend_lab.course.nets import ResNet50
 
         net = ResNet50()
         x = ms.Tensor(np.random.RandomState(0).rand(1, 3, 224, 224).astype(np.float32))

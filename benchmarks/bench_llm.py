@@ -71,7 +71,7 @@ def phase_trace(layers, out):
     from collections import Counter, defaultdict
 
     import ascend_lab
-    from ascend_lab.scopes import repair_scopes
+    from ascend_lab.analysis.scopes import repair_scopes
 
     net, tokens = _net(layers)
     start = time.perf_counter()

@@ -26,7 +26,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from ascend_lab.graph.ir_text import parse_ir_file  # noqa: E402
+from ascend_lab.analysis.actor_set import size_mismatches  # noqa: E402
+from ascend_lab.analysis.lifetimes import fmt_bytes, problem_from_intervals  # noqa: E402
 from ascend_lab.memory import (  # noqa: E402
     STRATEGIES,
     compare_plans,
@@ -35,8 +36,7 @@ from ascend_lab.memory import (  # noqa: E402
     plan_graph,
     validate,
 )
-from ascend_lab.memory.actor_set import size_mismatches  # noqa: E402
-from ascend_lab.memory.lifetimes import fmt_bytes, problem_from_intervals  # noqa: E402
+from ascend_lab.parsers.ir_text import parse_ir_file  # noqa: E402
 
 REAL_CASES = ["resnet50_compiled", "resnet50_b32_compiled", "encoder", "lenet", "lenet_fusion"]
 

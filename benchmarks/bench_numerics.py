@@ -38,7 +38,7 @@ def phase(name: str, layers: int) -> dict:
     net = Decoder(layers=layers)
     net.set_train(False)
     tokens = decoder_tokens()
-    from ascend_lab.numerics.capture import _prime_pynative
+    from ascend_lab.capture.cell_outputs import _prime_pynative
 
     _prime_pynative()  # MindSpore 2.10 + NumPy 2: the first PyNative op may fail spuriously
     start = time.perf_counter()

@@ -1,6 +1,6 @@
 """Profiling overhead: ``ascend_lab.profile`` versus the same steps without a profiler (CPU).
 
-For each reference net (ascend_lab/nets.py), in one process, graph mode:
+For each reference net (ascend_lab/course/nets.py), in one process, graph mode:
   * unprofiled: ``--warmup`` calls, then ``--steps`` timed calls: median step (ms), once
     before and once after the profile (the machine is shared: the two show the noise;
     the overhead is taken against the smaller);
@@ -29,7 +29,7 @@ def _nets(resnet):
     import mindspore as ms
     import numpy as np
 
-    from ascend_lab.nets import ConvBNReLU, EncoderBlock, LeNet5, ResNet50
+    from ascend_lab.course.nets import ConvBNReLU, EncoderBlock, LeNet5, ResNet50
 
     rng = np.random.default_rng(0)
 

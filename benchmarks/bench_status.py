@@ -140,7 +140,7 @@ def main():
 
 _FLOOD = r"""
 import json, resource, time
-from ascend_lab.device.probe import collect_status
+from ascend_lab.probes.device import collect_status
 t = time.perf_counter()
 s = collect_status(refresh=True, timeout=3.0)
 print(json.dumps({"seconds": time.perf_counter() - t, "reason": s.reason,

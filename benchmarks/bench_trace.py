@@ -49,11 +49,11 @@ def make_net(name: str) -> Any:
 
         net = ConvBNReLU()
     elif name == "lenet":
-        from ascend_lab.nets import LeNet5
+        from ascend_lab.course.nets import LeNet5
 
         net = LeNet5()
     else:
-        from ascend_lab.nets import ResNet50
+        from ascend_lab.course.nets import ResNet50
 
         net = ResNet50()
     net.set_train(False)
@@ -77,7 +77,7 @@ def mindspore_first_call(name: str, x: Any) -> float:
     """Seconds of MindSpore's first call of a fresh instance with save_graphs=1."""
     import mindspore as ms
 
-    from ascend_lab.tracing.capture import _set_context, read_context
+    from ascend_lab.capture.compile import _set_context, read_context
 
     dump = tempfile.mkdtemp(prefix="bench-dumps-")
     saved = read_context(ms)

@@ -27,8 +27,8 @@ from typing import Any, Callable, Dict, List
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from ascend_lab.widgets import to_html  # noqa: E402
-from ascend_lab.widgets.assets import bundle_path  # noqa: E402
+from ascend_lab.render import to_html  # noqa: E402
+from ascend_lab.render.assets import bundle_path  # noqa: E402
 from tests.support.browser import block_network, chromium  # noqa: E402
 from tests.viewer.payloads import big_payload, course_payload, resnet_like_payload  # noqa: E402
 
@@ -98,7 +98,7 @@ def real_resnet50_payload() -> Dict[str, Any]:
     from mindspore import Tensor
 
     import ascend_lab
-    from ascend_lab.nets import ResNet50
+    from ascend_lab.course.nets import ResNet50
 
     net = ResNet50()
     net.set_train(False)
@@ -118,7 +118,7 @@ def median_seconds(fn: Callable[[], Any], runs: int) -> float:
 def python_side(cases: List[Any], runs: int) -> None:
     from ascend_lab.payload import check_payload
     from ascend_lab.payload.redact import redact_paths
-    from ascend_lab.widgets.html import render_html
+    from ascend_lab.render.standalone import render_html
 
     for title, payload, _ in cases:
         nodes = sum(len(g["nodes"]) for g in payload["graphs"].values())
@@ -138,7 +138,7 @@ def show_side(runs: int) -> None:
     from mindspore import Tensor
 
     import ascend_lab
-    from ascend_lab.nets import ResNet50
+    from ascend_lab.course.nets import ResNet50
     from ascend_lab.payload import check_payload
 
     net = ResNet50()

@@ -18,7 +18,7 @@ import numpy as np
 from mindspore import nn
 
 from ascend_lab import i18n
-from ascend_lab.nets import LeNet5
+from ascend_lab.course.nets import LeNet5
 
 # Printed in the reader's language (the Chinese edition's kernel picks Chinese by itself).
 CPU_NOTE = i18n.N_(

@@ -1,6 +1,6 @@
-"""Generate ascend_lab/graph/mind_ir_fields.py from the vendored ascend_lab/graph/mind_ir.proto.
+"""Generate ascend_lab/parsers/mind_ir_fields.py from the vendored ascend_lab/parsers/mind_ir.proto.
 
-The builtin MindIR decoder (ascend_lab/graph/protobuf_wire.py) needs, for every message of
+The builtin MindIR decoder (ascend_lab/parsers/protobuf_wire.py) needs, for every message of
 mind_ir.proto, each field's number, name, type and whether it repeats; this script reads them
 from the .proto so that nobody writes that table by hand (as Netron does for its decoders).
 

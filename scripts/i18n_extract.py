@@ -38,7 +38,7 @@ MARKED_DIRS = (
     "ascend_lab/memory",
     "ascend_lab/profiling",
     "ascend_lab/report/view.py",  # `ascend-lab view BUNDLE` (wired in cli.py, issue #25)
-    "ascend_lab/viewfile/error_page.py",
+    "ascend_lab/render/error_page.py",
     "ascend_lab/viewfile/sources.py",
     "ascend_lab/viewfile/weight_page.py",
     "notebooks/course_nets.py",
@@ -55,7 +55,7 @@ PARSER_CALLS = (
 )
 HELP_KEYWORDS = ("help", "description")
 # {file: dict names}: module-level tables whose values are messages (shown through ``_``)
-TABLES = {"ascend_lab/tracing/timeline.py": ("EXPLAIN", "GENERIC_EXPLAIN")}
+TABLES = {"ascend_lab/parsers/timeline.py": ("EXPLAIN", "GENERIC_EXPLAIN")}
 PLAIN_DIR = "ascend_lab/device"
 MARKERS = ("_", "N_", "msg")
 MESSAGE_NAMES = ("reason", "smi_reason", "message", "msg", "fix")

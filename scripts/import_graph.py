@@ -34,7 +34,7 @@ def module_name(path: Path, pkg_dir: Path) -> str:
 
 
 def node_of(module: str) -> Optional[str]:
-    """``ascend_lab.graph.ir_text`` -> ``graph``; ``ascend_lab`` -> ``(root)``; else None."""
+    """``ascend_lab.parsers.ir_text`` -> ``graph``; ``ascend_lab`` -> ``(root)``; else None."""
     parts = module.split(".")
     if parts[0] != PACKAGE:
         return None
@@ -54,7 +54,7 @@ def imports_of(path: Path, pkg_dir: Path) -> Iterator[Tuple[int, str]]:
     """(line, absolute module) for every import in ``path``, nested ones included.
 
     ``from ascend_lab import graph`` (or ``from .. import graph``) names the module
-    ``ascend_lab.graph`` when ``graph`` is a module or package of ``pkg_dir``, else (a
+    ``ascend_lab.model`` when ``graph`` is a module or package of ``pkg_dir``, else (a
     function of the root package) ``ascend_lab``.
     """
     module = module_name(path, pkg_dir)

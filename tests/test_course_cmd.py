@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ascend_lab import course_cmd as course
 from ascend_lab.cli import main
+from ascend_lab.course import command as course
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NB = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n'
@@ -221,9 +221,9 @@ def test_device_mode_lines(monkeypatch):
         def summary(self):
             return "NPU 8x910B3 · HBM 12% · OK"
 
-    fake = types.ModuleType("ascend_lab.device.probe")
+    fake = types.ModuleType("ascend_lab.probes.device")
     fake.collect_status = lambda: Npu()  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "ascend_lab.device.probe", fake)
+    monkeypatch.setitem(sys.modules, "ascend_lab.probes.device", fake)
     assert course.device_mode() == (
         "ascend",
         "Ascend NPU mode: NPU 8x910B3 · HBM 12% · OK. Cells run on the NPU.",

@@ -8,9 +8,9 @@ stored in ``_compare`` (or the ``-o`` name), its summary displayed, then the vie
 import argparse
 from typing import Any, Optional
 
-from ..i18n import _
-from ..i18n.magic_args import MagicArgumentParser
-from ..tracing.magic import _evaluate, check_output_name, split_words
+from ascend_lab.i18n import _
+from ascend_lab.i18n.magic_args import MagicArgumentParser
+from ascend_lab.tracing.magic import _evaluate, check_output_name, split_words
 
 USAGE = "%ascend_compare a b [--html FILE] [--no-view] [-o var]"
 
@@ -29,8 +29,8 @@ def parse_line(line: str) -> argparse.Namespace:
 
 def compare_magic(shell: Any, line: str) -> Optional[Any]:
     """Compare two traces named on the magic line; print a clear message on bad input."""
-    from ..payload import PayloadError
-    from .model import compare
+    from ascend_lab.comparison.model import compare
+    from ascend_lab.payload import PayloadError
 
     try:
         args = parse_line(line)

@@ -1,9 +1,9 @@
 """The :class:`Comparison` of two traces: aligned nodes, kernel counts, memory peaks, times.
 
-A side is anything with a final graph: a :class:`~ascend_lab.tracing.api.Trace`, an
+A side is anything with a final graph: a :class:`~ascend_lab.tracing.trace.Trace`, an
 ``ascend-lab.graph/1`` payload dict (saved with ``trace.to_payload()``, or what
 ``ascend-lab view`` builds from a dump folder or a ``.mindir``), or a bare
-:class:`~ascend_lab.graph.model.Graph`. A side's fusion map (``trace.fusion``, or the
+:class:`~ascend_lab.model.graph.Graph`. A side's fusion map (``trace.fusion``, or the
 payload's ``fusion`` section with its ``before`` graph) is what lets one side's fused
 kernel pair with the several ops it replaced on the other side.
 """
@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..graph.align import Alignment, Match, align_graphs
-from ..graph.model import Graph, Node
-from ..graph.ops import op_name
+from ascend_lab.analysis.align import Alignment, Match, align_graphs
+from ascend_lab.model.graph import Graph, Node
+from ascend_lab.model.ops import op_name
 
 __all__ = ["Comparison", "Side", "compare", "side_of"]
 
@@ -64,7 +64,7 @@ def _fused_from_payload(payload: Dict[str, Any]) -> Dict[str, List[Node]]:
 
 
 def _plan_peak(graph: Graph) -> Optional[int]:
-    from ..memory import plan_graph
+    from ascend_lab.memory import plan_graph
 
     try:
         return plan_graph(graph).peak
@@ -85,7 +85,7 @@ def side_of(source: Any, title: Optional[str] = None, profile: Any = None) -> Si
             title or source.name, source, peak=_plan_peak(source), time_us=_profile_time(profile)
         )
     if isinstance(source, dict):
-        from ..payload import check_payload
+        from ascend_lab.payload import check_payload
 
         check_payload(source)
         graph = _graph_from_payload(source, source["views"]["main"])
@@ -279,20 +279,20 @@ class Comparison:
 
     def to_payload(self) -> Dict[str, Any]:
         """The ``ascend-lab.graph/1`` payload with its ``compare`` section (both graphs)."""
-        from .payload import comparison_payload
+        from ascend_lab.payload.compare_section import comparison_payload
 
         return comparison_payload(self)
 
     def to_html(self, path: str, redact: bool = True, project: Optional[str] = None) -> str:
         """Write one self-contained HTML page with the two graphs side by side."""
-        from ..widgets import to_html
+        from ascend_lab.render import to_html
 
         title = f"{self.a.title} vs {self.b.title}"
         return to_html(self.to_payload(), path, title=title, redact=redact, project=project)
 
     def show(self, **options: Any) -> Any:
         """The side-by-side viewer as a widget (anywidget)."""
-        from ..widgets.views import TraceView
+        from ascend_lab.render.widgets import TraceView
 
         return TraceView(self.to_payload(), **options)
 

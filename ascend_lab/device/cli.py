@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import Any, Callable, Optional
 
-from ..i18n import language_argument
+from ascend_lab.i18n import language_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,10 +53,10 @@ def run(args: Any, replay: Optional[Callable[[str, bool], int]] = None) -> int:
     """The status of this machine, or with ``--from BUNDLE`` of a recorded one: ``replay``
     (``report.replay.status_cli``) is passed in by the CLI layer (:mod:`ascend_lab.cli`),
     so the device code never imports the support bundle (issue #25)."""
-    from .probe import collect_status
+    from ascend_lab.probes.device import collect_status
 
     if getattr(args, "from_bundle", None):  # a recorded machine (ascend-lab report)
-        from ..i18n import using
+        from ascend_lab.i18n import using
 
         if replay is None:
             print(
@@ -80,7 +80,7 @@ def run(args: Any, replay: Optional[Callable[[str, bool], int]] = None) -> int:
     if args.json:
         print(status.to_json())
     else:
-        from ..i18n import using
+        from ascend_lab.i18n import using
 
         with using(getattr(args, "lang", None)):
             print(status.to_text())

@@ -4,9 +4,9 @@ import argparse
 import shlex
 from typing import Any, Dict, Optional
 
-from ..i18n import language_argument
-from ..i18n.magic_args import MagicArgumentParser, usage_error
-from .status import DeviceStatus
+from ascend_lab.i18n import language_argument
+from ascend_lab.i18n.magic_args import MagicArgumentParser, usage_error
+from ascend_lab.model.device_status import DeviceStatus
 
 USAGE = "%ascend_status [--json] [--refresh] [--check] [--details] [--lang zh|en]"
 
@@ -43,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def status_magic(shell: Any, line: str) -> Optional[Any]:
     """Return the status (an HTML card in notebooks, text in a terminal) or its JSON."""
-    from .probe import collect_status
+    from ascend_lab.probes.device import collect_status
 
     try:
         args = _parser().parse_args(shlex.split(line or ""))
@@ -55,6 +55,6 @@ def status_magic(shell: Any, line: str) -> Optional[Any]:
     )
     if args.json:
         return StatusJSON(status.to_dict())
-    from ..i18n import Localized, choose
+    from ascend_lab.i18n import Localized, choose
 
     return Localized(status, choose(args.lang))  # shown later: the language goes with it

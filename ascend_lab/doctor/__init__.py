@@ -15,13 +15,13 @@ __all__ = ["diagnose", "diagnose_text"]
 
 def diagnose(text: Any = None, **options: Any) -> Any:
     """Diagnose ``text`` (or only the environment when ``text`` is None)."""
-    from .diagnosis import diagnose as _diagnose
+    from ascend_lab.doctor.diagnosis import diagnose as _diagnose
 
     return _diagnose(text, **options)
 
 
 def diagnose_text(text: str) -> Any:
     """Diagnose ``text`` from the knowledge base only (no machine checks)."""
-    from .diagnosis import diagnose as _diagnose
+    from ascend_lab.doctor.diagnosis import diagnose as _diagnose
 
     return _diagnose(text, check_environment=False)

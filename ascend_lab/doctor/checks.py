@@ -1,7 +1,7 @@
 """Machine confirmations: does this machine's state support a finding?
 
 Each check reads cheap facts (environment variables, files, package metadata, user groups)
-and, when available, one :func:`ascend_lab.device.probe.collect_status` snapshot. A missing
+and, when available, one :func:`ascend_lab.probes.device.collect_status` snapshot. A missing
 or failing device probe never breaks the doctor: the check then says what it could not see.
 Nothing here imports MindSpore.
 """
@@ -11,9 +11,9 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from .. import settings
-from ..device import ascend_install, envcheck
-from ..i18n import msg
+from ascend_lab import settings
+from ascend_lab.i18n import msg
+from ascend_lab.probes import ascend_install, envcheck
 
 DEFAULT_ROOT = ascend_install.DEFAULT_ROOT
 HCCL_VARS = ("HCCL_CONNECT_TIMEOUT", "HCCL_EXEC_TIMEOUT", "RANK_TABLE_FILE", "RANK_SIZE")
@@ -71,7 +71,7 @@ def package_version(name: str) -> Optional[str]:
 def device_status(timeout: float = 5.0, refresh: bool = True) -> Any:
     """``(status_dict, error)`` from the device probe (fresh by default); never raises."""
     try:
-        from ascend_lab.device.probe import collect_status
+        from ascend_lab.probes.device import collect_status
     except Exception as exc:  # the device package is missing or broken
         return None, msg("device status unavailable ({}: {})", type(exc).__name__, exc)
     try:
@@ -200,7 +200,7 @@ def check_versions(facts: Environment, entry_id: str = "") -> Confirmation:
 def cann_env_problems(facts: Environment) -> List[str]:
     """What is missing for CANN to be usable from this process (empty = looks set up).
 
-    The check is :func:`ascend_lab.device.envcheck.cann_variables` (status uses it too);
+    The check is :func:`ascend_lab.probes.envcheck.cann_variables` (status uses it too);
     the doctor only asks whether the variables are there at all."""
     problems = []
     for kind, name, value in envcheck.cann_variables(facts.env):

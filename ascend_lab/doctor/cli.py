@@ -14,8 +14,7 @@ import os
 import sys
 from typing import IO, Any, Callable, List, Optional
 
-from ..i18n import _, language_argument, localize, msg, using
-from .intake import (
+from ascend_lab.doctor.intake import (
     DEFAULT_MAX_MB,
     ENV_MAX_MB,
     limits_from_env,
@@ -23,7 +22,8 @@ from .intake import (
     read_tail_stream,
     tail_note,
 )
-from .origin import is_local_log
+from ascend_lab.doctor.origin import is_local_log
+from ascend_lab.i18n import _, language_argument, localize, msg, using
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +87,7 @@ def run(
 def _run(
     args: Any, stdin: Optional[IO[bytes]], stdout: Optional[IO[str]], replay: Optional[Replay]
 ) -> int:
-    from .diagnosis import diagnose
+    from ascend_lab.doctor.diagnosis import diagnose
 
     out = stdout or sys.stdout
     limits, notes = limits_from_env()

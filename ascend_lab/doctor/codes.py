@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..errors import AscendLabError
+from ascend_lab.errors import AscendLabError
 
 CODES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "error_codes.json")
 CODES_FORMAT = "ascend-lab.doctor-codes/1"

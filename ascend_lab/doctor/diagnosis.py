@@ -3,8 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from ..i18n import N_, _, current, msg
-from .checks import (
+from ascend_lab.doctor.checks import (
     CONFIRMED,
     Confirmation,
     Environment,
@@ -13,10 +12,11 @@ from .checks import (
     environment_summary,
     gather,
 )
-from .codes import CodeNote, find_codes
-from .intake import cut_long_lines, limits_from_env, line_note
-from .knowledge import Entry
-from .match import Match, match_text
+from ascend_lab.doctor.codes import CodeNote, find_codes
+from ascend_lab.doctor.intake import cut_long_lines, limits_from_env, line_note
+from ascend_lab.doctor.knowledge import Entry
+from ascend_lab.doctor.match import Match, match_text
+from ascend_lab.i18n import N_, _, current, msg
 
 NEXT_STEPS = (  # translated where they are shown (render.py)
     N_("`npu-smi info`: are the NPUs listed, healthy, and free (process table)?"),
@@ -139,7 +139,7 @@ class Diagnosis:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def to_text(self) -> str:
-        from .render import render_text
+        from ascend_lab.doctor.render import render_text
 
         with self._language():
             return render_text(self)
@@ -147,7 +147,7 @@ class Diagnosis:
     def _language(self) -> Any:
         from contextlib import nullcontext
 
-        from ..i18n import using
+        from ascend_lab.i18n import using
 
         return using(self.lang) if self.lang else nullcontext()
 
@@ -159,7 +159,7 @@ class Diagnosis:
         return f"<Diagnosis of {self.source}: {ids}>"
 
     def _repr_html_(self) -> str:
-        from .render import render_html
+        from ascend_lab.doctor.render import render_html
 
         with self._language():
             return render_html(self)
@@ -250,6 +250,6 @@ def diagnose(
 
 
 def _kb_size() -> int:
-    from .knowledge import load_entries
+    from ascend_lab.doctor.knowledge import load_entries
 
     return len(load_entries())

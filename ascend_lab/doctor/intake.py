@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass
 from typing import IO, Deque, List, Mapping, Optional, Tuple
 
-from .. import settings
-from ..i18n import msg
+from ascend_lab import settings
+from ascend_lab.i18n import msg
 
 # registered in ascend_lab.settings (issue #25): the defaults are 20 MB and 100,000 characters
 ENV_MAX_MB = "ASCEND_LAB_DOCTOR_MAX_MB"

@@ -36,9 +36,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Pattern, Tuple, Union
 
-from ..errors import AscendLabError
-from .loops import LoopBodyPattern
-from .pattern_text import backtracking_risks, required_literal
+from ascend_lab.doctor.loops import LoopBodyPattern
+from ascend_lab.doctor.pattern_text import backtracking_risks, required_literal
+from ascend_lab.errors import AscendLabError
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "knowledge.json")
 KB_FORMAT = "ascend-lab.doctor-kb/1"

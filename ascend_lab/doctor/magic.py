@@ -13,9 +13,9 @@ import sys
 import traceback
 from typing import Any, Optional, Tuple
 
-from ..i18n import choose, language_argument, msg
-from .diagnosis import Diagnosis, diagnose
-from .intake import ENV_MAX_MB, limits_from_env, tail_note, tail_of_text
+from ascend_lab.doctor.diagnosis import Diagnosis, diagnose
+from ascend_lab.doctor.intake import ENV_MAX_MB, limits_from_env, tail_note, tail_of_text
+from ascend_lab.i18n import choose, language_argument, msg
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _LANG = re.compile(r"\A\s*--lang(?:=|\s+)([A-Za-z_.@-]{1,40})(?:\s+|\Z)")

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-from .knowledge import Entry, load_entries
+from ascend_lab.doctor.knowledge import Entry, load_entries
 
 MAX_EVIDENCE_CHARS = 300
 MAX_EVIDENCE_LINES = 3

@@ -15,7 +15,7 @@ and is refused outright.
 import re
 from typing import List, NamedTuple, Optional, Tuple
 
-from ..errors import AscendLabError
+from ascend_lab.errors import AscendLabError
 
 MIN_NEEDLE = 3  # shorter literals are too common to be worth a pre-check
 MAX_WIDE_REPEAT = 1000  # longest walk allowed for ".", "[^...]", "\S", "\D", "\W"

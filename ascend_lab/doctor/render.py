@@ -5,9 +5,9 @@ import html
 import re
 from typing import Any, List
 
-from ..i18n import N_, _, current, localize
-from .checks import CONFIRMED, CONTRADICTED
-from .codes import explain
+from ascend_lab.doctor.checks import CONFIRMED, CONTRADICTED
+from ascend_lab.doctor.codes import explain
+from ascend_lab.i18n import N_, _, current, localize
 
 _CODE = re.compile(r"`([^`]{1,500})`")  # bounded: linear on any text
 

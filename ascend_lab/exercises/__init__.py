@@ -8,7 +8,7 @@ for the notebooks under ``notebooks/zh``, English otherwise. A code cell picks a
 plot title by edition with ``tr("english", "中文")``.
 """
 
-from .core import (
+from ascend_lab.exercises.core import (
     NOT_ANSWERED,
     NOT_ANSWERED_ZH,
     RIGHT,
@@ -19,8 +19,8 @@ from .core import (
     ____,
     is_blank,
 )
-from .course import EXERCISES, exercises
-from .language import tr
+from ascend_lab.exercises.course import EXERCISES, exercises
+from ascend_lab.exercises.language import tr
 
 __all__ = [
     "EXERCISES",

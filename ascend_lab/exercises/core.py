@@ -19,8 +19,8 @@ cell to run a notebook "with solutions".
 import sys
 from typing import Any, Callable, NamedTuple, Optional, Tuple, Union
 
-from ..errors import AscendLabError
-from .language import CHINESE, edition
+from ascend_lab.errors import AscendLabError
+from ascend_lab.exercises.language import CHINESE, edition
 
 NOT_ANSWERED = "not answered yet"
 WRONG = "\u2717 not yet"

@@ -10,8 +10,8 @@ import configparser
 import math
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .core import Exercise, Message, Text, returned
-from .day_one import day_one_exercises
+from ascend_lab.exercises.core import Exercise, Message, Text, returned
+from ascend_lab.exercises.day_one import day_one_exercises
 
 T = Text  # T(english, chinese): every pointer and hint in both editions' languages
 

@@ -7,7 +7,7 @@ learner's cell produced. Nothing here imports MindSpore.
 
 from typing import Any, List, Tuple
 
-from .core import Exercise, Message, Text
+from ascend_lab.exercises.core import Exercise, Message, Text
 
 T = Text
 Result = Tuple[bool, Message]
@@ -45,7 +45,7 @@ def _aicpu_op_type(op_type: Any, profile: Any) -> Result:
 
 def _code_module(module: Any, text: str, code: str) -> Result:
     """The module (component) CANN's error code ``code`` names, as the doctor reads it."""
-    from ..doctor.codes import find_codes
+    from ascend_lab.doctor.codes import find_codes
 
     notes = [n for n in find_codes(text) if n.code == code]
     if not notes:

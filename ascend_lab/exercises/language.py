@@ -20,8 +20,8 @@ The messages use the folders (2) only inside a Jupyter kernel; the exercises alw
 import os
 from typing import Mapping, Optional
 
-from .. import i18n
-from ..i18n import edition as _context
+from ascend_lab import i18n
+from ascend_lab.i18n import edition as _context
 
 CHINESE = "zh"
 ENGLISH = "en"

@@ -8,8 +8,8 @@ In ``jupyterhub_config.py``::
 Nothing here imports JupyterHub at import time; only the service does, when it runs.
 """
 
-from .allocator import Assignment, DeviceAllocator, StateFileError
-from .hub_config import ADMIN_SCOPE, SERVICE_NAME, configure_hub
+from ascend_lab.hub.allocator import Assignment, DeviceAllocator, StateFileError
+from ascend_lab.hub.hub_config import ADMIN_SCOPE, SERVICE_NAME, configure_hub
 
 __all__ = [
     "ADMIN_SCOPE",

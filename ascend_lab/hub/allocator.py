@@ -35,7 +35,7 @@ from typing import (
     Tuple,
 )
 
-from ..errors import AscendLabError
+from ascend_lab.errors import AscendLabError
 
 POLICIES = ("least-loaded", "fixed")
 STATE_VERSION = 1

@@ -7,7 +7,8 @@ chips are numbered 0, 1, … in the order ``npu-smi info`` lists them (one per N
 
 from typing import List, Optional, Tuple
 
-from ..device import npu_smi, npu_smi_runner
+from ascend_lab.parsers import npu_smi
+from ascend_lab.probes import npu_smi_runner
 
 
 def discover_chips(

@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from .spawner import SERVICE_URL
+from ascend_lab.hub.spawner import SERVICE_URL
 
 # The service's answer for one learner is a few KiB; for an instructor, tens of KiB.
 MAX_BYTES = 1024 * 1024

@@ -8,10 +8,10 @@ defines the ``custom:ascend-lab:admin`` scope that shows an instructor every chi
 import sys
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from .allocator import DeviceAllocator
-from .chips import discover_chips
-from .spawner import make_hooks
-from .views import ADMIN_SCOPE
+from ascend_lab.hub.allocator import DeviceAllocator
+from ascend_lab.hub.chips import discover_chips
+from ascend_lab.hub.spawner import make_hooks
+from ascend_lab.hub.views import ADMIN_SCOPE
 
 SERVICE_NAME = "ascend-lab"
 

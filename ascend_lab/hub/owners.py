@@ -18,7 +18,7 @@ import os
 import pwd
 from typing import AbstractSet, Callable, Dict, Mapping, Optional, Tuple
 
-from .allocator import Assignment
+from ascend_lab.hub.allocator import Assignment
 
 # /proc/<pid>/stat is one line of a few hundred bytes; /proc/<pid>/status about 1.5 KiB.
 MAX_STAT_BYTES = 4096

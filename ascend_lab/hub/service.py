@@ -31,10 +31,9 @@ import time
 from typing import Any, List, Optional
 from urllib.parse import urlparse
 
-from ..device import npu_smi, npu_smi_runner
-from .allocator import StateFileError, read_seats
-from .owners import process_owners
-from .views import (
+from ascend_lab.hub.allocator import StateFileError, read_seats
+from ascend_lab.hub.owners import process_owners
+from ascend_lab.hub.views import (
     MAX_USERS_BYTES,
     Snapshot,
     class_view,
@@ -42,6 +41,8 @@ from .views import (
     last_activity_of,
     status_for,
 )
+from ascend_lab.parsers import npu_smi
+from ascend_lab.probes import npu_smi_runner
 
 log = logging.getLogger("ascend_lab.hub.service")
 

@@ -13,8 +13,8 @@ the server's process tree (``owners``) instead of the process's forgeable enviro
 import inspect
 from typing import Any, Callable, Dict, Tuple
 
-from .allocator import Assignment, DeviceAllocator
-from .owners import start_time_of
+from ascend_lab.hub.allocator import Assignment, DeviceAllocator
+from ascend_lab.hub.owners import start_time_of
 
 # Names of the variables a learner's server gets; the status and the course read them.
 VISIBLE_DEVICES = "ASCEND_RT_VISIBLE_DEVICES"

@@ -10,7 +10,7 @@
 import ipaddress
 from typing import Iterable, Mapping, Tuple
 
-from ..errors import AscendLabError
+from ascend_lab.errors import AscendLabError
 
 PASSWORD = "ASCEND_LAB_HUB_PASSWORD"
 INSTRUCTOR_PASSWORD = "ASCEND_LAB_HUB_INSTRUCTOR_PASSWORD"

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional
 
-from ..device.npu_smi import NpuSmiInfo
-from .allocator import Assignment
-from .owners import PidUser
+from ascend_lab.hub.allocator import Assignment
+from ascend_lab.hub.owners import PidUser
+from ascend_lab.parsers.npu_smi import NpuSmiInfo
 
 
 @dataclass

@@ -24,7 +24,7 @@ import os
 import unicodedata
 from typing import Any, Dict, Iterator, Mapping, Optional
 
-from .edition import from_context, kernel_folders
+from ascend_lab.i18n.edition import from_context, kernel_folders
 
 DOMAIN = "ascend_lab_py"
 LOCALEDIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
@@ -203,7 +203,7 @@ def localize(text: Any, lang: Optional[str] = None) -> str:
     if isinstance(text, Msg):
         args = [localize(a, chosen) if isinstance(a, str) else a for a in text.args]
         return _format(cat.gettext(text.template), args, str(text))
-    from .templates import translate_string
+    from ascend_lab.i18n.templates import translate_string
 
     return translate_string(str(text), cat)
 

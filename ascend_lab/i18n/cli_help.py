@@ -16,7 +16,7 @@ import re
 import sys
 from typing import Any, Iterable, List, NoReturn, Optional
 
-from . import N_, _, display_width, localize, normalize
+from ascend_lab.i18n import N_, _, display_width, localize, normalize
 
 ARGPARSE_WORDS = (
     N_("usage: "),

@@ -13,7 +13,7 @@ they are; ``%magic?`` shows the English docstrings IPython reads from the code.
 import argparse
 from typing import NoReturn, Optional
 
-from . import N_, _, localize
+from ascend_lab.i18n import N_, _, localize
 
 ARGPARSE_ERRORS = (
     N_("the following arguments are required: {}"),

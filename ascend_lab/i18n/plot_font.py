@@ -12,7 +12,7 @@ import contextlib
 import sys
 from typing import Any, Iterator, Optional, Sequence, Tuple
 
-from . import CHINESE, ENGLISH, _, current, using
+from ascend_lab.i18n import CHINESE, ENGLISH, _, current, using
 
 # families with Simplified Chinese glyphs, the ones Linux images (Debian fonts-noto-cjk,
 # fonts-wqy-microhei, fonts-wqy-zenhei), macOS and Windows ship, best first

@@ -8,7 +8,7 @@ present and falls back to the English fields.
 import json
 from typing import Any, Dict, Optional
 
-from . import ENGLISH, localize, normalize
+from ascend_lab.i18n import ENGLISH, localize, normalize
 
 
 def display(status: Dict[str, Any], lang: str) -> Dict[str, Any]:

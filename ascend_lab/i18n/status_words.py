@@ -1,7 +1,7 @@
 """Status words that are values in the status JSON (English there) and shown translated
 by the views: modes, verdicts, severities, and the summary's fixed parts."""
 
-from . import N_
+from ascend_lab.i18n import N_
 
 WORDS = (
     N_("CPU mode"),

@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import Any, Dict
 
-from . import spec
+from ascend_lab.kernel import spec
 
 
 def add_location_arguments(parser: argparse.ArgumentParser, default_help: str) -> None:

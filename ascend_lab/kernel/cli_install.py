@@ -6,10 +6,10 @@ import shlex
 import sys
 from typing import Any, Dict, Optional
 
-from ..device import ascend_install
-from ..i18n import N_
-from . import setenv, spec
-from .cli_common import add_location_arguments, fail, location_from_args
+from ascend_lab.i18n import N_
+from ascend_lab.kernel import setenv, spec
+from ascend_lab.kernel.cli_common import add_location_arguments, fail, location_from_args
+from ascend_lab.probes import ascend_install
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,7 +4,7 @@ import argparse
 import json
 from typing import Any, Dict, List
 
-from . import spec
+from ascend_lab.kernel import spec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

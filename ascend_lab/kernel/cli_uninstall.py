@@ -2,9 +2,14 @@
 
 import argparse
 
-from ..i18n import N_
-from . import spec
-from .cli_common import add_location_arguments, fail, location_from_args, location_given
+from ascend_lab.i18n import N_
+from ascend_lab.kernel import spec
+from ascend_lab.kernel.cli_common import (
+    add_location_arguments,
+    fail,
+    location_from_args,
+    location_given,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

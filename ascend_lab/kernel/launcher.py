@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Dict, List, Optional, Tuple
 
-from .setenv import source_set_env
+from ascend_lab.kernel.setenv import source_set_env
 
 STARTUP_EXTENSION = "ascend_lab.kernel.startup"
 

@@ -1,6 +1,6 @@
 """Find and source the CANN ``set_env.sh`` without ever pasting its path into shell code.
 
-Where it is comes from :mod:`ascend_lab.device.ascend_install` (every CANN layout, the same
+Where it is comes from :mod:`ascend_lab.probes.ascend_install` (every CANN layout, the same
 answer ``ascend-lab status`` gives).
 
 ``source_set_env(path)`` runs ``bash -c 'source "$p" ... && env -0' ascend-lab PATH``: the
@@ -13,9 +13,9 @@ import signal
 import subprocess
 from typing import Dict, List, Optional, Tuple
 
-from ..device import ascend_install
+from ascend_lab.probes import ascend_install
 
-# One list of install places, kept in ascend_lab.device.ascend_install (the names stay here).
+# One list of install places, kept in ascend_lab.probes.ascend_install (the names stay here).
 DEFAULT_ASCEND_ROOT = ascend_install.DEFAULT_ROOT
 ROOT_ENV_VAR = ascend_install.ROOT_ENV
 SET_ENV_CANDIDATES = ascend_install.SET_ENV_CANDIDATES
@@ -48,7 +48,7 @@ def find_set_env(
     """The ``set_env.sh`` of the CANN that ``ascend-lab status`` reports (absolute), or None.
 
     ``root`` (default: ``$ASCEND_LAB_ASCEND_ROOT``, else every place CANN installs to) is
-    searched by :func:`ascend_lab.device.ascend_install.discover`.
+    searched by :func:`ascend_lab.probes.ascend_install.discover`.
     """
     return ascend_install.find_set_env(root, locations)
 

@@ -14,8 +14,8 @@ import sys
 import tempfile
 from typing import Any, Dict, List, Optional
 
-from .._version import __version__
-from ..errors import AscendLabError
+from ascend_lab._version import __version__
+from ascend_lab.errors import AscendLabError
 
 DEFAULT_NAME = "mindspore"
 DISPLAY_NAME_ASCEND = "MindSpore (Ascend)"

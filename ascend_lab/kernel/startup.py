@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Any, Optional
 
-from .launcher import ENV_SET_ENV_ERROR
+from ascend_lab.kernel.launcher import ENV_SET_ENV_ERROR
 
 
 def warning_text() -> Optional[str]:

@@ -5,16 +5,23 @@ total, winning strategy, offsets); ``plot_memory_map(plan)`` draws it (matplotli
 on first use); ``compare_plans`` puts plans side by side. Nothing here imports MindSpore.
 """
 
-from .compare import (
+from ascend_lab.analysis.lifetimes import MemoryProblem, PersistentTensor, TensorLife, lifetimes
+from ascend_lab.analysis.planner import (
+    STRATEGIES,
+    MemoryPlan,
+    plan,
+    plan_best,
+    plan_graph,
+    validate,
+)
+from ascend_lab.memory.compare import (
     PlanComparison,
     compare_many,
     compare_plans,
     fusion_comparison,
     runtime_peak,
 )
-from .lifetimes import MemoryProblem, PersistentTensor, TensorLife, lifetimes
-from .planner import STRATEGIES, MemoryPlan, plan, plan_best, plan_graph, validate
-from .plot import plot_memory_map
+from ascend_lab.render.memory_plot import plot_memory_map
 
 __all__ = [
     "STRATEGIES",

@@ -11,9 +11,9 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple
 
-from ..i18n import N_, _, display_width, ljust, localize, msg
-from .lifetimes import fmt_bytes
-from .planner import MemoryPlan
+from ascend_lab.analysis.lifetimes import fmt_bytes
+from ascend_lab.analysis.planner import MemoryPlan
+from ascend_lab.i18n import N_, _, display_width, ljust, localize, msg
 
 COLUMNS = (  # English names; the tables show them in the reader's language
     N_("tensors"),
@@ -235,7 +235,7 @@ def fusion_comparison(trace: Any) -> PlanComparison:
     Plans the kernel graph before fusion (``trace.before_fusion``) and the final one
     (``trace.graph``) with the same planner, so the difference is fusion's alone.
     """
-    from .planner import plan_graph
+    from ascend_lab.analysis.planner import plan_graph
 
     before = getattr(trace, "before_fusion", None)
     if before is None:

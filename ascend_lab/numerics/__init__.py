@@ -17,7 +17,7 @@ from typing import Any
 
 def compare_numerics(a: Any, *args: Any, **kwargs: Any) -> Any:
     """Lazy entry point; see :func:`ascend_lab.compare_numerics`."""
-    from .api import compare_numerics as run
+    from ascend_lab.numerics.api import compare_numerics as run
 
     return run(a, *args, **kwargs)
 

@@ -2,10 +2,10 @@
 
 from typing import Any, Mapping, Optional
 
-from .compare import K_DEFAULT, align, find_divergence
-from .errors import NumericsInputError
-from .result import NumericsResult
-from .stats import SAMPLE_SIZE
+from ascend_lab.analysis.numeric_compare import K_DEFAULT, align, find_divergence
+from ascend_lab.errors.numerics import NumericsInputError
+from ascend_lab.model.tensor_stats import SAMPLE_SIZE
+from ascend_lab.numerics.result import NumericsResult
 
 
 def _is_reference(obj: Any) -> bool:
@@ -25,7 +25,7 @@ def compare_numerics(
     sample_size: int = SAMPLE_SIZE,
 ) -> NumericsResult:
     """See :func:`ascend_lab.compare_numerics`."""
-    from .capture import amp_copy, capture_side
+    from ascend_lab.capture.cell_outputs import amp_copy, capture_side
 
     if amp is not None:
         b: Any = amp_copy(a, amp)
@@ -47,7 +47,7 @@ def compare_numerics(
         raise NumericsInputError("sample_size must be at least 1")
     side_a, _ = capture_side(a, inputs, "a", tensors, sample_size)
     if _is_reference(b):
-        from .reference import reference_side
+        from ascend_lab.numerics.reference import reference_side
 
         side_b = reference_side(b, side_a.by_key(), "b", tensors, sample_size)
     else:

@@ -10,8 +10,8 @@ namespace. The :class:`~ascend_lab.numerics.result.NumericsResult` is stored in
 import argparse
 from typing import Any, List, Optional
 
-from ..i18n.magic_args import MagicArgumentParser
-from ..tracing.magic import _evaluate, check_output_name, split_words
+from ascend_lab.i18n.magic_args import MagicArgumentParser
+from ascend_lab.tracing.magic import _evaluate, check_output_name, split_words
 
 USAGE = "%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [-o var]"
 
@@ -34,8 +34,8 @@ def parse_line(line: str) -> argparse.Namespace:
 
 def numerics_magic(shell: Any, line: str) -> Optional[Any]:
     """Run the comparison named on the line; a clear one-line message on bad input."""
-    from ..errors import AscendLabError
-    from .api import compare_numerics
+    from ascend_lab.errors import AscendLabError
+    from ascend_lab.numerics.api import compare_numerics
 
     try:
         args = parse_line(line)

@@ -12,9 +12,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .errors import NumericsReferenceError
-from .records import OpRecord, SideRecord, path_from_key
-from .stats import SAMPLE_SIZE, TensorStats
+from ascend_lab.errors.numerics import NumericsReferenceError
+from ascend_lab.model.numeric_records import OpRecord, SideRecord, path_from_key
+from ascend_lab.model.tensor_stats import SAMPLE_SIZE, TensorStats
 
 MAX_REFERENCE_BYTES = 4 * 2**30
 
@@ -61,7 +61,7 @@ def reference_side(
 
     ``known`` is the Cell side's records by (path, call). A key that names no Cell call
     there, an array of another shape, or a reference that matches nothing raise
-    :class:`~ascend_lab.numerics.errors.NumericsReferenceError` naming the keys.
+    :class:`~ascend_lab.errors.numerics.NumericsReferenceError` naming the keys.
     """
     arrays = read_reference(source)
     if not arrays:

@@ -4,8 +4,8 @@ import html
 import os
 from typing import Any, Dict, List, Optional
 
-from .advice import suggest
-from .compare import OpComparison, Unmatched
+from ascend_lab.analysis.numeric_compare import OpComparison, Unmatched
+from ascend_lab.numerics.advice import suggest
 
 
 def _g(x: float) -> str:
@@ -188,8 +188,8 @@ class NumericsResult:
     def to_payload(self, trace: Any) -> Dict[str, Any]:
         """``trace``'s graph payload with a ``numerics`` section: each node's error, the
         first divergence marked (``trace`` is ``ascend_lab.trace(a, *inputs)``)."""
-        from ..payload import check_payload
-        from .graph_view import attach
+        from ascend_lab.payload import check_payload
+        from ascend_lab.payload.numerics_section import attach
 
         payload = attach(trace.to_payload(passes="none", memory=False), self)
         check_payload(payload)
@@ -197,7 +197,7 @@ class NumericsResult:
 
     def show(self, trace: Any) -> Any:
         """The viewer on ``trace``'s graph, nodes coloured by this comparison's error."""
-        from ..widgets.views import ViewerWidget
+        from ascend_lab.render.widgets import ViewerWidget
 
         return ViewerWidget(payload=self.to_payload(trace), view="graph")
 

@@ -10,10 +10,10 @@
 Importing it is cheap (no MindSpore, no jsonschema).
 """
 
-from .build import add_graph, build_payload
-from .schema import MIME_TYPE, SCHEMA_ID, SCHEMA_PATH
-from .validate import PayloadError, check_payload, is_valid, validate_payload
-from .view_input import payload_for_view
+from ascend_lab.payload.build import add_graph, build_payload
+from ascend_lab.payload.schema import MIME_TYPE, SCHEMA_ID, SCHEMA_PATH
+from ascend_lab.payload.validate import PayloadError, check_payload, is_valid, validate_payload
+from ascend_lab.payload.view_input import payload_for_view
 
 __all__ = [
     "MIME_TYPE",

@@ -9,14 +9,14 @@ import datetime
 import warnings
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
-from ..gc_pause import gc_paused
-from ..graph.model import Graph
-from ..scopes import repair_scopes
-from .schema import SCHEMA_ID
+from ascend_lab.analysis.scopes import repair_scopes
+from ascend_lab.model.graph import Graph
+from ascend_lab.parsers.gc_pause import gc_paused
+from ascend_lab.payload.schema import SCHEMA_ID
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..pass_packing import PassPacker
-    from ..tracing.api import Trace
+    from ascend_lab.payload.packing import PassPacker
+    from ascend_lab.tracing.trace import Trace
 
 PASS_MODES = ("changed", "all", "none")
 
@@ -46,7 +46,7 @@ def graph_data(graph: Graph) -> Dict[str, Any]:
     """The payload's object for one graph (no subgraphs): its dict, and for each node whose
     scope needed repair, the scope to draw it in (``repaired_scope``).
 
-    Each node whose data inputs (:mod:`ascend_lab.graph.ops`) are not all its inputs lists
+    Each node whose data inputs (:mod:`ascend_lab.model.ops`) are not all its inputs lists
     them as ``data_inputs`` (``Depend``: its first, ``UpdateState``: none); every other
     node's data inputs are its ``inputs``. ``bookkeeping`` is only written when true and
     ``subgraph`` only for a call. ``data_inputs_listed`` marks a graph that says
@@ -75,7 +75,7 @@ def graph_data(graph: Graph) -> Dict[str, Any]:
 
 def memory_section(graph: Graph, key: str) -> Optional[Dict[str, Any]]:
     """The memory plan of ``graph`` as the payload's ``memory`` object (None if it fails)."""
-    from ..memory import plan_graph
+    from ascend_lab.analysis.planner import plan_graph
 
     try:
         plan = plan_graph(graph)

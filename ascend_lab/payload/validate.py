@@ -12,8 +12,8 @@ ResNet-50 kernel graph takes about a millisecond (``benchmarks/bench_viewer.py``
 
 from typing import Any, Dict, List
 
-from ..errors import AscendLabError
-from .schema import SCHEMA_ID, load_schema
+from ascend_lab.errors import AscendLabError
+from ascend_lab.payload.schema import SCHEMA_ID, load_schema
 
 MAX_ERRORS = 50
 
@@ -294,7 +294,7 @@ def check_payload(obj: Any) -> None:
     if graphs_ok and obj.get("compare") is not None:
         _check_compare(obj["compare"], graphs, p)
     if graphs_ok and obj.get("numerics") is not None:
-        from .numerics_check import check_numerics
+        from ascend_lab.payload.numerics_check import check_numerics
 
         check_numerics(obj["numerics"], graphs, _node_ids, p.need)
     if p.errors:

@@ -3,9 +3,9 @@
 import functools
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ..graph.model import Graph
-from .build import graph_data
-from .validate import check_payload
+from ascend_lab.model.graph import Graph
+from ascend_lab.payload.build import graph_data
+from ascend_lab.payload.validate import check_payload
 
 SnapshotFn = Callable[[int], Any]
 
@@ -20,7 +20,7 @@ def payload_for_view(
     pass's graph dict with its ``diff`` (added, removed, modified) against the previous
     pass, so a payload built with ``passes="none"`` (no diffs, no snapshots: fast) still
     highlights changes on demand. ``pass_sink`` (a Trace only) packs the passes' graphs as
-    they are built (see :class:`~ascend_lab.pass_packing.PassPacker`).
+    they are built (see :class:`~ascend_lab.payload.packing.PassPacker`).
     """
     snapshot: Optional[SnapshotFn] = None
     if hasattr(source, "to_payload"):

@@ -20,9 +20,9 @@ from typing import Any
 __all__ = ["Profile", "ProfileError", "load_profile"]
 
 _LAZY = {
-    "Profile": ".model",
-    "ProfileError": ".errors",
-    "load_profile": ".api",
+    "Profile": "ascend_lab.model.profile",
+    "ProfileError": "ascend_lab.errors.profile",
+    "load_profile": "ascend_lab.profiling.api",
 }
 
 
@@ -30,6 +30,6 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        module = importlib.import_module(_LAZY[name], __name__)
+        module = importlib.import_module(_LAZY[name])
         return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

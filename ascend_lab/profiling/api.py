@@ -9,16 +9,16 @@ import shutil
 import tempfile
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
-from ..i18n import N_, msg
-from .ascend_files import parse_kernel_details, parse_op_statistic
-from .build import build_profile
-from .cpu_files import parse_execute_timestamps, parse_op_detail
-from .errors import ProfileError
-from .files import find_files, read_text
-from .join import join_to_graph
-from .measurements import choose_rank_folder, read_ascend_measurements
-from .model import KernelLaunch, Profile
-from .trace_view import overlap_spans, parse_trace_view
+from ascend_lab.analysis.profile_build import build_profile
+from ascend_lab.analysis.profile_join import join_to_graph
+from ascend_lab.errors.profile import ProfileError
+from ascend_lab.i18n import N_, msg
+from ascend_lab.model.profile import KernelLaunch, Profile
+from ascend_lab.parsers.profiler_ascend_files import parse_kernel_details, parse_op_statistic
+from ascend_lab.parsers.profiler_cpu_files import parse_execute_timestamps, parse_op_detail
+from ascend_lab.parsers.profiler_files import find_files, read_text
+from ascend_lab.parsers.trace_view import overlap_spans, parse_trace_view
+from ascend_lab.profiling.measurements import choose_rank_folder, read_ascend_measurements
 
 __all__ = ["load_profile", "profile_net"]
 
@@ -38,7 +38,7 @@ def _read_launches(
         launches = parse_kernel_details(read_text(path), path)
         source = "ascend"
     elif files.is_ascend_db:
-        from .ascend_db import read_profiler_db
+        from ascend_lab.parsers.profiler_db import read_profiler_db
 
         path = files.paths["profiler_db"]
         launches, windows = read_profiler_db(path)
@@ -160,8 +160,8 @@ def attach_trace(profile: Profile, trace: Any, why_missing: Optional[str] = None
 
 
 def _trace_for(net: Any, inputs: Sequence[Any]) -> Tuple[Any, Optional[str]]:
-    from ..tracing.api import trace_net
-    from ..tracing.errors import TraceError
+    from ascend_lab.errors.trace import TraceError
+    from ascend_lab.tracing.api import trace_net
 
     try:
         return trace_net(net, list(inputs), False, 1, False, False, False), None
@@ -180,7 +180,7 @@ def profile_net(
     step: Optional[Callable[[], Any]] = None,
 ) -> Profile:
     """Profile ``net(*inputs)`` (or ``step()``) for ``steps`` steps after ``warmup`` calls."""
-    from .capture import run_profiled
+    from ascend_lab.capture.profiler import run_profiled
 
     if not isinstance(steps, int) or steps < 1:
         raise ValueError(f"steps must be a whole number >= 1, got {steps!r}")

@@ -7,9 +7,9 @@ does; the Profile is stored in ``_profile`` (or the ``-o`` name) and displayed.
 import argparse
 from typing import Any, List, Optional
 
-from ..i18n import _
-from ..i18n.magic_args import MagicArgumentParser, with_usage
-from ..tracing.magic import check_output_name, run_net_magic, split_words
+from ascend_lab.i18n import _
+from ascend_lab.i18n.magic_args import MagicArgumentParser, with_usage
+from ascend_lab.tracing.magic import check_output_name, run_net_magic, split_words
 
 USAGE = "%ascend_profile net x [y ...] [--steps N] [--warmup N] [--keep] [--no-trace] [-o var]"
 
@@ -33,8 +33,10 @@ def parse_line(line: str) -> argparse.Namespace:
 
 def profile_magic(shell: Any, line: str) -> Optional[Any]:
     """Run a profile from the magic line; print a clear message on bad input."""
-    from .api import profile_net  # not the package root's profile(): no import cycle
-    from .errors import ProfileError
+    from ascend_lab.errors.profile import ProfileError
+    from ascend_lab.profiling.api import (
+        profile_net,
+    )  # not the package root's profile(): no import cycle
 
     def call(net: Any, inputs: List[Any], args: argparse.Namespace) -> Any:
         trace = False if args.no_trace else None

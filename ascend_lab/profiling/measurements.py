@@ -5,16 +5,16 @@
 
 from typing import List, Optional, Tuple
 
-from ..i18n import N_, msg
-from .ascend_files import (
+from ascend_lab.errors.profile import ProfileError
+from ascend_lab.i18n import N_, msg
+from ascend_lab.model.profile import MeasuredStep, Profile, RankRun
+from ascend_lab.parsers.profiler_ascend_files import (
     parse_memory_record,
     parse_operator_memory,
     parse_step_trace_time,
 )
-from .errors import ProfileError
-from .files import find_files, read_text
-from .layout import ProfilerFolder, profiler_folders
-from .model import MeasuredStep, Profile, RankRun
+from ascend_lab.parsers.profiler_files import find_files, read_text
+from ascend_lab.profiling.layout import ProfilerFolder, profiler_folders
 
 NO_MEASURED_STEPS = "no measured step times"  # the start of build's note when derived
 

@@ -23,39 +23,39 @@ __all__ = [
 
 def make_report(**options: Any) -> Any:
     """Write a report archive; ``(path, summary)``. Options: see :class:`.make.ReportOptions`."""
-    from .make import ReportOptions
-    from .make import make_report as _make
+    from ascend_lab.report.make import ReportOptions
+    from ascend_lab.report.make import make_report as _make
 
     return _make(ReportOptions(**options))
 
 
 def status_from_bundle(path: str) -> Any:
-    from .replay import status_from_bundle as _status
+    from ascend_lab.report.replay import status_from_bundle as _status
 
     return _status(path)
 
 
 def doctor_from_bundle(path: str, text: Optional[str] = None, **kw: Any) -> Any:
-    from .replay import doctor_from_bundle as _doctor
+    from ascend_lab.report.replay import doctor_from_bundle as _doctor
 
     return _doctor(path, text, **kw)
 
 
 def traces_html(bundle: str, folder: str) -> List[str]:
-    from .view import traces_html as _html
+    from ascend_lab.report.view import traces_html as _html
 
     return _html(bundle, folder)
 
 
 def npu_bundles(folder: Optional[str] = None) -> List[str]:
     """Bundles in ``folder`` (default: the course's ``bundles/``) recorded on a real NPU."""
-    from .npu import npu_bundles as _found
+    from ascend_lab.report.npu import npu_bundles as _found
 
     return _found(folder)
 
 
 def bundle_kernel_graphs(path: str) -> Any:
     """``{jit_level: final kernel graph}`` of the traces kept in a bundle."""
-    from .npu import bundle_kernel_graphs as _graphs
+    from ascend_lab.report.npu import bundle_kernel_graphs as _graphs
 
     return _graphs(path)

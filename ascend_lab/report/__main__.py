@@ -19,8 +19,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             help="where to write the pages (default: <bundle>-traces/)",
         )
         args = parser.parse_args(argv[1:])
-        from .bundle import BundleError
-        from .view import traces_html
+        from ascend_lab.report.bundle import BundleError
+        from ascend_lab.report.view import traces_html
 
         folder = args.output or args.bundle.rstrip("/").replace(".tar.gz", "") + "-traces"
         try:
@@ -36,9 +36,13 @@ def main(argv: Optional[List[str]] = None) -> int:
 def _report(argv: List[str]) -> int:
     """``ascend-lab report ARGS``, parsed as the ``ascend-lab`` command parses them (help in
     the reader's language), without importing the CLI layer above ``report`` (issue #25)."""
-    from ..i18n import using
-    from ..i18n.cli_help import LocalizedArgumentParser, LocalizedHelpFormatter, lang_in_argv
-    from .cli import add_arguments, run
+    from ascend_lab.i18n import using
+    from ascend_lab.i18n.cli_help import (
+        LocalizedArgumentParser,
+        LocalizedHelpFormatter,
+        lang_in_argv,
+    )
+    from ascend_lab.report.cli import add_arguments, run
 
     parser = LocalizedArgumentParser(
         prog="ascend-lab report", formatter_class=LocalizedHelpFormatter

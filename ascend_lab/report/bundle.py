@@ -24,10 +24,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional
 
-from .._version import __version__
-from ..errors import AscendLabError
-from ..safe_write import atomic_output
-from .redact import NOT_REDACTED, Redactor
+from ascend_lab._version import __version__
+from ascend_lab.errors import AscendLabError
+from ascend_lab.report.redact import NOT_REDACTED, Redactor
+from ascend_lab.safe_write import atomic_output
 
 TOP = "ascend-lab-report"
 SCHEMA = "ascend-lab.report/1"

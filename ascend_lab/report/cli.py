@@ -4,8 +4,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..i18n import N_
-from .make import (
+from ascend_lab.i18n import N_
+from ascend_lab.report.make import (
     DEFAULT_BUDGET_SECONDS,
     DEFAULT_MAX_MB,
     DEFAULT_NPU_SMI_TIMEOUT,
@@ -80,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: Any) -> int:
-    from .make import ReportOptions, make_report, warn_no_redact
+    from ascend_lab.report.make import ReportOptions, make_report, warn_no_redact
 
     for name, value in (
         ("--budget", args.budget),

@@ -3,9 +3,9 @@
 import os
 from typing import List, Optional, Tuple
 
-from ..doctor.intake import read_tail_file
-from .bundle import Bundle
-from .machine import Budget
+from ascend_lab.doctor.intake import read_tail_file
+from ascend_lab.report.bundle import Bundle
+from ascend_lab.report.machine import Budget
 
 PLOG_FILES = 5  # the newest few: the failing run is almost always the last one
 PLOG_TAIL_BYTES = 256 * 1024

@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..device import ascend_install, npu_smi_runner, probe
-from ..device.npu_smi_runner import RunResult
-from .bundle import Bundle
+from ascend_lab.probes import ascend_install, npu_smi_runner
+from ascend_lab.probes import device as probe
+from ascend_lab.probes.npu_smi_runner import RunResult
+from ascend_lab.report.bundle import Bundle
 
 PACKAGES = ("mindspore", "mindspore-ascend", "numpy", "jupyterlab", "ascend-lab")
 # Environment variables worth recording (prefixes and names); nothing else is read.
@@ -139,7 +140,7 @@ def _platform_facts() -> Dict[str, Any]:
 
 
 def package_versions() -> Dict[str, Optional[str]]:
-    from ..doctor.checks import package_version
+    from ascend_lab.doctor.checks import package_version
 
     return {name: package_version(name) for name in PACKAGES}
 
@@ -228,9 +229,9 @@ def install_paths(root: str, environ: Dict[str, str]) -> Dict[str, Dict[str, Any
 
 def collect_machine(bundle: Bundle, budget: Budget, npu_smi_timeout: float) -> Dict[str, Any]:
     """Fill ``bundle`` with the machine part; return the status dict (for the summary)."""
-    from ..doctor.checks import gather
-    from ..doctor.diagnosis import diagnose
-    from ..kernel import setenv
+    from ascend_lab.doctor.checks import gather
+    from ascend_lab.doctor.diagnosis import diagnose
+    from ascend_lab.kernel import setenv
 
     plat = _platform_facts()
     bundle.add_json("machine/platform.json", plat)

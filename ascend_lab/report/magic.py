@@ -3,7 +3,7 @@
 import shlex
 from typing import Any, Optional
 
-from ..i18n.magic_args import MagicArgumentParser, usage_error
+from ascend_lab.i18n.magic_args import MagicArgumentParser, usage_error
 
 USAGE = (
     "%ascend_report [--out FILE] [--with-trace] [--no-redact] [--log FILE] [--budget S] "
@@ -13,7 +13,7 @@ USAGE = (
 
 def report_magic(shell: Any, line: str) -> Optional[str]:
     """Write the report archive and print its summary; returns the archive's path."""
-    from .cli import add_arguments, run
+    from ascend_lab.report.cli import add_arguments, run
 
     parser = MagicArgumentParser("%ascend_report")
     add_arguments(parser)

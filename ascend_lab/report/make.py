@@ -9,10 +9,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from .bundle import Bundle, write_archive
-from .logs import collect_logs
-from .machine import Budget, collect_machine
-from .redact import NoRedaction, Redactor
+from ascend_lab.report.bundle import Bundle, write_archive
+from ascend_lab.report.logs import collect_logs
+from ascend_lab.report.machine import Budget, collect_machine
+from ascend_lab.report.redact import NoRedaction, Redactor
 
 DEFAULT_BUDGET_SECONDS = 120.0
 DEFAULT_TRACE_BUDGET_SECONDS = 600.0
@@ -69,7 +69,7 @@ def make_report(options: ReportOptions) -> Tuple[str, str]:
     status = collect_machine(bundle, budget, options.npu_smi_timeout)
     collect_logs(bundle, budget, options.logs)
     if options.with_trace:
-        from .trace_part import collect_trace
+        from ascend_lab.report.trace_part import collect_trace
 
         device = "Ascend" if status.get("mode") == "ascend" else "CPU"
         collect_trace(bundle, budget, device)

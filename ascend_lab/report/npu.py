@@ -11,7 +11,7 @@ import os
 import tempfile
 from typing import Any, Dict, List, Optional
 
-from .bundle import MANIFEST, TOP, BundleError, open_tar, read_bundle
+from ascend_lab.report.bundle import MANIFEST, TOP, BundleError, open_tar, read_bundle
 
 BUNDLES_SUBDIR = "bundles"
 _MANIFEST_MAX_BYTES = 4 * 1024 * 1024
@@ -49,7 +49,7 @@ def course_bundle_folder() -> Optional[str]:
     when run from ``zh/``), else the installed or checked-out course's; None if there is none."""
     here = os.getcwd()
     candidates = [os.path.join(here, BUNDLES_SUBDIR), os.path.join(here, "..", BUNDLES_SUBDIR)]
-    from ..course_files import find_notebooks  # below course_cmd: no kernel, no device
+    from ascend_lab.course.files import find_notebooks  # below course_cmd: no kernel, no device
 
     found = find_notebooks()
     if found is not None:
@@ -82,10 +82,10 @@ def npu_bundles(folder: Optional[str] = None) -> List[str]:
 
 def bundle_kernel_graphs(path: str) -> Dict[str, Any]:
     """``{jit_level: final kernel Graph}`` of each trace kept in a bundle (O0, O1, O2)."""
-    from ..tracing.api import _final_index
-    from ..tracing.timeline import PassTimeline
-    from ..viewfile.sources import dump_folder
-    from .view import _extract
+    from ascend_lab.parsers.timeline import PassTimeline
+    from ascend_lab.report.view import _extract
+    from ascend_lab.tracing.trace import final_index
+    from ascend_lab.viewfile.sources import dump_folder
 
     files = read_bundle(path)
     graphs: Dict[str, Any] = {}
@@ -96,7 +96,7 @@ def bundle_kernel_graphs(path: str) -> Dict[str, Any]:
                 continue
             timeline = PassTimeline(dump_folder(folder), keep_text=True)
             try:
-                graphs[level] = timeline.snapshot(_final_index(timeline))
+                graphs[level] = timeline.snapshot(final_index(timeline))
             except ValueError:  # no kernel graph among the kept dumps
                 continue
     return graphs

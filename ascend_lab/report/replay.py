@@ -1,7 +1,7 @@
 """Replay a bundle: the recorded machine's status and doctor checks, as if it were this one.
 
 The status is rebuilt from the recorded texts with the device code's own parsers
-(:func:`ascend_lab.device.probe.collect_from`): npu-smi's answers come from the bundle, the
+(:func:`ascend_lab.probes.device.collect_from`): npu-smi's answers come from the bundle, the
 version files and folders the probe looks at are mirrored into a private temporary
 "sandbox" folder (recorded absolute path ``/p`` -> ``<sandbox>/p``), and the recorded
 environment is pointed there. Output paths are mapped back, so nothing of the sandbox shows.
@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from dataclasses import fields, is_dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from ..device.npu_smi_runner import RunResult
-from .bundle import BundleError, clean_bytes, load_json, read_bundle
+from ascend_lab.probes.npu_smi_runner import RunResult
+from ascend_lab.report.bundle import BundleError, clean_bytes, load_json, read_bundle
 
 CALLS = "machine/npu-smi/calls.json"
 PATHS = "machine/paths.json"
@@ -294,7 +294,7 @@ def sandbox_for(rec: Recording) -> Iterator[Tuple[str, Dict[str, str]]]:
 
 
 def _status_in(rec: Recording, sandbox: str, env: Dict[str, str]) -> Any:
-    from ..device.probe import collect_from
+    from ascend_lab.probes.device import collect_from
 
     ms = (rec.versions.get("mindspore"), rec.versions.get("mindspore_distribution"))
     return collect_from(
@@ -324,8 +324,8 @@ def doctor_from_bundle(
     path: str, text: Optional[str] = None, source: str = "text", notes: Optional[List[str]] = None
 ) -> Any:
     """The doctor's diagnosis of ``text`` (None: the environment only) on the recorded machine."""
-    from ..doctor.checks import Environment
-    from ..doctor.diagnosis import diagnose
+    from ascend_lab.doctor.checks import Environment
+    from ascend_lab.doctor.diagnosis import diagnose
 
     rec = Recording(path)
     with sandbox_for(rec) as (sandbox, env):

@@ -11,9 +11,9 @@ import tempfile
 import time
 from typing import List, Tuple
 
-from ..doctor.intake import read_tail_file
-from .bundle import Bundle
-from .machine import Budget
+from ascend_lab.doctor.intake import read_tail_file
+from ascend_lab.report.bundle import Bundle
+from ascend_lab.report.machine import Budget
 
 DUMP_CAP_BYTES = 8 * 1024 * 1024  # per jit_level; a small net's dumps are ~2 MB on CPU
 PROFILE_CAP_BYTES = 4 * 1024 * 1024

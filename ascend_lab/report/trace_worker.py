@@ -55,7 +55,7 @@ def main(out: str, device: str) -> int:
 
     # the tracing package itself, not the top-level ascend_lab.trace: report stays below the
     # package root in the import graph (scripts/import_graph.py)
-    from ..tracing.api import trace_net
+    from ascend_lab.tracing.api import trace_net
 
     if device != "CPU":
         try:

@@ -2,7 +2,7 @@
 
 ``traces_html(bundle, folder)`` writes one page per kept dump folder (``jit_level`` O0, O1,
 O2) and one for the MindIR, through the same code as ``ascend-lab view`` (a dump folder
--> payload -> :func:`ascend_lab.widgets.html.render_html`), and ``index.html`` linking them
+-> payload -> :func:`ascend_lab.render.standalone.render_html`), and ``index.html`` linking them
 with the profile's per-operator table. Every string from the bundle is escaped.
 """
 
@@ -12,8 +12,8 @@ import sys
 import tempfile
 from typing import Any, Dict, List, Tuple
 
-from ..safe_write import atomic_write_bytes
-from .bundle import BundleError, read_bundle
+from ascend_lab.report.bundle import BundleError, read_bundle
+from ascend_lab.safe_write import atomic_write_bytes
 
 PROFILE_TABLE_MAX_BYTES = 64 * 1024
 NO_TRACES = "<li>none (the report was recorded without --with-trace)</li>"
@@ -43,9 +43,9 @@ def _extract(files: Dict[str, bytes], prefix: str, folder: str) -> bool:
 def trace_pages(bundle: str) -> List[Tuple[str, str]]:
     """``[(name, standalone HTML)]`` for each trace in the bundle (an error page if one is
     unreadable, so a bundle always opens)."""
-    from ..viewfile.error_page import error_html
-    from ..viewfile.sources import ViewFileError, payload_for_path
-    from ..widgets.html import render_html
+    from ascend_lab.render.error_page import error_html
+    from ascend_lab.render.standalone import render_html
+    from ascend_lab.viewfile.sources import ViewFileError, payload_for_path
 
     files = read_bundle(bundle)
     pages = []
@@ -111,8 +111,8 @@ def view_bundle_cli(args: Any) -> int:
     """``ascend-lab view BUNDLE [-o FOLDER]``: one page per trace and an index, written to
     ``FOLDER`` (default ``<bundle>-traces``). Dispatched by the CLI layer
     (:mod:`ascend_lab.cli`), so the viewer (``viewfile``) stays below the support bundle."""
-    from ..i18n import _, using
-    from ..viewfile.cli import say_cannot, say_unexpected
+    from ascend_lab.i18n import _, using
+    from ascend_lab.viewfile.cli import say_cannot, say_unexpected
 
     with using(getattr(args, "lang", None)):
         if args.serve:

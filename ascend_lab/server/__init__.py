@@ -16,9 +16,9 @@ Nothing here imports MindSpore: loading the extension must stay cheap.
 
 from typing import Any
 
-from .. import _jupyter_server_extension_points  # defined once, in ascend_lab/__init__.py
-from .._version import __version__  # shown by `jupyter server extension list`
-from .config import AscendLabServerConfig
+from ascend_lab import _jupyter_server_extension_points  # defined once, in ascend_lab/__init__.py
+from ascend_lab._version import __version__  # shown by `jupyter server extension list`
+from ascend_lab.server.config import AscendLabServerConfig
 
 __all__ = ["AscendLabServerConfig", "__version__", "_jupyter_server_extension_points"]
 
@@ -39,14 +39,14 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
             jupyter_server.__version__,
         )
         return
-    from .handlers import setup_handlers
+    from ascend_lab.server.handlers import setup_handlers
 
     config = AscendLabServerConfig(parent=serverapp)
     setup_handlers(serverapp, config)
-    from .file_handlers import setup_file_handlers
+    from ascend_lab.server.file_handlers import setup_file_handlers
 
     setup_file_handlers(serverapp)
-    from .profile_handlers import setup_profile_handlers
+    from ascend_lab.server.profile_handlers import setup_profile_handlers
 
     setup_profile_handlers(serverapp)
     serverapp.log.info(

@@ -28,7 +28,7 @@ Probe = Callable[[float], Dict[str, Any]]
 
 def probe_status(timeout: float) -> Dict[str, Any]:
     """Collect a fresh ``DeviceStatus`` (never imports MindSpore) and return its JSON dict."""
-    from ascend_lab.device.probe import collect_status
+    from ascend_lab.probes.device import collect_status
 
     return collect_status(refresh=True, timeout=timeout).to_dict()
 
@@ -53,7 +53,7 @@ def status_from_hub(
     learner's own chip and processes; every chip for an instructor), ``chip`` (the machine
     chip this server was given, ``ASCEND_LAB_CHIP``) and ``local``, a ``DeviceStatus``
     collected here without ``npu-smi`` (versions, environment, warnings)."""
-    from ascend_lab.device.status import Chip, Process
+    from ascend_lab.model.device_status import Chip, Process
 
     status = copy.copy(local)  # the probe's cache holds ``local``: never change it
     rows = [r for r in doc.get("chips") or [] if isinstance(r, dict)]
@@ -91,8 +91,8 @@ def status_from_hub(
 def _judge_with_a_chip(status: Any) -> None:
     """The local probe saw no chip (it did not run npu-smi): where it judged the versions
     as on a machine without Ascend ("MindSpore runs on CPU"), judge them again with one."""
-    from ascend_lab.device import compat
-    from ascend_lab.device.status import cap_warnings, order_warnings
+    from ascend_lab.analysis import compat
+    from ascend_lab.model.device_status import cap_warnings, order_warnings
 
     v = status.versions
     without, _ = compat.check(v.mindspore, v.cann, v.driver, ascend_present=False)
@@ -123,7 +123,7 @@ def hub_probe(
     def local_without_npu_smi(timeout: float) -> Any:
         if collect is not None:
             return collect(timeout)
-        from ascend_lab.device.probe import collect_status
+        from ascend_lab.probes.device import collect_status
 
         return collect_status(refresh=True, timeout=timeout, query_npu_smi=False)
 
@@ -153,7 +153,7 @@ def hub_probe(
 
 def fallback_status(reason: str, fix: str = "") -> Dict[str, Any]:
     """A CPU-mode status for when the probe failed or did not answer in time."""
-    from ascend_lab.device.status import DeviceStatus, StatusWarning
+    from ascend_lab.model.device_status import DeviceStatus, StatusWarning
 
     status = DeviceStatus(
         mode="cpu",

@@ -9,7 +9,7 @@ from typing import Any
 from traitlets import Float, Unicode, default, validate
 from traitlets.config import Configurable
 
-from .. import settings
+from ascend_lab import settings
 
 
 def _env_float(name: str) -> float:

@@ -38,7 +38,7 @@ def candidate_dirs(configured: str, root_dir: str) -> List[Path]:
     """Folders that may hold the course, best first: the configured one, the server root
     (``ascend-lab course`` starts JupyterLab in the learner's copy), ``<root>/notebooks``,
     the default copy ``~/ascend-lab-course``, then the installed or source-checkout course."""
-    from ascend_lab import course_cmd as course
+    from ascend_lab.course import command as course
 
     found: List[Path] = []
     if configured:

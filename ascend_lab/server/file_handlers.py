@@ -44,9 +44,9 @@ import tornado.web
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
-from .. import settings
-from ..errors import AscendLabError
-from ..graph.errors import GraphParseError
+from ascend_lab import settings
+from ascend_lab.errors import AscendLabError
+from ascend_lab.parsers.errors import GraphParseError
 
 # the limits' names and defaults are registered in ascend_lab.settings (issue #25)
 VIEW_MAX_BYTES_ENV = "ASCEND_LAB_VIEW_MAX_BYTES"
@@ -168,7 +168,7 @@ def input_size(path: str, real_root: Optional[str] = None, allow_hidden: bool = 
 
 
 def _mindir_graph_bytes(path: str) -> int:
-    from ..viewfile.mindir_skeleton import read_mindir_skeleton
+    from ascend_lab.parsers.mindir_skeleton import read_mindir_skeleton
 
     return len(read_mindir_skeleton(path)[0])
 
@@ -204,7 +204,7 @@ def load_payload(where: Where) -> Tuple[int, Any]:
 
     A dump folder answers its main views and pass list only; each pass's graph is asked for
     when the pass slider reaches it (:func:`load_pass`)."""
-    from ..viewfile import ViewFileError, payload_for_path
+    from ascend_lab.viewfile import ViewFileError, payload_for_path
 
     path = where.path
     refusal = _refusal(where)
@@ -238,8 +238,8 @@ def load_payload(where: Where) -> Tuple[int, Any]:
 def load_pass(where: Where, index_text: str) -> Tuple[int, Any]:
     """``(HTTP status, body)``: pass ``index`` of the dump folder of ``where``, its graph
     with the diff against the pass before (what the notebook widget gets from its kernel)."""
-    from ..payload.view_input import pass_snapshot
-    from ..viewfile import ViewFileError
+    from ascend_lab.payload.view_input import pass_snapshot
+    from ascend_lab.viewfile import ViewFileError
 
     path = where.path
     refusal = _refusal(where)
@@ -284,7 +284,7 @@ def _folder_stamp(path: str) -> Any:
 
 def folder_source(path: str) -> Tuple[Any, threading.Lock]:
     """The DumpFolderSource of ``path``, read again when its files changed."""
-    from ..viewfile.sources import view_source
+    from ascend_lab.viewfile.sources import view_source
 
     stamp = _folder_stamp(path)
     with _FOLDERS_LOCK:
@@ -303,7 +303,7 @@ def folder_source(path: str) -> Tuple[Any, threading.Lock]:
 def load_weight_stats(where: Where, name: str) -> Tuple[int, Any]:
     """``(HTTP status, body)``: statistics of weight ``name`` of the .mindir of ``where``,
     refused (413) over ``ASCEND_LAB_VIEW_MAX_STATS_BYTES`` bytes."""
-    from ..viewfile.weight_stats import WeightStatsError, WeightStatsLimit, weight_stats
+    from ascend_lab.viewfile.weight_stats import WeightStatsError, WeightStatsLimit, weight_stats
 
     refusal = _refusal(where)
     if refusal is not None:

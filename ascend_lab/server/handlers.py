@@ -8,12 +8,12 @@ import tornado.web
 from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
-from ..i18n import from_accept_language
-from ..i18n.status_display import with_display
-from . import kernel_env
-from .cache import HUB_SERVICE_URL, StatusCache, hub_probe
-from .config import AscendLabServerConfig
-from .course_locator import locate_course
+from ascend_lab.i18n import from_accept_language
+from ascend_lab.i18n.status_display import with_display
+from ascend_lab.server import kernel_env
+from ascend_lab.server.cache import HUB_SERVICE_URL, StatusCache, hub_probe
+from ascend_lab.server.config import AscendLabServerConfig
+from ascend_lab.server.course_locator import locate_course
 
 NAMESPACE = "ascend-lab"
 

@@ -69,8 +69,8 @@ def subject_of(kernel: KernelEnv) -> Dict[str, Optional[str]]:
 def probe_kernel(kernel: KernelEnv, timeout: float) -> Dict[str, Any]:
     """The status JSON dict as ``kernel`` would see it; a CPU-mode status naming the problem
     when its Python cannot tell (missing, not ascend-lab's, too slow, bad output)."""
-    from ascend_lab.device.npu_smi_runner import run_capped
     from ascend_lab.kernel.launcher import prepare_environment
+    from ascend_lab.probes.npu_smi_runner import run_capped
 
     env, _warning = prepare_environment(kernel.set_env, kernel.device_id, dict(os.environ))
     result = run_capped(
@@ -103,7 +103,7 @@ def probe_kernel(kernel: KernelEnv, timeout: float) -> Dict[str, Any]:
 
 
 def failed_status(reason: str, fix: str) -> Dict[str, Any]:
-    from ascend_lab.device.status import DeviceStatus, StatusWarning
+    from ascend_lab.model.device_status import DeviceStatus, StatusWarning
 
     status = DeviceStatus(
         mode="cpu",
@@ -124,7 +124,7 @@ def server_probe(
         kernel = find_kernel(kernel_name, find_specs) if kernel_name else None
         if kernel is not None:
             return probe_kernel(kernel, timeout)
-        from ascend_lab.device.probe import collect_status
+        from ascend_lab.probes.device import collect_status
 
         data = collect_status(refresh=True, timeout=timeout).to_dict()
         data["subject"] = {

@@ -19,7 +19,7 @@ from typing import Any, List, Optional, Tuple
 import tornado.web
 from jupyter_server.utils import url_path_join
 
-from .file_handlers import (
+from ascend_lab.server.file_handlers import (
     Refused,
     Where,
     _check_ir_file,
@@ -30,8 +30,8 @@ from .file_handlers import (
 
 def _files_to_read(path: str) -> List[str]:
     """The profiler files a load of ``path`` reads (every rank's, for the rank list)."""
-    from ..profiling.files import find_files
-    from ..profiling.layout import profiler_folders
+    from ascend_lab.parsers.profiler_files import find_files
+    from ascend_lab.profiling.layout import profiler_folders
 
     folders = [f.path for f in profiler_folders(path)] or [path]
     out: List[str] = []
@@ -67,8 +67,8 @@ def _refusal(where: Where) -> Optional[Tuple[int, Any]]:
 
 def load_profile_payload(where: Where) -> Tuple[int, Any]:
     """``(HTTP status, body)`` for the profiler folder of ``where`` (in a worker thread)."""
-    from ..viewfile import ViewFileError
-    from ..viewfile.sources import profile_folder_payload
+    from ascend_lab.viewfile import ViewFileError
+    from ascend_lab.viewfile.sources import profile_folder_payload
 
     refusal = _refusal(where)
     if refusal is not None:

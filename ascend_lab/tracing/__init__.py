@@ -13,10 +13,10 @@ from typing import Any
 __all__ = ["Trace", "TraceBusyError", "TraceError", "export_and_compare"]
 
 _LAZY = {
-    "Trace": ".api",
-    "TraceError": ".errors",
-    "TraceBusyError": ".errors",
-    "export_and_compare": ".mindir_io",
+    "Trace": "ascend_lab.tracing.trace",
+    "TraceError": "ascend_lab.errors.trace",
+    "TraceBusyError": "ascend_lab.errors.trace",
+    "export_and_compare": "ascend_lab.capture.mindir_export",
 }
 
 
@@ -24,6 +24,6 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        module = importlib.import_module(_LAZY[name], __name__)
+        module = importlib.import_module(_LAZY[name])
         return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

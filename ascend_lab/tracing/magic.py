@@ -8,8 +8,8 @@ import argparse
 import shlex
 from typing import Any, Callable, List, Optional, Tuple, Type
 
-from ..i18n import _, localize
-from ..i18n.magic_args import MagicArgumentParser, with_usage
+from ascend_lab.i18n import _, localize
+from ascend_lab.i18n.magic_args import MagicArgumentParser, with_usage
 
 USAGE = "%ascend_trace net x [y ...] [--fusion] [--level N] [--keep-dumps] [--no-run] [-o var]"
 
@@ -95,8 +95,8 @@ def run_net_magic(
 def trace_magic(shell: Any, line: str) -> Optional[Any]:
     """Run a trace from the magic line; print a clear message on bad input."""
     # tracing.api, not the root package's ``trace``: tracing sits below the root (no cycle)
-    from .api import trace_net
-    from .errors import TraceError
+    from ascend_lab.errors.trace import TraceError
+    from ascend_lab.tracing.api import trace_net
 
     def call(net: Any, inputs: List[Any], args: argparse.Namespace) -> Any:
         # progress=None: the default of ascend_lab.trace (shown in notebooks only)

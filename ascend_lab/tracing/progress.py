@@ -12,7 +12,7 @@ import os
 import time
 from typing import Any, Optional
 
-from .. import settings
+from ascend_lab import settings
 
 
 def is_interactive() -> bool:
@@ -69,7 +69,7 @@ class Progress:
     def done(self, text: Optional[str] = None) -> None:
         """Finish the line with ``text`` (default: "done" in the reader's language)."""
         if text is None:
-            from ..i18n import _
+            from ascend_lab.i18n import _
 
             text = _("done")
         self.messages.append(text)

@@ -6,6 +6,6 @@
 - :mod:`.cli`: ``ascend-lab view PATH [-o FILE | --serve]``.
 """
 
-from .sources import ViewFileError, payload_for_path
+from ascend_lab.viewfile.sources import ViewFileError, payload_for_path
 
 __all__ = ["ViewFileError", "payload_for_path"]

@@ -16,9 +16,9 @@ import os
 import sys
 from typing import Callable, Optional
 
-from ..i18n import _, language_argument, localize, using
-from .error_page import error_html
-from .sources import MINDIR_SUFFIX, ViewFileError, view_source
+from ascend_lab.i18n import _, language_argument, localize, using
+from ascend_lab.render.error_page import error_html
+from ascend_lab.viewfile.sources import MINDIR_SUFFIX, ViewFileError, view_source
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -121,8 +121,8 @@ def run(args: argparse.Namespace, bundle_viewer: Optional[BundleViewer] = None) 
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..widgets.html import render_html
-    from . import weight_page
+    from ascend_lab.render.standalone import render_html
+    from ascend_lab.viewfile import weight_page
 
     if getattr(args, "other", None):
         return _view_two(args)
@@ -143,7 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.serve:
         if failed:
             return 2
-        from .serve import serve_page
+        from ascend_lab.viewfile.serve import serve_page
 
         def announce(url: str) -> None:
             print(_("Serving {} at {}  (Ctrl-C to stop)").format(name, url), flush=True)
@@ -168,8 +168,8 @@ def _compare_input(path: str) -> object:
     """A side of ``view A B``: a saved payload (``.json``) or what ``view PATH`` shows."""
     import json
 
-    from ..graph.limits import IR_MAX_BYTES_ENV, read_text_capped
-    from .sources import payload_for_path
+    from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, read_text_capped
+    from ascend_lab.viewfile.sources import payload_for_path
 
     if path.lower().endswith(".json") and os.path.isfile(path):
         try:
@@ -180,9 +180,9 @@ def _compare_input(path: str) -> object:
 
 
 def _view_two(args: argparse.Namespace) -> int:
-    from ..comparison import compare
-    from ..payload import PayloadError
-    from ..widgets.html import render_html
+    from ascend_lab.comparison import compare
+    from ascend_lab.payload import PayloadError
+    from ascend_lab.render.standalone import render_html
 
     names = [os.path.basename(os.path.normpath(p)) or p for p in (args.path, args.other)]
     try:
@@ -197,7 +197,7 @@ def _view_two(args: argparse.Namespace) -> int:
     print(cmp.summary())
     page = render_html(cmp.to_payload(), title=f"{names[0]} vs {names[1]}")
     if args.serve:
-        from .serve import serve_page
+        from ascend_lab.viewfile.serve import serve_page
 
         def announce(url: str) -> None:
             print(_("Serving {} at {}  (Ctrl-C to stop)").format(names[0], url), flush=True)
@@ -216,6 +216,6 @@ def _view_two(args: argparse.Namespace) -> int:
 def _write(target: str, page: str) -> None:
     # a random, exclusively created temp file beside the target, then one rename: never a
     # predictable <target>.part that a planted symlink would redirect
-    from ..safe_write import atomic_write_bytes
+    from ascend_lab.safe_write import atomic_write_bytes
 
     atomic_write_bytes(target, page.encode("utf-8"))

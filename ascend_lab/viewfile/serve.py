@@ -18,7 +18,7 @@ import secrets
 from typing import Any, Callable, Dict, Optional, Tuple, cast
 from urllib.parse import parse_qs, urlsplit
 
-from .weight_page import ENDPOINT
+from ascend_lab.viewfile.weight_page import ENDPOINT
 
 StatsAnswer = Callable[[str], Tuple[int, Dict[str, Any]]]
 

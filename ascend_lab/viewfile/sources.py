@@ -18,14 +18,14 @@ import datetime
 import os
 from typing import Any, Dict, List, Optional
 
-from .._version import __version__
-from ..errors import AscendLabError
-from ..graph.errors import GraphParseError
-from ..graph.model import Graph
-from ..i18n import msg
-from ..payload import SCHEMA_ID, add_graph
-from ..payload.build import memory_section
-from .regular_file import NotARegularFile
+from ascend_lab._version import __version__
+from ascend_lab.errors import AscendLabError
+from ascend_lab.i18n import msg
+from ascend_lab.model.graph import Graph
+from ascend_lab.parsers.errors import GraphParseError
+from ascend_lab.parsers.regular_file import NotARegularFile
+from ascend_lab.payload import SCHEMA_ID, add_graph
+from ascend_lab.payload.build import memory_section
 
 MINDIR_SUFFIX = ".mindir"
 IR_SUFFIX = ".ir"
@@ -71,8 +71,8 @@ def view_source(path: str, passes: str = "changed") -> Any:
 
 def is_profiler_output(path: str) -> bool:
     """``path`` holds profiler output and no IR dumps (a dump folder wins: it has a graph)."""
-    from ..profiling.files import find_files
-    from ..profiling.layout import profiler_folders
+    from ascend_lab.parsers.profiler_files import find_files
+    from ascend_lab.profiling.layout import profiler_folders
 
     try:
         dump_folder(path)
@@ -87,8 +87,8 @@ def is_profiler_output(path: str) -> bool:
 
 def profile_folder_payload(path: str, rank: Optional[int] = None) -> Dict[str, Any]:
     """The payload of a profiler folder: no graph (nothing was traced), a Profile section."""
-    from ..profiling.api import load_profile
-    from ..profiling.errors import ProfileError
+    from ascend_lab.errors.profile import ProfileError
+    from ascend_lab.profiling.api import load_profile
 
     name = os.path.basename(os.path.normpath(path)) or path
     try:
@@ -129,8 +129,8 @@ def _meta(title: str, source: str, producer: Optional[str] = None) -> Dict[str, 
 
 
 def _mindir_payload(path: str) -> Dict[str, Any]:
-    from ..graph.mindir import parse_mindir
-    from .mindir_skeleton import read_mindir_skeleton
+    from ascend_lab.parsers.mindir import parse_mindir
+    from ascend_lab.parsers.mindir_skeleton import read_mindir_skeleton
 
     # the weights' bytes stay on disk: the graph needs only their shapes and dtypes
     try:
@@ -151,8 +151,8 @@ def _mindir_payload(path: str) -> Dict[str, Any]:
 def _say_what_the_file_is(path: str, failed: GraphParseError) -> None:
     """Raise what a .mindir the skeleton could not read is, when its bytes show it: an
     encrypted export, or a cut (truncated) file (added to the skeleton's reason)."""
-    from ..graph.mindir import check_mindir_head, check_not_truncated
-    from .regular_file import open_regular
+    from ascend_lab.parsers.mindir import check_mindir_head, check_not_truncated
+    from ascend_lab.parsers.regular_file import open_regular
 
     try:
         with open_regular(path) as f:
@@ -170,8 +170,8 @@ def _read_regular_capped(path: str) -> str:
     """The text of the user-named file ``path``, read only when it is a regular file (a
     FIFO named ``x.ir`` is refused at once, not waited on: issue #24) and within
     ``ASCEND_LAB_IR_MAX_BYTES``. A symlink is followed once, by ``realpath``."""
-    from ..graph.limits import IR_MAX_BYTES_ENV, decode_text, limit, too_large
-    from .regular_file import open_regular
+    from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, decode_text, limit, too_large
+    from ascend_lab.parsers.regular_file import open_regular
 
     cap = limit(IR_MAX_BYTES_ENV)
     with open_regular(os.path.realpath(path)) as f:
@@ -186,8 +186,8 @@ def _refuse_special_dumps(folder: str) -> None:
     """Every pass dump the timeline will read in ``folder``, and every ``actor_set/*.ir``,
     is a regular file: a FIFO or device among them is refused before any is read (it would
     block the reader)."""
-    from ..tracing.timeline import list_dump_files
-    from .regular_file import open_fd
+    from ascend_lab.parsers.regular_file import open_fd
+    from ascend_lab.parsers.timeline import list_dump_files
 
     paths = [path for _counter, _name, path in list_dump_files(folder)]
     actors = os.path.join(folder, "actor_set")
@@ -201,8 +201,8 @@ def _refuse_special_dumps(folder: str) -> None:
 
 
 def _ir_payload(path: str) -> Dict[str, Any]:
-    from ..graph.ir_paste import PARTIAL_ATTR
-    from ..graph.ir_text import is_kernel_graph_file, parse_ir_text
+    from ascend_lab.parsers.ir_paste import PARTIAL_ATTR
+    from ascend_lab.parsers.ir_text import is_kernel_graph_file, parse_ir_text
 
     graph = parse_ir_text(_read_regular_capped(path), path)
     kernel = is_kernel_graph_file(path)
@@ -234,31 +234,15 @@ def _ir_names(folder: str) -> List[str]:
 
 
 def _dump_folder_trace(path: str) -> Any:
-    from ..tracing.api import Trace, _read_actor_sets
-    from ..tracing.capture import CaptureResult
-    from ..tracing.timeline import PassTimeline
+    from ascend_lab.tracing.trace import Trace
 
     folder = dump_folder(path)
     _refuse_special_dumps(folder)
-    timeline = PassTimeline(folder)
-    fused = os.path.isdir(os.path.join(folder, "verbose_ir_files", "graph_kernel")) or any(
-        s.fused_kernels for s in timeline
-    )
-    result = CaptureResult(
-        workdir=folder,
-        dump_dir=folder,
-        output=None,
-        compile_seconds=0.0,
-        fusion=bool(fused),
-        level=1,
-        ran=os.path.isdir(os.path.join(folder, "actor_set")),
-    )
     name = os.path.basename(os.path.normpath(path)) or path
     try:
-        trace = Trace(name, result, timeline, actor_sets=_read_actor_sets(folder))
+        return Trace.from_dump_folder(folder, name=name)
     except ValueError as exc:  # no kernel graph among the dumps
         raise ViewFileError(f"{path}: {exc}") from None
-    return trace
 
 
 class DumpFolderSource:

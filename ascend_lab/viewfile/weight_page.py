@@ -11,9 +11,9 @@ import os
 import sys
 from typing import Any, Callable, Dict, Optional, TextIO, Tuple
 
-from ..i18n import _
-from ..widgets.html import embed_json
-from .weight_stats import WeightStatsError, all_weight_stats, weight_stats
+from ascend_lab.i18n import _
+from ascend_lab.render.standalone import embed_json
+from ascend_lab.viewfile.weight_stats import WeightStatsError, all_weight_stats, weight_stats
 
 ENDPOINT = "weight-stats"
 ELEMENT = '<script type="application/json" id="ascend-lab-weight-stats">{}</script>\n'

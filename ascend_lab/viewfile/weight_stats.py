@@ -16,10 +16,10 @@ import os
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ..errors import AscendLabError
-from ..graph.errors import GraphParseError
-from .mindir_skeleton import WeightRecord, weight_records
-from .regular_file import open_folder, open_regular
+from ascend_lab.errors import AscendLabError
+from ascend_lab.parsers.errors import GraphParseError
+from ascend_lab.parsers.mindir_skeleton import WeightRecord, weight_records
+from ascend_lab.parsers.regular_file import open_folder, open_regular
 
 CHUNK_ELEMENTS = 1 << 18  # values per read: work arrays of 2 MB (float64) each
 HISTOGRAM_BINS = 32

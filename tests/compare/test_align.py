@@ -6,12 +6,12 @@ with graph-kernel fusion must pair each fused kernel with the ops it replaced.
 
 import os
 
+from ascend_lab.analysis.align import align_graphs, name_key, normalise_name
+from ascend_lab.analysis.fusion import build_fusion_map
 from ascend_lab.comparison import compare
-from ascend_lab.graph.align import align_graphs, name_key, normalise_name
-from ascend_lab.graph.ir_text import parse_ir_file
-from ascend_lab.graph.model import Graph, Node, TensorType
+from ascend_lab.model.graph import Graph, Node, TensorType
+from ascend_lab.parsers.ir_text import parse_ir_file
 from ascend_lab.payload import validate_payload
-from ascend_lab.tracing.fusion import build_fusion_map
 
 HERE = os.path.dirname(__file__)
 IR = os.path.join(HERE, "..", "fixtures", "ir")

@@ -12,8 +12,8 @@ import pytest
 from mindspore.amp import auto_mixed_precision
 
 import ascend_lab
+from ascend_lab.course.nets import ConvBNReLU
 from ascend_lab.memory import plan_graph
-from ascend_lab.nets import ConvBNReLU
 from ascend_lab.payload import validate_payload
 
 pytestmark = pytest.mark.mindspore

@@ -12,9 +12,9 @@ import os
 
 import pytest
 
-from ascend_lab.device.npu_smi import parse_info
 from ascend_lab.doctor.codes import find_codes
 from ascend_lab.exercises import NOT_ANSWERED, ____, exercises
+from ascend_lab.parsers.npu_smi import parse_info
 from ascend_lab.profiling import load_profile
 from tests.course.nbrun import NOTEBOOKS
 

@@ -13,9 +13,9 @@ from types import SimpleNamespace as NS
 import numpy as np
 import pytest
 
-from ascend_lab.device.npu_smi import parse_info
 from ascend_lab.exercises import EXERCISES, NOT_ANSWERED, RIGHT, WRONG, ____, exercises, language
 from ascend_lab.exercises.core import NOT_ANSWERED_ZH, WRONG_ZH, Text
+from ascend_lab.parsers.npu_smi import parse_info
 from tests.course.nbrun import NOTEBOOKS
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

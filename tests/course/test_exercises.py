@@ -13,8 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from ascend_lab.device.npu_smi import parse_info
 from ascend_lab.exercises import EXERCISES, NOT_ANSWERED, RIGHT, WRONG, ____, exercises
+from ascend_lab.parsers.npu_smi import parse_info
 from tests.course.nbrun import NOTEBOOKS
 
 NPU_SMI = os.path.join(NOTEBOOKS, "data", "npu_smi_info_910b3_x8.txt")

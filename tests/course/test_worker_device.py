@@ -8,7 +8,7 @@ and falls back to CPU with a message in the reader's language.
 import pytest
 
 from ascend_lab import i18n
-from ascend_lab.device import probe
+from ascend_lab.probes import device as probe
 from tests.course.test_exercises import course_nets
 from tests.fakes.ascend_machine import make_fake_machine
 

@@ -19,9 +19,12 @@ import shutil
 import jsonschema
 import pytest
 
-from ascend_lab.device import ascend_install as install
-from ascend_lab.device import compat, probe, versions
+from ascend_lab.analysis import compat
 from ascend_lab.kernel import cli_install, setenv
+from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
+from ascend_lab.parsers import versions
+from ascend_lab.probes import ascend_install as install
+from ascend_lab.probes import device as probe
 from tests.fakes.ascend_machine import ASCEND_TREE, make_fake_machine
 
 REAL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
@@ -34,7 +37,7 @@ INFO_81 = "ascend-toolkit-8.1.RC1.alpha001_aarch64-linux_ascend_toolkit_install.
 DOCKERFILE_85 = "cann-8.5.0-910b-ubuntu22.04-py3.11.Dockerfile"
 DOCKERFILE_90 = "cann-9.0.0-910b-ubuntu22.04-py3.11.Dockerfile"
 DRIVER_INFO = "etc_ascend_install.info"
-SCHEMA = json.load(open(os.path.join(os.path.dirname(probe.__file__), "status.schema.json")))
+SCHEMA = json.load(open(STATUS_SCHEMA_PATH))
 
 
 def real(name):
@@ -469,8 +472,8 @@ def test_where_lines_and_warnings_in_chinese(tree, monkeypatch, tmp_path):
 
 def test_one_cann_environment_check_for_status_and_doctor(tree):
     """envcheck.cann_variables is what both status and the doctor judge the variables by."""
-    from ascend_lab.device import envcheck
     from ascend_lab.doctor.checks import Environment, cann_env_problems
+    from ascend_lab.probes import envcheck
 
     home = tree.cann85()
     env = dockerfile_env(real(DOCKERFILE_85))  # the 8.5.0 image's values, not in this tree

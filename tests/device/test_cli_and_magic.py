@@ -8,10 +8,10 @@ import sys
 import jsonschema
 import pytest
 
-from ascend_lab.device import probe
+from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
 from tests.fakes.ascend_machine import REPO, make_fake_machine
 
-SCHEMA_PATH = os.path.join(os.path.dirname(probe.__file__), "status.schema.json")
+SCHEMA_PATH = STATUS_SCHEMA_PATH
 with open(SCHEMA_PATH) as _f:
     SCHEMA = json.load(_f)
 
@@ -181,7 +181,7 @@ def test_run_check_option(tmp_path):
 
 
 def test_run_check_failure_is_reported():
-    from ascend_lab.device.runcheck import run_check
+    from ascend_lab.probes.runcheck import run_check
 
     r = run_check(python="/nonexistent/python")
     assert r.ok is False and "could not start Python" in r.output

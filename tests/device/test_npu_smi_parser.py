@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_lab.device import npu_smi
+from ascend_lab.parsers import npu_smi
 from tests.fakes.ascend_machine import NPU_SMI_FIXTURES, SYNTHETIC, fixture_path
 
 

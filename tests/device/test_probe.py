@@ -8,11 +8,12 @@ import time
 import jsonschema
 import pytest
 
-from ascend_lab.device import probe
-from ascend_lab.device.status import DeviceStatus
+from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
+from ascend_lab.model.device_status import DeviceStatus
+from ascend_lab.probes import device as probe
 from tests.fakes.ascend_machine import make_fake_machine
 
-SCHEMA_PATH = os.path.join(os.path.dirname(probe.__file__), "status.schema.json")
+SCHEMA_PATH = STATUS_SCHEMA_PATH
 with open(SCHEMA_PATH) as _f:
     SCHEMA = json.load(_f)
 
@@ -93,7 +94,7 @@ def test_environment_checks_each_with_a_fix(tmp_path, monkeypatch):
 
 
 def probe_rank(component):
-    from ascend_lab.device.status import COMPONENT_ORDER
+    from ascend_lab.model.device_status import COMPONENT_ORDER
 
     return COMPONENT_ORDER.index(component)
 
@@ -143,7 +144,7 @@ def test_match_verdict(tmp_path, monkeypatch):
 
 def test_plain_cpu_machine_has_no_wall_of_warnings(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # no npu-smi anywhere
-    monkeypatch.setattr("ascend_lab.device.npu_smi_runner._EXTRA_DIRS", ())
+    monkeypatch.setattr("ascend_lab.probes.npu_smi_runner._EXTRA_DIRS", ())
     for k in ("ASCEND_HOME_PATH", "ASCEND_OPP_PATH", "ASCEND_RT_VISIBLE_DEVICES"):
         monkeypatch.delenv(k, raising=False)
     s = probe.collect_status(root=str(tmp_path / "no-ascend"))
@@ -282,7 +283,7 @@ def test_never_imports_mindspore(machine):
     import sys
 
     code = (
-        "import sys; from ascend_lab.device.probe import collect_status; "
+        "import sys; from ascend_lab.probes.device import collect_status; "
         "s = collect_status(); s.to_dict(); s.to_text(); s._repr_html_(); "
         "print(s.mode, 'mindspore' in sys.modules)"
     )
@@ -312,7 +313,7 @@ def test_mindspore_version_from_a_site_dir(tmp_path):
 
 def test_gpu_mode_when_gpu_mindspore_and_nvidia_device(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr("ascend_lab.device.npu_smi_runner._EXTRA_DIRS", ())
+    monkeypatch.setattr("ascend_lab.probes.npu_smi_runner._EXTRA_DIRS", ())
     real_exists = os.path.exists
     monkeypatch.setattr(probe.os.path, "exists", lambda p: p == "/dev/nvidiactl" or real_exists(p))
     monkeypatch.setattr(probe, "mindspore_version", lambda: ("2.2.14", "mindspore-gpu"))
@@ -324,7 +325,7 @@ def test_gpu_mode_when_gpu_mindspore_and_nvidia_device(tmp_path, monkeypatch):
 
 def test_no_gpu_mode_without_nvidia_device(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr("ascend_lab.device.npu_smi_runner._EXTRA_DIRS", ())
+    monkeypatch.setattr("ascend_lab.probes.npu_smi_runner._EXTRA_DIRS", ())
     monkeypatch.setattr(
         probe.os.path, "exists", lambda p, _e=os.path.exists: p != "/dev/nvidiactl" and _e(p)
     )

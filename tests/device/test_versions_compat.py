@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_lab.device import ascend_install as install
-from ascend_lab.device import compat, versions
+from ascend_lab.analysis import compat
+from ascend_lab.parsers import versions
+from ascend_lab.probes import ascend_install as install
 from tests.fakes.ascend_machine import ASCEND_TREE, make_fake_machine
 
 

@@ -1,14 +1,13 @@
 """Text, HTML and JSON views of DeviceStatus; HTML escaping of everything from tools/files."""
 
 import json
-import os
 import re
 from html.parser import HTMLParser
 
 import jsonschema
 
-from ascend_lab.device import probe
-from ascend_lab.device.status import (
+from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
+from ascend_lab.model.device_status import (
     Chip,
     DeviceStatus,
     Process,
@@ -16,10 +15,11 @@ from ascend_lab.device.status import (
     StatusWarning,
     Versions,
 )
+from ascend_lab.probes import device as probe
 from tests.fakes.ascend_machine import make_fake_machine
 
 XSS = "<img src=x onerror=alert(1)>"
-SCHEMA_PATH = os.path.join(os.path.dirname(probe.__file__), "status.schema.json")
+SCHEMA_PATH = STATUS_SCHEMA_PATH
 
 
 class _Collector(HTMLParser):

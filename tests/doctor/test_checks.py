@@ -165,7 +165,7 @@ def test_hccl_checks_show_timeouts():
 
 
 def test_doctor_works_when_device_probe_is_missing(monkeypatch):
-    monkeypatch.setitem(sys.modules, "ascend_lab.device.probe", None)
+    monkeypatch.setitem(sys.modules, "ascend_lab.probes.device", None)
     status, error = checks.device_status()
     assert status is None and "unavailable" in error
     diag = diagnose("Malloc device memory failed")
@@ -174,7 +174,7 @@ def test_doctor_works_when_device_probe_is_missing(monkeypatch):
 
 
 def test_doctor_works_when_device_probe_fails(monkeypatch):
-    import ascend_lab.device.probe as probe
+    import ascend_lab.probes.device as probe
 
     def boom(**kwargs):
         raise OSError("npu-smi exploded")

@@ -26,7 +26,7 @@ def test_busy_device_shows_the_process_holding_it(tmp_path, monkeypatch):
 
 
 def test_versions_come_from_the_install_tree(tmp_path, monkeypatch):
-    from ascend_lab.device.probe import collect_status
+    from ascend_lab.probes.device import collect_status
 
     # MindSpore 2.3.1 pairs with CANN 8.0.RC2 (compat.json); the fake tree has CANN 8.3.RC2.
     with make_fake_machine(tmp_path, mindspore="2.3.1").activated(monkeypatch):

@@ -4,8 +4,8 @@ import matplotlib
 import networkx
 import pytest
 
-from ascend_lab.graph.ir_text import parse_ir_file
-from ascend_lab.graph.nx import to_networkx
+from ascend_lab.model.nx import to_networkx
+from ascend_lab.parsers.ir_text import parse_ir_file
 from tests.support.python import run_python
 
 from .helpers import fixture
@@ -71,8 +71,8 @@ def test_graph_modules_import_nothing_heavy():
     """Parsers and drawing helpers load networkx/matplotlib/protobuf only when called."""
 
     code = (
-        "import sys, ascend_lab.graph.ir_text, ascend_lab.graph.mindir, "
-        "ascend_lab.graph.nx, ascend_lab.graph.plot, ascend_lab.graph.errors\n"
+        "import sys, ascend_lab.parsers.ir_text, ascend_lab.parsers.mindir, "
+        "ascend_lab.model.nx, ascend_lab.render.graph_plot, ascend_lab.parsers.errors\n"
         "heavy = ('mindspore', 'networkx', 'matplotlib', 'google.protobuf')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
     )
@@ -81,7 +81,7 @@ def test_graph_modules_import_nothing_heavy():
 
 
 def test_mindir_graph_converts_and_plots():
-    from ascend_lab.graph.mindir import parse_mindir_file
+    from ascend_lab.parsers.mindir import parse_mindir_file
 
     g = parse_mindir_file(fixture("conv/conv.mindir"))
     nxg = g.to_networkx(include_bookkeeping=False)
@@ -95,7 +95,7 @@ def test_mindir_graph_converts_and_plots():
 
 
 def test_plot_of_an_empty_graph():
-    from ascend_lab.graph.model import Graph
+    from ascend_lab.model.graph import Graph
 
     fig, ax = Graph(name="empty").plot()
     assert ax.get_title() == "empty" and not ax.texts
@@ -103,7 +103,7 @@ def test_plot_of_an_empty_graph():
 
 
 def test_long_bookkeeping_chains_are_bridged_without_recursion_limits():
-    from ascend_lab.graph.model import Graph, Node
+    from ascend_lab.model.graph import Graph, Node
 
     nodes = [Node(id="a", op="Conv2D"), Node(id="u", op="UpdateState")]
     prev = "a"

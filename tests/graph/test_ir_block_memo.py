@@ -5,8 +5,8 @@ import gc
 
 import pytest
 
-from ascend_lab.gc_pause import gc_paused
-from ascend_lab.graph.ir_text import BlockMemo, parse_ir_text
+from ascend_lab.parsers.gc_pause import gc_paused
+from ascend_lab.parsers.ir_text import BlockMemo, parse_ir_text
 
 from .helpers import all_ir_fixtures, fixture, parsed_as_data
 

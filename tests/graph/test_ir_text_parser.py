@@ -4,15 +4,15 @@ import re
 
 import pytest
 
-from ascend_lab.graph.errors import GraphParseError
-from ascend_lab.graph.ir_text import (
+from ascend_lab.model.graph import TensorType
+from ascend_lab.parsers.errors import GraphParseError
+from ascend_lab.parsers.ir_text import (
     parse_ir_file,
     parse_ir_text,
     parse_type,
     read_ir_header,
     split_top,
 )
-from ascend_lab.graph.model import TensorType
 
 from .helpers import all_ir_fixtures, fixture, source_line
 

@@ -1,14 +1,14 @@
-"""The one op-semantics table (ascend_lab.graph.ops) and the analyses that read it."""
+"""The one op-semantics table (ascend_lab.model.ops) and the analyses that read it."""
 
 import re
 from pathlib import Path
 
-from ascend_lab.graph.ir_text import parse_ir_text
-from ascend_lab.graph.model import Graph, Node, TensorType
-from ascend_lab.graph.nx import to_networkx
-from ascend_lab.graph.ops import BOOKKEEPING_OPS, data_inputs, fused_kernel_name
-from ascend_lab.memory.lifetimes import kernel_op
-from ascend_lab.scopes import data_neighbours
+from ascend_lab.analysis.lifetimes import kernel_op
+from ascend_lab.analysis.scopes import data_neighbours
+from ascend_lab.model.graph import Graph, Node, TensorType
+from ascend_lab.model.nx import to_networkx
+from ascend_lab.model.ops import BOOKKEEPING_OPS, data_inputs, fused_kernel_name
+from ascend_lab.parsers.ir_text import parse_ir_text
 
 FIXTURE = Path(__file__).parent.parent / "fixtures/ir/lenet_fusion/graph_build_0_0164.ir"
 

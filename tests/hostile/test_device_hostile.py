@@ -14,8 +14,10 @@ import textwrap
 
 import pytest
 
-from ascend_lab.device import npu_smi, npu_smi_runner, probe
 from ascend_lab.kernel import spec
+from ascend_lab.parsers import npu_smi
+from ascend_lab.probes import device as probe
+from ascend_lab.probes import npu_smi_runner
 from tests.fakes.ascend_machine import REPO, fixture_path, make_fake_machine
 
 LIMIT_MB = 1024  # address-space limit of the measuring child
@@ -58,7 +60,7 @@ def probe_in_child(env, code):
 
 
 STATUS_CODE = """
-from ascend_lab.device.probe import collect_status
+from ascend_lab.probes.device import collect_status
 s = collect_status(refresh=True, timeout=5)
 text = s.to_json()
 out.update(mode=s.mode, reason=s.reason, json_bytes=len(text.encode()),
@@ -249,7 +251,7 @@ def test_uninstall_checks_path_and_marker(tmp_path):
 
 
 def test_course_dir_inside_the_source_is_refused(tmp_path):
-    from ascend_lab import course_cmd
+    from ascend_lab.course import command as course_cmd
 
     source = os.path.join(REPO, "notebooks")
     env = dict(

@@ -12,9 +12,9 @@ import textwrap
 
 import pytest
 
+from ascend_lab.capture import compile as capture
 from ascend_lab.payload import PayloadError
-from ascend_lab.tracing import capture
-from ascend_lab.widgets.html import render_html
+from ascend_lab.render.standalone import render_html
 from tests.support.python import run_python
 from tests.viewer.payloads import course_payload
 
@@ -56,7 +56,7 @@ def test_path_redaction_is_linear_on_adversarial_strings():
 def test_in_file_references_are_linear_on_adversarial_messages():
     out = _run_within_bound(
         """
-        from ascend_lab.tracing.capture import in_file_references, locate_user_line
+        from ascend_lab.capture.compile import in_file_references, locate_user_line
         MB = 1 << 20
         cases = [
             "In file " * (MB // 8),
@@ -82,7 +82,7 @@ def test_native_log_is_read_from_its_tail_only_and_scanned_linearly(tmp_path):
         fh.write("[ERROR] CORE(1,a,python):2026-11-29 the last line\n")
     out = _run_within_bound(
         f"""
-        from ascend_lab.tracing.capture import native_log_summary
+        from ascend_lab.capture.compile import native_log_summary
         lines = native_log_summary({str(log)!r})
         print(len(lines))
         print(lines[-1])

@@ -1,6 +1,5 @@
 """The instructor's class view: learners, their chip, its HBM, their processes, idle time."""
 
-from ascend_lab.device import npu_smi
 from ascend_lab.hub.allocator import Assignment
 from ascend_lab.hub.views import (
     Snapshot,
@@ -9,6 +8,7 @@ from ascend_lab.hub.views import (
     parse_hub_time,
     status_for,
 )
+from ascend_lab.parsers import npu_smi
 from tests.fakes.ascend_machine import DEFAULT_INFO, fixture_path
 
 

@@ -4,10 +4,10 @@ import os
 import subprocess
 import sys
 
-from ascend_lab.device.npu_smi import parse_info
 from ascend_lab.hub.allocator import Assignment
 from ascend_lab.hub.owners import parse_stat, process_owners, start_time_of
 from ascend_lab.hub.views import Snapshot, is_instructor, status_for
+from ascend_lab.parsers.npu_smi import parse_info
 from tests.fakes.ascend_machine import fixture_path
 
 

@@ -151,7 +151,7 @@ def test_a_changed_status_message_is_noticed(tmp_path):
 
     for folder in ("ascend_lab/doctor", "ascend_lab/device", "ascend_lab/i18n"):
         shutil.copytree(REPO / folder, tmp_path / folder)
-    envcheck = tmp_path / "ascend_lab/device/envcheck.py"
+    envcheck = tmp_path / "ascend_lab/probes/envcheck.py"
     text = envcheck.read_text(encoding="utf-8")
     assert '"ASCEND_OPP_PATH is not set"' in text
     envcheck.write_text(

@@ -56,13 +56,13 @@ def test_without_a_course_notebook_ascend_lab_lang_then_the_locale(monkeypatch, 
 
 def test_status_magic_and_doctor_follow_the_notebook(monkeypatch, no_kernel_folder):
     from ascend_lab.device.magic import status_magic
-    from ascend_lab.device.status import DeviceStatus
     from ascend_lab.doctor.magic import doctor_magic
+    from ascend_lab.model.device_status import DeviceStatus
 
     monkeypatch.setenv("ASCEND_LAB_LANG", "en")
     monkeypatch.setenv("JPY_SESSION_NAME", ZH_NOTEBOOK)
     monkeypatch.setattr(
-        "ascend_lab.device.probe.collect_status",
+        "ascend_lab.probes.device.collect_status",
         lambda **kw: DeviceStatus(mode="cpu", reason="npu-smi not found on PATH"),
     )
     shown = status_magic(None, "")

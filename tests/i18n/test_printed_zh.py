@@ -11,13 +11,13 @@ from types import SimpleNamespace as NS
 
 import pytest
 
+from ascend_lab.capture.compile import CaptureResult
+from ascend_lab.capture.mindir_export import MindIRComparison
 from ascend_lab.i18n import display_width, ljust, using
 from ascend_lab.memory import compare_plans, plan_graph, runtime_peak
+from ascend_lab.parsers.timeline import PassTimeline
 from ascend_lab.profiling.api import load_profile
-from ascend_lab.tracing.capture import CaptureResult
-from ascend_lab.tracing.mindir_io import MindIRComparison
 from ascend_lab.tracing.progress import Progress
-from ascend_lab.tracing.timeline import PassTimeline
 from tests.profiling.test_parsers import ASCEND, FakeTrace, ascend_graph
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -41,7 +41,7 @@ def assert_same_numbers_in_chinese(en, zh):
 
 
 def trace(folder, fusion, level):
-    from ascend_lab.tracing.api import Trace
+    from ascend_lab.tracing.trace import Trace
 
     dumps = os.path.join(IR, folder)
     result = CaptureResult(
@@ -226,7 +226,7 @@ def test_profile_html_table_headings_in_chinese_rows_unchanged():
 
 
 def test_memory_notes_give_their_inner_reason_in_chinese():
-    from ascend_lab.graph.model import Graph, TensorType
+    from ascend_lab.model.graph import Graph, TensorType
     from tests.memory.graphs import op, param, ret, t
 
     nodes = [

@@ -12,10 +12,10 @@ import warnings
 
 import pytest
 
-from ascend_lab.device.compat import check
-from ascend_lab.device.status import Compatibility, StatusWarning
+from ascend_lab.analysis.compat import check
 from ascend_lab.i18n import CHINESE, ENGLISH, localize, plot_font, using
 from ascend_lab.memory import plan_graph, plot_memory_map
+from ascend_lab.model.device_status import Compatibility, StatusWarning
 from ascend_lab.profiling.api import load_profile
 from tests.memory.graphs import chain
 
@@ -146,7 +146,7 @@ def test_the_profile_chart_in_chinese(agg):
 
 
 def plot_top_zh(p):
-    from ascend_lab.profiling.plot import plot_top
+    from ascend_lab.render.profile_plot import plot_top
 
     return plot_top(p, n=3, lang=CHINESE)
 

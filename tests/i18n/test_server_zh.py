@@ -1,15 +1,15 @@
 """``GET ascend-lab/api/status?lang=zh_CN``: a ``display`` object in Chinese, the rest English."""
 
 import json
-import os
 
 import jsonschema
 import pytest
 
-from ascend_lab.device import probe
+from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
+from ascend_lab.probes import device as probe
 from tests.server.fake_machine import apply, make_fake_machine
 
-SCHEMA = json.load(open(os.path.join(os.path.dirname(probe.__file__), "status.schema.json")))
+SCHEMA = json.load(open(STATUS_SCHEMA_PATH))
 
 
 @pytest.fixture(autouse=True)

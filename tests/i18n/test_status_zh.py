@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 from ascend_lab.device.magic import status_magic
-from ascend_lab.device.status import (
+from ascend_lab.i18n import using
+from ascend_lab.model.device_status import (
     Chip,
     Compatibility,
     DeviceStatus,
@@ -14,7 +15,6 @@ from ascend_lab.device.status import (
     StatusWarning,
     Versions,
 )
-from ascend_lab.i18n import using
 from tests.fakes.ascend_machine import REPO, make_fake_machine
 
 XSS = "<img src=x onerror=alert(1)>"

@@ -87,10 +87,10 @@ def test_every_exception_class_derives_from_ascend_lab_error():
 
 
 def test_builtin_bases_are_kept():
-    from ascend_lab.graph.errors import GraphParseError
+    from ascend_lab.errors.trace import TraceError
+    from ascend_lab.parsers.errors import GraphParseError
     from ascend_lab.payload.validate import PayloadError
-    from ascend_lab.tracing.errors import TraceError
-    from ascend_lab.widgets.assets import ViewerNotBuiltError
+    from ascend_lab.render.assets import ViewerNotBuiltError
 
     assert issubclass(GraphParseError, AscendLabError) and issubclass(GraphParseError, ValueError)
     assert issubclass(PayloadError, ValueError)

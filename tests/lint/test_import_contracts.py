@@ -61,29 +61,43 @@ def test_the_real_tree_keeps_every_contract():
 PLANTED = [
     # MindSpore imported by a parser
     (
-        "graph/ir_text.py",
+        "parsers/ir_text.py",
         "import mindspore",
-        "ascend_lab is not allowed to import mindspore",
-        "ascend_lab.graph.ir_text -> mindspore",
+        "ascend_lab.parsers is not allowed to import mindspore",
+        "ascend_lab.parsers.ir_text -> mindspore",
     ),
     # the graph model reaching up into the payload (lazily: function-level imports count)
     (
-        "graph/model.py",
-        "from ..payload import build",
-        "ascend_lab.graph is not allowed to import ascend_lab.payload",
-        "ascend_lab.graph.model -> ascend_lab.payload.build",
+        "model/graph.py",
+        "from ascend_lab.payload import build",
+        "ascend_lab.model is not allowed to import ascend_lab.payload",
+        "ascend_lab.model.graph -> ascend_lab.payload.build",
     ),
-    # a device probe reaching up into the support bundle
+    # a parser reaching up into an analysis (the stages' layers)
     (
-        "device/probe.py",
-        "from ..report import bundle",
-        "ascend_lab.device is not allowed to import ascend_lab.report",
-        "ascend_lab.device.probe -> ascend_lab.report.bundle",
+        "parsers/npu_smi.py",
+        "from ascend_lab.analysis import compat",
+        "ascend_lab.parsers is not allowed to import ascend_lab.analysis",
+        "ascend_lab.parsers.npu_smi -> ascend_lab.analysis.compat",
+    ),
+    # the renderer reaching into a capture (siblings below it, but not the other way)
+    (
+        "capture/profiler.py",
+        "from ascend_lab.render import widgets",
+        "ascend_lab.capture is not allowed to import ascend_lab.render",
+        "ascend_lab.capture.profiler -> ascend_lab.render.widgets",
+    ),
+    # a device probe reaching up into the support bundle (a feature)
+    (
+        "probes/device.py",
+        "from ascend_lab.report import bundle",
+        "ascend_lab.probes is not allowed to import ascend_lab.report",
+        "ascend_lab.probes.device -> ascend_lab.report.bundle",
     ),
     # the viewer dispatching a report bundle itself (wired in cli.py since issue #25)
     (
         "viewfile/cli.py",
-        "from ..report import view",
+        "from ascend_lab.report import view",
         "ascend_lab.viewfile is not allowed to import ascend_lab.report",
         "ascend_lab.viewfile.cli -> ascend_lab.report.view",
     ),

@@ -50,17 +50,28 @@ def test_the_package_graph_has_no_cycle():
 def test_the_cli_layer_wires_the_bundle_and_no_feature_reaches_up():
     edges = run_script()["edges"]
     assert "cli -> report" in edges  # status/doctor --from and view BUNDLE are wired there
-    assert "report -> course_files" in edges and "report -> course_cmd" not in edges
-    for feature in ("device", "doctor", "kernel", "viewfile", "course_cmd", "course_files"):
+    assert "report -> course" in edges  # the notebooks' folder (course.files, not the command)
+    for feature in ("device", "doctor", "kernel", "viewfile", "course"):
         assert f"{feature} -> report" not in edges
         assert f"{feature} -> cli" not in edges
     assert "report -> cli" not in edges
 
 
-def test_the_graph_has_the_spine_edges():
+STAGES = ("render", "payload", "capture", "probes", "analysis", "parsers", "model")
+
+
+def test_the_graph_has_the_spine_edges_and_each_stage_imports_only_below_it():
     edges = run_script()["edges"]
-    assert "memory -> graph" in edges and "payload -> graph" in edges
-    assert "graph -> payload" not in edges  # parsers sit below the payload
+    for edge in ("payload -> model", "parsers -> model", "analysis -> parsers"):
+        assert edge in edges
+    assert "render -> payload" in edges and "memory -> analysis" in edges
+    # the order of the stages, top to bottom (capture, probes and payload are siblings)
+    rank = {"render": 0, "payload": 1, "capture": 1, "probes": 1, "analysis": 2}
+    rank.update({"parsers": 3, "model": 4})
+    for a in STAGES:
+        for b in STAGES:
+            if a != b and rank[a] >= rank[b]:
+                assert f"{a} -> {b}" not in edges, f"{a} reaches up (or across) to {b}"
     assert "tracing -> (root)" not in edges  # %ascend_trace calls tracing.api, not the facade
 
 

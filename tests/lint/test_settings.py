@@ -16,8 +16,8 @@ from typing import Dict, Iterable, List, Set
 import pytest
 
 from ascend_lab import settings
-from ascend_lab.device import ascend_install
-from ascend_lab.graph import limits
+from ascend_lab.parsers import limits
+from ascend_lab.probes import ascend_install
 from ascend_lab.server import file_handlers
 
 ROOT = Path(__file__).resolve().parents[2]

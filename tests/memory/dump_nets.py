@@ -39,7 +39,7 @@ def main(argv):
     sys.path.insert(0, str(HERE.parents[1]))  # the repo, for ascend_lab
     import mindspore as ms
 
-    from ascend_lab import nets
+    from ascend_lab.course import nets
 
     ms.set_context(mode=ms.GRAPH_MODE)
     for case in argv[2:]:

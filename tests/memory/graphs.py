@@ -2,7 +2,7 @@
 
 from typing import List, Optional, Sequence, Tuple
 
-from ascend_lab.graph.model import Graph, Node, TensorType
+from ascend_lab.model.graph import Graph, Node, TensorType
 
 
 def t(*shape: int, dtype: str = "Float32") -> TensorType:

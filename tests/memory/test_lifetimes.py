@@ -1,8 +1,9 @@
 """Lifetimes over hand-built kernel graphs: sizes, steps, sharing, exclusions."""
 
-from ascend_lab.graph.model import Graph, Node, TensorType
-from ascend_lab.memory import lifetimes, plan_graph, validate
-from ascend_lab.memory.lifetimes import align_up, op_name, problem_from_intervals
+from ascend_lab.analysis import lifetimes
+from ascend_lab.analysis.lifetimes import align_up, op_name, problem_from_intervals
+from ascend_lab.memory import plan_graph, validate
+from ascend_lab.model.graph import Graph, Node, TensorType
 
 from .graphs import chain, op, param, ret, t
 
@@ -273,5 +274,5 @@ def test_long_pass_through_chains_do_not_recurse():
 def test_lifetimes_rejects_what_is_not_a_graph():
     import pytest
 
-    with pytest.raises(TypeError, match="expects an ascend_lab.graph.model.Graph"):
+    with pytest.raises(TypeError, match="expects an ascend_lab.model.graph.Graph"):
         lifetimes({"nodes": []})  # type: ignore[arg-type]

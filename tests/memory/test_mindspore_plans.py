@@ -15,10 +15,11 @@ from typing import Dict
 import jsonschema
 import pytest
 
-from ascend_lab.graph.ir_text import parse_ir_file
-from ascend_lab.graph.model import Graph
-from ascend_lab.memory import compare_plans, lifetimes, plan_graph, validate
-from ascend_lab.memory.actor_set import parse_actor_set_sizes, size_mismatches
+from ascend_lab.analysis import lifetimes
+from ascend_lab.analysis.actor_set import parse_actor_set_sizes, size_mismatches
+from ascend_lab.memory import compare_plans, plan_graph, validate
+from ascend_lab.model.graph import Graph
+from ascend_lab.parsers.ir_text import parse_ir_file
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE.parents[1] / "ascend_lab" / "payload" / "graph.schema.json"

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ascend_lab.analysis.lifetimes import problem_from_intervals
+from ascend_lab.analysis.planner import MemoryPlan
 from ascend_lab.memory import STRATEGIES, plan, plan_best, plan_graph, validate
-from ascend_lab.memory.lifetimes import problem_from_intervals
-from ascend_lab.memory.planner import MemoryPlan
 
 from .graphs import chain
 
@@ -97,7 +97,7 @@ def test_best_fit_uses_the_tightest_gap():
 def test_unknown_strategy_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown strategy 'magic'.*greedy-size-best-fit"):
         plan(problem_from_intervals([(1, 0, 0)]), "magic")
-    with pytest.raises(TypeError, match="expects an ascend_lab.graph.model.Graph"):
+    with pytest.raises(TypeError, match="expects an ascend_lab.model.graph.Graph"):
         plan_graph("not a graph")  # type: ignore[arg-type]
 
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from ascend_lab.analysis.actor_set import size_mismatches
 from ascend_lab.memory import fusion_comparison, plan_graph, validate
-from ascend_lab.memory.actor_set import size_mismatches
 
 HERE = Path(__file__).resolve().parent
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.mindspore
 def ms_nets():
     import mindspore as ms
 
-    from ascend_lab import nets
+    from ascend_lab.course import nets
 
     return ms, nets
 

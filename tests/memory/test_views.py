@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from ascend_lab.graph.model import Graph
+from ascend_lab.analysis.lifetimes import problem_from_intervals
 from ascend_lab.memory import compare_plans, plan_best, plan_graph, plot_memory_map, runtime_peak
 from ascend_lab.memory.compare import compare_many, with_runtime_peak
-from ascend_lab.memory.lifetimes import problem_from_intervals
+from ascend_lab.model.graph import Graph
 from tests.support.python import run_python
 
 from .graphs import chain, op, param, ret, t

@@ -7,7 +7,7 @@ from mindspore import nn
 
 import ascend_lab
 from ascend_lab.errors import AscendLabError
-from ascend_lab.numerics.errors import (
+from ascend_lab.errors.numerics import (
     NumericsError,
     NumericsInputError,
     NumericsReferenceError,
@@ -122,7 +122,7 @@ import sys
 sys.path.insert(0, {root!r})
 import mindspore as ms
 import ascend_lab
-from ascend_lab.numerics.errors import NumericsRunError
+from ascend_lab.errors.numerics import NumericsRunError
 from tests.numerics import nets
 net = nets.Head()
 other = nets.twin(net, nets.Head)

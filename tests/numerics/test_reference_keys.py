@@ -7,10 +7,10 @@ import os
 import numpy as np
 import pytest
 
-from ascend_lab.numerics.errors import NumericsReferenceError
-from ascend_lab.numerics.records import OpRecord, normalize_path, path_from_key
+from ascend_lab.errors.numerics import NumericsReferenceError
+from ascend_lab.model.numeric_records import OpRecord, normalize_path, path_from_key
+from ascend_lab.model.tensor_stats import TensorStats
 from ascend_lab.numerics.reference import reference_side
-from ascend_lab.numerics.stats import TensorStats
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from ascend_lab.widgets import to_html
+from ascend_lab.render import to_html
 from tests.support.browser import TRAP_SCRIPT, block_network, chromium
 
 pytestmark = pytest.mark.browser

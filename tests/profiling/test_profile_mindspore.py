@@ -1,4 +1,4 @@
-"""ascend_lab.profile() on real MindSpore (CPU) on the reference nets (ascend_lab/nets.py).
+"""ascend_lab.profile() on real MindSpore (CPU) on the reference nets (ascend_lab/course/nets.py).
 
 Each net is traced and profiled once (module-scoped); the heavier checks share the results.
 """
@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 import ascend_lab
-from ascend_lab.nets import ConvBNReLU, EncoderBlock, LeNet5
+from ascend_lab.analysis.profile_join import NOP_OPS
+from ascend_lab.capture import compile as capture_mod
+from ascend_lab.course.nets import ConvBNReLU, EncoderBlock, LeNet5
+from ascend_lab.errors.profile import ProfileError
+from ascend_lab.errors.trace import TraceError
 from ascend_lab.payload import validate_payload
+from ascend_lab.payload.profile_section import profile_payload
 from ascend_lab.profiling import magic as magic_mod
-from ascend_lab.profiling.errors import ProfileError
-from ascend_lab.profiling.join import NOP_OPS
-from ascend_lab.profiling.payload import profile_payload
-from ascend_lab.tracing import capture as capture_mod
-from ascend_lab.tracing.errors import TraceError
 
 pytestmark = pytest.mark.mindspore
 

@@ -8,13 +8,13 @@ import sqlite3
 
 import pytest
 
-from ascend_lab.profiling.api import load_profile
-from ascend_lab.profiling.ascend_files import (
+from ascend_lab.errors.profile import ProfileParseError
+from ascend_lab.parsers.profiler_ascend_files import (
     parse_kernel_details,
     parse_memory_record,
     parse_step_trace_time,
 )
-from ascend_lab.profiling.errors import ProfileParseError
+from ascend_lab.profiling.api import load_profile
 from ascend_lab.profiling.layout import profiler_folders
 from tests.profiling.test_profiler_folders import STEP_HEADER, make_db
 

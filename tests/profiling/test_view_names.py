@@ -1,12 +1,12 @@
 """One list of view names: the viewer's (labextension/src/viewer/views.ts, which every
-TypeScript host reads) and the Python side's (``ascend_lab.widgets.html.VIEWS``, which
+TypeScript host reads) and the Python side's (``ascend_lab.render.standalone.VIEWS``, which
 ``Profile.show(view=...)`` / ``to_html(view=...)`` accept) must not drift apart again
 (the anywidget host once lacked 'profile' and showed every tab)."""
 
 import re
 from pathlib import Path
 
-from ascend_lab.widgets.html import VIEWS
+from ascend_lab.render.standalone import VIEWS
 
 VIEWS_TS = Path(__file__).resolve().parents[2] / "labextension" / "src" / "viewer" / "views.ts"
 

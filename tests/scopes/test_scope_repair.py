@@ -1,11 +1,11 @@
-"""Scope repair (ascend_lab.scopes) on synthetic graphs shaped like MindSpore's dumps and on
-the recorded IR fixtures (no MindSpore)."""
+"""Scope repair (ascend_lab.analysis.scopes) on synthetic graphs shaped like MindSpore's
+dumps and on the recorded IR fixtures (no MindSpore)."""
 
 from typing import List, Optional, Sequence
 
-from ascend_lab.graph.ir_text import parse_ir_file
-from ascend_lab.graph.model import Graph, Node
-from ascend_lab.scopes import data_neighbours, repair_scopes
+from ascend_lab.analysis.scopes import data_neighbours, repair_scopes
+from ascend_lab.model.graph import Graph, Node
+from ascend_lab.parsers.ir_text import parse_ir_file
 from tests.graph.helpers import FIXTURES as IR_DIR
 
 SEQ = "Default/layers-SequentialCell"

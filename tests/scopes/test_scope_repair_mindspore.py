@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from ascend_lab.scopes import repair_scopes
+from ascend_lab.analysis.scopes import repair_scopes
 
 pytestmark = pytest.mark.mindspore
 
@@ -36,7 +36,7 @@ def test_resnet50_each_block_holds_its_own_residual_add_and_no_other():
     import mindspore as ms
     import numpy as np
 
-    from ascend_lab.nets import ResNet50
+    from ascend_lab.course.nets import ResNet50
 
     graph = traced_graph(ResNet50(), ms.Tensor(np.zeros((1, 3, 224, 224), np.float32)))
     repaired = repair_scopes(graph)

@@ -3,18 +3,19 @@ here), its own probe when the service does not answer; the hub's CPU-mode reason
 
 import http.server
 import json
-import os
 import threading
 
 import jsonschema
 
-from ascend_lab.device import npu_smi, probe
 from ascend_lab.hub.allocator import Assignment
 from ascend_lab.hub.views import Snapshot, status_for
+from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
+from ascend_lab.parsers import npu_smi
+from ascend_lab.probes import device as probe
 from ascend_lab.server.cache import hub_probe
 from tests.fakes.ascend_machine import DEFAULT_INFO, fixture_path, make_fake_machine
 
-with open(os.path.join(os.path.dirname(probe.__file__), "status.schema.json")) as _f:
+with open(STATUS_SCHEMA_PATH) as _f:
     SCHEMA = json.load(_f)
 
 

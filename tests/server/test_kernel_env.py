@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from ascend_lab.device import probe
 from ascend_lab.kernel import spec
+from ascend_lab.probes import device as probe
 from ascend_lab.server import kernel_env
 from tests.fakes.ascend_machine import REPO, pin_mindspore
 from tests.server.fake_machine import apply, make_fake_machine

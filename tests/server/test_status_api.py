@@ -7,7 +7,7 @@ import threading
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from ascend_lab.device import probe
+from ascend_lab.probes import device as probe
 from tests.server.fake_machine import apply, call_count, cpu_machine_env, make_fake_machine
 
 

@@ -2,7 +2,7 @@
 
 import json
 
-from ascend_lab.device import probe
+from ascend_lab.probes import device as probe
 from tests.server.ts_fixtures import FIXTURE_DIR, MACHINES, make_all
 
 

@@ -29,7 +29,7 @@ MACHINES: Dict[str, Callable[[Path], Dict[str, str]]] = {
 def probe_on(env: Dict[str, str]) -> Dict[str, Any]:
     """``collect_status().to_dict()`` with this machine's PATH and Ascend root, with the
     machine-specific parts (paths, environment, time) replaced by fixed values."""
-    from ascend_lab.device.probe import collect_status
+    from ascend_lab.probes.device import collect_status
 
     saved, saved_path = dict(os.environ), list(sys.path)
     os.environ["PATH"] = env["PATH"]

@@ -7,11 +7,11 @@ import shutil
 import pytest
 
 import ascend_lab
-from ascend_lab.graph.model import Graph, Node, TensorType
+from ascend_lab.analysis.fusion import build_fusion_map, name_ops, op_budget
+from ascend_lab.capture.compile import locate_user_line
+from ascend_lab.model.graph import Graph, Node, TensorType
+from ascend_lab.parsers import timeline as tl
 from ascend_lab.payload import PayloadError, add_graph, is_valid, validate_payload
-from ascend_lab.tracing import timeline as tl
-from ascend_lab.tracing.capture import locate_user_line
-from ascend_lab.tracing.fusion import build_fusion_map, name_ops, op_budget
 from ascend_lab.tracing.magic import parse_line
 from ascend_lab.tracing.progress import Progress, is_interactive
 from tests.support.python import run_python
@@ -136,7 +136,7 @@ def test_listing_uses_the_counter_not_the_stage_number(tmp_path):
 
 def _recording_parser():
     """``(calls, parse)``: the real .ir parser, recording the file name of each call."""
-    from ascend_lab.graph.ir_text import parse_ir_text
+    from ascend_lab.parsers.ir_text import parse_ir_text
 
     calls = []
 
@@ -476,11 +476,11 @@ def test_progress_is_silent_outside_notebooks(monkeypatch):
 def test_trace_is_a_plain_function_with_its_signature_and_imports_no_mindspore():
     code = (
         "import inspect, sys, types, ascend_lab, ascend_lab.tracing.api, "
-        "ascend_lab.tracing.magic, ascend_lab.tracing.mindir_io, ascend_lab.payload\n"
+        "ascend_lab.tracing.magic, ascend_lab.capture.mindir_export, ascend_lab.payload\n"
         "assert type(ascend_lab.trace) is types.FunctionType, type(ascend_lab.trace)\n"
         "for p in inspect.signature(ascend_lab.trace).parameters.values():\n"
         "    print(p.name, p.kind.name, repr(p.default) if p.default is not p.empty else '-')\n"
-        "print(ascend_lab.tracing.Trace is ascend_lab.tracing.api.Trace)\n"
+        "print(ascend_lab.tracing.Trace is ascend_lab.tracing.trace.Trace)\n"
         "print('mindspore' in sys.modules)\n"
     )
     lines = run_python(code).stdout.splitlines()
@@ -503,7 +503,7 @@ def test_trace_is_a_plain_function_with_its_signature_and_imports_no_mindspore()
 def test_fusion_without_decorator_says_how_to_install_it(monkeypatch):
     import sys
 
-    from ascend_lab.tracing.errors import TraceError
+    from ascend_lab.errors.trace import TraceError
 
     monkeypatch.setitem(sys.modules, "decorator", None)  # `import decorator` fails
     with pytest.raises(TraceError) as info:

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from ascend_lab.graph.ir_text import BlockMemo, parse_ir_text
-from ascend_lab.tracing.timeline import PassTimeline
+from ascend_lab.parsers.ir_text import BlockMemo, parse_ir_text
+from ascend_lab.parsers.timeline import PassTimeline
 from tests.graph.helpers import parsed_as_data
 
 pytestmark = pytest.mark.mindspore

@@ -18,11 +18,11 @@ import pytest
 from mindspore import nn, ops
 
 import ascend_lab
-from ascend_lab.graph.ir_text import parse_ir_text
+from ascend_lab.analysis.fusion import name_ops
+from ascend_lab.capture import compile as capture_mod
+from ascend_lab.errors.trace import TraceBusyError, TraceError
+from ascend_lab.parsers.ir_text import parse_ir_text
 from ascend_lab.payload import validate_payload
-from ascend_lab.tracing import capture as capture_mod
-from ascend_lab.tracing.errors import TraceBusyError, TraceError
-from ascend_lab.tracing.fusion import name_ops
 
 pytestmark = pytest.mark.mindspore
 
@@ -368,7 +368,7 @@ def test_failing_trace_in_a_removed_folder_raises_its_own_error(monkeypatch, tmp
 
 
 def test_mindir_export_from_a_removed_folder(conv_trace, monkeypatch, tmp_path):
-    from ascend_lab.tracing.mindir_io import export_and_compare
+    from ascend_lab.capture.mindir_export import export_and_compare
 
     net = ConvRemovingAFolder()
     net.set_train(False)
@@ -653,7 +653,7 @@ def test_mindir_export_compare(conv_net, conv_trace, tmp_path):
 
 
 def test_mindir_unwritable_target_is_a_clear_error(conv_net, conv_trace, tmp_path):
-    from ascend_lab.tracing.mindir_io import MindIRExportError, export_and_compare
+    from ascend_lab.capture.mindir_export import MindIRExportError, export_and_compare
 
     if os.geteuid() == 0:
         target = "/proc/self/conv.mindir"  # root ignores permissions; /proc is never writable
@@ -679,7 +679,7 @@ def test_line_magic_in_a_real_ipython_shell(conv_net, conv_trace):
 
 
 def test_failed_export_keeps_the_existing_file(tmp_path):
-    from ascend_lab.tracing.mindir_io import MindIRExportError, export_and_compare
+    from ascend_lab.capture.mindir_export import MindIRExportError, export_and_compare
 
     target = tmp_path / "model.mindir"
     target.write_bytes(b"previous export")

@@ -10,7 +10,7 @@ import json
 import os
 from typing import Any, Dict, List, Optional
 
-from ascend_lab.graph.model import Graph, Node, TensorType
+from ascend_lab.model.graph import Graph, Node, TensorType
 
 SCHEMA_PATH = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),

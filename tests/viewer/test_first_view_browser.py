@@ -68,7 +68,7 @@ def _resnet50(path):
     import mindspore as ms
     import numpy as np
 
-    from ascend_lab.nets import ResNet50
+    from ascend_lab.course.nets import ResNet50
 
     return _trace_html(ResNet50(), (ms.Tensor(np.zeros((1, 3, 224, 224), np.float32)),), path)
 
@@ -84,7 +84,7 @@ def _training_step(path):
     import mindspore.nn as nn
     import numpy as np
 
-    from ascend_lab.nets import LeNet5
+    from ascend_lab.course.nets import LeNet5
 
     net = LeNet5()
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")

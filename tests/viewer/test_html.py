@@ -12,8 +12,8 @@ import tempfile
 import pytest
 
 from ascend_lab.payload.redact import redact_paths
-from ascend_lab.widgets import to_html
-from ascend_lab.widgets.html import embed_json, render_html
+from ascend_lab.render import to_html
+from ascend_lab.render.standalone import embed_json, render_html
 from tests.viewer.payloads import XSS, course_payload
 
 

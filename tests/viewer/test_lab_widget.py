@@ -28,7 +28,7 @@ SYNTHETIC_CELL = f"""\
 import sys
 sys.path.insert(0, {REPO!r})
 from tests.viewer.payloads import course_graphs, course_payload
-from ascend_lab.widgets import TraceView
+from ascend_lab.render import TraceView
 TraceView(course_payload(), snapshot=lambda i: course_graphs()["before"])
 """
 

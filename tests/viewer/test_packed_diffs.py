@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from ascend_lab.pass_packing import pack_passes
+from ascend_lab.payload.packing import pack_passes
 from ascend_lab.viewfile import payload_for_path
 from tests.graph.helpers import FIXTURES
 

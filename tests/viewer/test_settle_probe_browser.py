@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from ascend_lab.widgets import to_html
+from ascend_lab.render import to_html
 from benchmarks.bench_netron import OURS_ERROR, OURS_NODES, load, probe, serve
 from tests.support.browser import chromium
 from tests.viewer.payloads import course_payload

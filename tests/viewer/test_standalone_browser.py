@@ -2,7 +2,7 @@
 
 import pytest
 
-from ascend_lab.widgets import to_html
+from ascend_lab.render import to_html
 from tests.support.browser import TRAP_SCRIPT, block_network, chromium
 from tests.viewer.payloads import XSS, big_payload, course_payload
 

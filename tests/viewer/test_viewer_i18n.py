@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 from ascend_lab import i18n
-from ascend_lab.widgets import to_html
-from ascend_lab.widgets.assets import read_bundle
-from ascend_lab.widgets.html import page_language, render_html, script_hash
+from ascend_lab.render import to_html
+from ascend_lab.render.assets import read_bundle
+from ascend_lab.render.standalone import page_language, render_html, script_hash
 from tests.viewer.payloads import course_payload
 
 CATALOGUE = (
@@ -86,7 +86,7 @@ def test_an_unknown_language_gives_an_english_page():
 
 
 def test_the_widget_bundle_carries_the_catalogue_and_the_widget_its_language():
-    from ascend_lab.widgets.views import TraceView
+    from ascend_lab.render.widgets import TraceView
 
     bundle = _strings(read_bundle("viewer.js"))
     for msgid, zh in VIEWER_LABELS.items():

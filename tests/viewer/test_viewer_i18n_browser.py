@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ascend_lab import i18n
-from ascend_lab.widgets import to_html
+from ascend_lab.render import to_html
 from tests.support.browser import block_network, chromium
 from tests.viewer.payloads import course_payload
 

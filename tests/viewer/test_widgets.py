@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from ascend_lab import widgets
-from ascend_lab.graph.model import Graph
+from ascend_lab import render as widgets
+from ascend_lab.model.graph import Graph
 from ascend_lab.payload import PayloadError, validate_payload
-from ascend_lab.widgets import assets
+from ascend_lab.render import assets
 from tests.viewer.payloads import course_graphs, course_payload
 
 
@@ -28,7 +28,7 @@ class FakeTrace:
         return course_graphs()["before"]
 
     def diff(self, index):
-        from ascend_lab.tracing.timeline import PassDiff
+        from ascend_lab.parsers.timeline import PassDiff
 
         return PassDiff(added=["1"], removed=["Default/Load"], modified=["2"])
 

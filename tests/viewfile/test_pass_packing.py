@@ -1,10 +1,10 @@
-"""Pass snapshots packed for the standalone page (ascend_lab.pass_packing)."""
+"""Pass snapshots packed for the standalone page (ascend_lab.payload.packing)."""
 
 import copy
 
-from ascend_lab.graph.ir_text import parse_ir_file
-from ascend_lab.pass_packing import PACKED_FORMAT, pack_passes, unpack_pass
+from ascend_lab.parsers.ir_text import parse_ir_file
 from ascend_lab.payload import check_payload
+from ascend_lab.payload.packing import PACKED_FORMAT, pack_passes, unpack_pass
 from ascend_lab.viewfile import payload_for_path
 from tests.graph.helpers import FIXTURES
 
@@ -77,8 +77,8 @@ def test_passes_packed_as_they_are_built_give_the_same_page(tmp_path):
     in memory); the page is the one built from the whole payload, paths redacted alike."""
     import shutil
 
+    from ascend_lab.render.standalone import render_html
     from ascend_lab.viewfile.sources import DumpFolderSource, view_source
-    from ascend_lab.widgets.html import render_html
 
     folder = tmp_path / "dumps"
     shutil.copytree(FIXTURES / "conv", folder, ignore=shutil.ignore_patterns("*.mindir"))

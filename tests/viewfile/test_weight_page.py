@@ -10,10 +10,10 @@ import urllib.request
 import pytest
 
 from ascend_lab.cli import main
+from ascend_lab.render.standalone import render_html
 from ascend_lab.viewfile.serve import make_server
 from ascend_lab.viewfile.weight_page import stats_answerer, with_stats_endpoint
 from ascend_lab.viewfile.weight_stats import weight_names, weight_stats
-from ascend_lab.widgets.html import render_html
 from tests.graph.helpers import FIXTURES
 from tests.viewfile import mindir_writer as mw
 from tests.viewfile.serving import at, cli_serving

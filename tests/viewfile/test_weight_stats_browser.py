@@ -11,11 +11,11 @@ from typing import Iterator
 import pytest
 
 from ascend_lab.cli import main
+from ascend_lab.render.standalone import render_html
 from ascend_lab.viewfile.serve import make_server
 from ascend_lab.viewfile.sources import payload_for_path
 from ascend_lab.viewfile.weight_page import stats_answerer, with_stats_endpoint
 from ascend_lab.viewfile.weight_stats import weight_stats
-from ascend_lab.widgets.html import render_html
 from tests.graph.helpers import FIXTURES
 from tests.server.fake_machine import cpu_machine_env
 from tests.support.browser import chromium

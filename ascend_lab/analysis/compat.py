@@ -1,0 +1,270 @@
+"""Do the installed MindSpore, CANN and driver belong together?
+
+The table is data (``compat.json`` next to this file); this module only reads it and
+compares versions.
+"""
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from ascend_lab.i18n import N_
+from ascend_lab.model.device_status import Compatibility, StatusWarning
+from ascend_lab.parsers.versions import same_release, version_key
+
+_TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compat.json")
+_cache: Optional[List["CompatRow"]] = None
+
+
+@dataclass(frozen=True)
+class CompatRow:
+    mindspore_min: str
+    mindspore_max: str
+    cann: str
+    driver: Optional[str] = None
+
+    def has_mindspore(self, version: str) -> bool:
+        key = version_key(version)
+        return version_key(self.mindspore_min) <= key <= version_key(self.mindspore_max)
+
+    def mindspore_text(self) -> str:
+        if self.mindspore_min == self.mindspore_max:
+            return self.mindspore_min
+        return f"{self.mindspore_min}–{self.mindspore_max}"
+
+
+def rows_from_data(data: Dict[str, Any]) -> List[CompatRow]:
+    return [
+        CompatRow(
+            mindspore_min=str(r["mindspore_min"]),
+            mindspore_max=str(r["mindspore_max"]),
+            cann=str(r["cann"]),
+            driver=None if r.get("driver") is None else str(r["driver"]),
+        )
+        for r in data["rows"]
+    ]
+
+
+@dataclass(frozen=True)
+class HdkRow:
+    """CANN <-> Ascend HDK (driver/firmware) from CANN's release notes."""
+
+    cann: str  # a release ("8.5.0") or a series ("9.1.X": any 9.1 release)
+    hdk: str  # the HDK release paired with it
+    hdk_min: str  # the oldest HDK line (major.minor) it supports
+
+    def has_cann(self, version: str) -> bool:
+        if self.cann.upper().endswith(".X"):
+            return _line(version) == _line(self.cann[:-2])
+        return same_release(self.cann, version)
+
+
+def _line(version: str) -> Tuple[Any, ...]:
+    """The release line of a version: its first two parts (``25.5.1`` -> 25.5)."""
+    return version_key(version)[:2]
+
+
+def hdk_rows_from_data(data: Dict[str, Any]) -> List[HdkRow]:
+    return [
+        HdkRow(cann=str(r["cann"]), hdk=str(r["hdk"]), hdk_min=str(r["hdk_min"]))
+        for r in data.get("cann_hdk", [])
+    ]
+
+
+def _load() -> Dict[str, Any]:
+    global _data
+    if _data is None:
+        with open(_TABLE_PATH, encoding="utf-8") as f:
+            _data = json.load(f)
+    return _data
+
+
+_data: Optional[Dict[str, Any]] = None
+
+
+def load_table() -> List[CompatRow]:
+    """The rows of ``compat.json`` (read once)."""
+    global _cache
+    if _cache is None:
+        _cache = rows_from_data(_load())
+    return list(_cache)
+
+
+def load_hdk_table() -> List[HdkRow]:
+    """The CANN <-> HDK rows of ``compat.json``."""
+    return hdk_rows_from_data(_load())
+
+
+def hdk_for(cann: Optional[str], table: Optional[List[HdkRow]] = None) -> Optional[HdkRow]:
+    """The CANN <-> HDK row of a CANN version, or None."""
+    if not cann:
+        return None
+    rows = load_hdk_table() if table is None else table
+    return next((r for r in rows if r.has_cann(cann)), None)
+
+
+def check_hdk(
+    cann: Optional[str], driver: Optional[str], table: Optional[List[HdkRow]] = None
+) -> Optional[StatusWarning]:
+    """A warning when the driver is older than the oldest HDK line CANN's notes support."""
+    row = hdk_for(cann, table)
+    if row is None or not driver or _line(driver) >= _line(row.hdk_min):
+        return None
+    return StatusWarning(
+        f"CANN {cann} needs Ascend HDK {row.hdk_min} or newer; driver {driver} is installed",
+        f"Upgrade the firmware and then the driver to Ascend HDK {row.hdk} (the release "
+        f"CANN {cann} is paired with)",
+        "error",
+        "driver",
+    )
+
+
+def check(
+    mindspore: Optional[str],
+    cann: Optional[str],
+    driver: Optional[str],
+    ascend_present: bool = True,
+    table: Optional[List[CompatRow]] = None,
+) -> Tuple[Compatibility, List[StatusWarning]]:
+    """Verdict (match / mismatch / unknown), what to install, and warnings.
+
+    ``ascend_present``: an NPU or an Ascend install was found. Without one (a plain CPU
+    machine) a missing CANN is expected and gives no warning. Besides the MindSpore rows,
+    CANN's own HDK pairing (``cann_hdk``) is checked whatever MindSpore is installed.
+    """
+    comp, warnings = _check_mindspore(mindspore, cann, driver, ascend_present, table)
+    if not any(w.component == "driver" for w in warnings):
+        hdk = check_hdk(cann, driver)
+        row = hdk_for(cann)
+        if hdk is not None and row is not None:
+            warnings.append(hdk)
+            install = list(comp.install) + [f"NPU driver and firmware Ascend HDK {row.hdk}"]
+            if comp.verdict != "mismatch":
+                comp = Compatibility("mismatch", hdk.message, comp.expected, install)
+            else:
+                comp.install = install
+    return comp, warnings
+
+
+KEEP_CANN_FIX = N_("Install CANN {}, or keep CANN {} and pip install mindspore=={}")
+
+
+def _check_mindspore(
+    mindspore: Optional[str],
+    cann: Optional[str],
+    driver: Optional[str],
+    ascend_present: bool = True,
+    table: Optional[List[CompatRow]] = None,
+) -> Tuple[Compatibility, List[StatusWarning]]:
+    """:func:`check` against the MindSpore rows only."""
+    rows = load_table() if table is None else table
+    warnings: List[StatusWarning] = []
+    ms_rows = [r for r in rows if mindspore and r.has_mindspore(mindspore)]
+    cann_rows = [r for r in rows if cann and same_release(r.cann, cann)]
+
+    def ms_for_cann() -> Optional[str]:
+        return cann_rows[-1].mindspore_max if cann_rows else None
+
+    if not ascend_present and not cann:
+        msg = "No Ascend software found: MindSpore runs on CPU."
+        if mindspore is None:
+            msg = "No Ascend software and no MindSpore found."
+        return Compatibility("unknown", msg), warnings
+
+    if mindspore is None:
+        comp = Compatibility("unknown", "MindSpore is not installed.")
+        target = ms_for_cann()
+        fix = "pip install mindspore"
+        if target:
+            fix = f"pip install mindspore=={target}  (matches CANN {cann})"
+            comp.expected = {"mindspore": target}
+            comp.install = [f"mindspore=={target}"]
+        warnings.append(StatusWarning("MindSpore is not installed", fix, "warning", "mindspore"))
+        return comp, warnings
+
+    if not ms_rows:
+        comp = Compatibility(
+            "unknown",
+            f"MindSpore {mindspore} is not in the compatibility table.",
+        )
+        target = ms_for_cann()
+        if target and cann:
+            comp.message += f" CANN {cann} pairs with MindSpore {cann_rows[-1].mindspore_text()}."
+            comp.expected = {"mindspore": target}
+            comp.install = [f"mindspore=={target}"]
+            warnings.append(
+                StatusWarning(
+                    f"MindSpore {mindspore} is not known to work with CANN {cann}",
+                    f"pip install mindspore=={target}  (the release built for CANN {cann})",
+                    "info",
+                    "mindspore",
+                )
+            )
+        return comp, warnings
+
+    row = ms_rows[-1]
+    expected: Dict[str, Any] = {"cann": row.cann, "driver": row.driver}
+    if not cann:
+        comp = Compatibility(
+            "unknown",
+            f"CANN not found; MindSpore {mindspore} needs CANN {row.cann}.",
+            expected,
+            [f"CANN {row.cann}"],
+        )
+        warnings.append(
+            StatusWarning(
+                f"CANN toolkit not found (MindSpore {mindspore} needs CANN {row.cann})",
+                f"Install Ascend-cann-toolkit {row.cann} and source its set_env.sh",
+                "error",
+                "cann",
+            )
+        )
+        return comp, warnings
+
+    if row not in cann_rows:
+        install = [f"CANN {row.cann}"]
+        fix = f"Install CANN {row.cann}"
+        target = ms_for_cann()
+        if target:
+            install.append(f"mindspore=={target}")
+            # one catalogue template (localize() matches it whole), never a fix built from
+            # two messages: that comes out half translated
+            fix = KEEP_CANN_FIX.format(row.cann, cann, target)
+        comp = Compatibility(
+            "mismatch",
+            f"MindSpore {mindspore} is built for CANN {row.cann}, but CANN {cann} is installed.",
+            expected,
+            install,
+        )
+        warnings.append(StatusWarning(comp.message, fix, "error", "cann"))
+        return comp, warnings
+
+    if row.driver and driver and version_key(driver) < version_key(row.driver):
+        comp = Compatibility(
+            "mismatch",
+            f"CANN {cann} needs NPU driver {row.driver} or newer; driver {driver} is installed.",
+            expected,
+            [f"NPU driver and firmware {row.driver} or newer"],
+        )
+        warnings.append(
+            StatusWarning(
+                comp.message,
+                f"Upgrade the firmware and then the driver to {row.driver} or newer "
+                "(Ascend-hdk-*-npu-firmware / -npu-driver .run packages)",
+                "error",
+                "driver",
+            )
+        )
+        return comp, warnings
+
+    return (
+        Compatibility(
+            "match",
+            "MindSpore {} and CANN {} match{}.".format(
+                mindspore, cann, "" if not (row.driver and driver) else ", driver " + driver
+            ),
+            expected,
+        ),
+        warnings,
+    )

@@ -1,0 +1,237 @@
+"""Align two sides' records and find the first divergence (pure: records in, results out).
+
+Records are matched by normalized Cell path and call number (``layers.0.attn``, its second
+call ``layers.0.attn#1``); AMP's Casts live inside its wrappers, which the capture already
+folds into the wrapped Cell, so a Cell and its AMP copy line up. An explicit ``mapping``
+(``{"a.path": "b.path"}``) pairs Cells a port renamed. Nothing else is paired: a record
+with no partner, or with outputs of another shape, is *unmatched*, with the reason.
+
+The first divergence is the first matched record, in side a's execution order, whose
+output error jumps past ``max(k * input error, floor)``. The input error is measured on the
+record's own inputs when both sides recorded them (two Cells) and, for a Cell holding
+others, the error of the Cells that ran inside it; else it is the error of the
+records whose outputs are those inputs on side a (found by value), else the largest error
+seen before it. ``floor`` defaults by the lower precision of the two outputs. When a Cell's
+inputs are already worse than everything before them (by the same rule), the error arose in
+its parent's own ``construct`` (``x * scale``, a missing residual between two sub-Cells): the
+parent is the first divergence, with ``jump_before`` naming the sub-Cell that saw it first.
+"""
+
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ascend_lab.model.numeric_records import OpRecord, SideRecord
+from ascend_lab.model.tensor_stats import ErrorStats, TensorStats, compare, fingerprint
+
+K_DEFAULT = 10.0
+FLOORS = {"float16": 1e-2, "bfloat16": 4e-2}
+FLOOR_FP32 = 1e-4
+
+
+def default_floor(a: Sequence[Optional[TensorStats]], b: Sequence[Optional[TensorStats]]) -> float:
+    dtypes = " ".join(s.dtype.lower() for s in list(a) + list(b) if s is not None)
+    if "bfloat16" in dtypes:
+        return FLOORS["bfloat16"]
+    if "float16" in dtypes:
+        return FLOORS["float16"]
+    return FLOOR_FP32
+
+
+class OpComparison:
+    """One matched Cell call: both sides' statistics and the error between them."""
+
+    def __init__(self, a: OpRecord, b: OpRecord, errors: List[Optional[ErrorStats]]):
+        self.a = a
+        self.b = b
+        self.errors = errors
+        self.input_rel: float = 0.0
+        self.input_basis = "inputs"
+        self.threshold: float = 0.0
+        self.diverged = False
+        self.suspicious = False
+        # set when the error appeared in this Cell's own construct, between its sub-Cells
+        self.jump_before: Optional[str] = None
+
+    @property
+    def label(self) -> str:
+        return self.a.label
+
+    @property
+    def op_type(self) -> str:
+        return self.a.op_type
+
+    def _measured(self) -> List[ErrorStats]:
+        return [e for e in self.errors if e is not None]
+
+    @property
+    def max_abs(self) -> float:
+        return max((e.max_abs for e in self._measured()), default=0.0)
+
+    @property
+    def max_rel(self) -> float:
+        return max((e.max_rel for e in self._measured()), default=0.0)
+
+    @property
+    def cosine(self) -> float:
+        vals = [e.cosine for e in self._measured() if e.cosine == e.cosine]
+        return min(vals) if vals else float("nan")
+
+    @property
+    def exact(self) -> bool:
+        return all(e.exact for e in self._measured())
+
+    def counts(self, side: str) -> Dict[str, int]:
+        """NaN, Inf, fp16/bf16 overflow and underflow counts over the side's outputs."""
+        rec = self.a if side == "a" else self.b
+        keys = ("nan", "inf", "fp16_overflow", "fp16_underflow", "bf16_overflow", "bf16_underflow")
+        return {k: sum(getattr(s, k) for s in rec.outputs if s is not None) for k in keys}
+
+
+class Unmatched:
+    """A record with no partner on the other side, and why."""
+
+    def __init__(self, side: str, record: OpRecord, reason: str):
+        self.side = side
+        self.record = record
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Unmatched({self.side} {self.record.label} {self.record.op_type}: {self.reason})"
+
+
+def _errors(a: OpRecord, b: OpRecord) -> Tuple[Optional[List[Optional[ErrorStats]]], str]:
+    if len(a.outputs) != len(b.outputs) and b.inputs:
+        return None, f"{len(a.outputs)} outputs on side a, {len(b.outputs)} on side b"
+    errors: List[Optional[ErrorStats]] = []
+    for i, sb in enumerate(b.outputs):
+        sa = a.outputs[i] if i < len(a.outputs) else None
+        if sa is None or sb is None:
+            errors.append(None)
+            continue
+        if sa.shape != sb.shape:
+            return None, f"output {i} is {sa.shape} on side a, {sb.shape} on side b"
+        errors.append(compare(sa, sb))
+    if not any(e is not None for e in errors):
+        return None, "no output to compare"
+    return errors, ""
+
+
+def _input_rel(a: OpRecord, b: OpRecord) -> Optional[float]:
+    if not a.inputs or len(a.inputs) != len(b.inputs):
+        return None
+    worst = 0.0
+    for sa, sb in zip(a.inputs, b.inputs):
+        if sa.shape != sb.shape:
+            return None
+        worst = max(worst, compare(sa, sb).max_rel)
+    return worst
+
+
+def align(
+    side_a: SideRecord,
+    side_b: SideRecord,
+    mapping: Optional[Mapping[str, str]] = None,
+) -> Tuple[List[OpComparison], List[Unmatched]]:
+    """Pair records by (path, call), through ``mapping``; the rest is unmatched."""
+    rename = dict(mapping or {})
+    b_by_key = side_b.by_key()
+    used = set()
+    pairs: List[OpComparison] = []
+    unmatched: List[Unmatched] = []
+    for rec in side_a.records:
+        key = (rename.get(rec.path, rec.path), rec.call)
+        other = b_by_key.get(key)
+        if other is None:
+            why = (
+                "no reference array"
+                if side_b.kind == "reference"
+                else "no Cell call {} on side b".format(key[0] or "(net)")
+            )
+            unmatched.append(Unmatched("a", rec, why))
+            continue
+        used.add(key)
+        errors, why = _errors(rec, other)
+        if errors is None:
+            unmatched.append(Unmatched("a", rec, why))
+            unmatched.append(Unmatched("b", other, why))
+            continue
+        pairs.append(OpComparison(rec, other, errors))
+    for key, rec in b_by_key.items():
+        if key not in used:
+            unmatched.append(
+                Unmatched("b", rec, "no Cell call {} on side a".format(key[0] or "(net)"))
+            )
+    return pairs, unmatched
+
+
+def find_divergence(
+    pairs: List[OpComparison], k: float = K_DEFAULT, floor: Optional[float] = None
+) -> Optional[OpComparison]:
+    """Mark each pair's input error and threshold; the first that jumps past it, or None."""
+    produced: Dict[Tuple[object, ...], float] = {}
+    worst_before = 0.0
+    first: Optional[OpComparison] = None
+    jump: Optional[OpComparison] = None  # the first Cell whose inputs are worse than before
+    done: List[OpComparison] = []
+    for pair in sorted(pairs, key=lambda p: p.a.index):
+        measured = _input_rel(pair.a, pair.b)
+        inner = _inner_rel(done, pair.a.path)
+        if measured is not None and jump is None and first is None:
+            in_bar = floor if floor is not None else default_floor(pair.a.inputs, pair.b.inputs)
+            if measured > max(k * worst_before, in_bar):
+                jump = pair
+        if measured is not None:
+            pair.input_rel, pair.input_basis = measured, "inputs"
+        else:
+            found = [produced[fingerprint(s)] for s in pair.a.inputs if fingerprint(s) in produced]
+            if found and len(found) == len(pair.a.inputs):
+                pair.input_rel, pair.input_basis = max(found), "producers"
+            else:
+                pair.input_rel, pair.input_basis = worst_before, "earlier"
+        if inner is not None and inner > pair.input_rel:
+            pair.input_rel, pair.input_basis = inner, "inner cells"
+        bar = floor if floor is not None else default_floor(pair.a.outputs, pair.b.outputs)
+        pair.threshold = max(k * pair.input_rel, bar)
+        rel = pair.max_rel
+        pair.suspicious = rel > bar
+        pair.diverged = rel > pair.threshold
+        if pair.diverged and first is None:
+            first = pair
+        for i, s in enumerate(pair.a.outputs):
+            err = pair.errors[i] if i < len(pair.errors) else None
+            if s is not None and err is not None:
+                produced[fingerprint(s)] = max(produced.get(fingerprint(s), 0.0), err.max_rel)
+        worst_before = max(worst_before, rel)
+        done.append(pair)
+    if jump is not None and (first is None or first.a.index > jump.a.index):
+        owner = _owner(pairs, jump)
+        if owner is not None:
+            owner.diverged, owner.jump_before = True, jump.label
+            owner.threshold = max(k * _worst_before(pairs, jump), owner.threshold)
+            return owner
+    return first
+
+
+def _owner(pairs: List[OpComparison], child: OpComparison) -> Optional[OpComparison]:
+    """The call of the Cell whose ``construct`` called ``child`` (the next enclosing record)."""
+    parent = child.a.path.rpartition(".")[0] if "." in child.a.path else ""
+    later = [p for p in pairs if p.a.path == parent and p.a.index > child.a.index]
+    return min(later, key=lambda p: p.a.index) if later else None
+
+
+def _worst_before(pairs: List[OpComparison], child: OpComparison) -> float:
+    return max((p.max_rel for p in pairs if p.a.index < child.a.index), default=0.0)
+
+
+def _is_inside(path: str, parent: str) -> bool:
+    return parent == "" and path != "" or path.startswith(parent + ".")
+
+
+def _inner_rel(done: List[OpComparison], parent: str) -> Optional[float]:
+    """The largest error of the Cell calls that ran inside this one (just before it: hooks
+    fire children first), so a parent is judged against what its children already did."""
+    worst: Optional[float] = None
+    for pair in reversed(done):
+        if not _is_inside(pair.a.path, parent):
+            break
+        worst = pair.max_rel if worst is None else max(worst, pair.max_rel)
+    return worst

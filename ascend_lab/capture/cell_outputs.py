@@ -1,0 +1,252 @@
+"""Capture each Cell's inputs and outputs on one side: the only module here that imports MindSpore.
+
+How (checked on CPU with MindSpore 2.10.0; 2.7 was not installed on this machine):
+
+* ``Cell.register_forward_hook`` in PyNative mode works on CPU: every sub-Cell's hook gets
+  its inputs and output. This is what is used: the net runs in PyNative for the capture
+  (the context's mode is restored afterwards), one record per Cell call, in execution order
+  (children before their parent). Ops written in a ``construct`` (``x + y``) are seen as part
+  of the Cell whose ``construct`` holds them.
+* ``MINDSPORE_DUMP_CONFIG`` with ``"saved_data": "statistic"`` is refused on CPU ("storing
+  statistic dump is only supported on GPU and Ascend"); ``"tensor"`` works in GRAPH_MODE
+  on CPU and writes one ``.npy`` per kernel output (``MatMul.Default_d1-Dense_MatMul-op0…``)
+  plus ``execution_order/*.csv``, i.e. whole tensors on disk: not used by default.
+* ``ops.TensorDump`` is not supported on CPU ("Unsupported op [TensorDump] on CPU").
+
+With NumPy 2, MindSpore 2.10's first PyNative op in a process can fail spuriously; the
+capture runs a throw-away op first (:func:`_prime_pynative`). Nothing is written to disk.
+Hooks are removed afterwards, also when the net fails. Known MindSpore 2.10 bug, not
+undone here: when the ``construct`` of a ``to_float`` Cell raises, its PyNative
+mixed-precision type stays set for the rest of the process (later ops are cast).
+"""
+
+import copy
+import os
+import sys
+from typing import Any, Callable, Dict, List, Tuple
+
+from ascend_lab.errors.numerics import NumericsInputError, NumericsRunError
+from ascend_lab.model.numeric_records import AMP_WRAPPERS, OpRecord, SideRecord, normalize_path
+from ascend_lab.model.tensor_stats import SAMPLE_SIZE, TensorStats
+
+_MS_DIR = os.sep + "mindspore" + os.sep
+_SHAPE_WORDS = ("shape", "dimension", "rank", "size of", "in_channels", "must be equal")
+
+
+def amp_copy(net: Any, level: str) -> Any:
+    """A deep copy of ``net`` under ``mindspore.amp.auto_mixed_precision(copy, level)``."""
+    from mindspore.amp import auto_mixed_precision
+
+    if level not in ("O0", "O1", "O2", "O3"):
+        raise NumericsInputError(f"amp must be one of O0, O1, O2, O3, got {level!r}")
+    try:
+        twin = copy.deepcopy(net)
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's Cell
+        raise NumericsRunError(f"cannot copy the net for amp={level}: {exc}") from exc
+    return auto_mixed_precision(twin, level)
+
+
+def to_tensors(inputs: List[Any]) -> List[Any]:
+    """NumPy arrays become ``mindspore.Tensor``; anything else is passed as given."""
+    import mindspore as ms
+    import numpy as np
+
+    return [ms.Tensor(x) if isinstance(x, np.ndarray) else x for x in inputs]
+
+
+def _tensor_list(value: Any) -> List[Any]:
+    import mindspore as ms
+
+    if isinstance(value, ms.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        out: List[Any] = []
+        for item in value:
+            out.extend(_tensor_list(item))
+        return out
+    return []
+
+
+def _stats_of(tensor: Any, sample_size: int, keep: bool) -> TensorStats:
+    import mindspore as ms
+
+    dtype = str(tensor.dtype)
+    if tensor.dtype == ms.bfloat16:
+        tensor = tensor.astype(ms.float32)
+    return TensorStats(tensor.asnumpy(), dtype=dtype, sample_size=sample_size, keep=keep)
+
+
+def _call_site(cell: Any) -> str:
+    """The line of the parent's ``construct`` that called ``cell`` (else its own construct)."""
+    frame: Any = sys._getframe(2)
+    for _ in range(60):
+        if frame is None:
+            break
+        code = frame.f_code
+        if (
+            code.co_name == "construct"
+            and frame.f_locals.get("self") is not cell
+            and _MS_DIR not in code.co_filename  # SequentialCell, CellList: the user's caller
+        ):
+            return f"{code.co_filename}:{frame.f_lineno}"
+        frame = frame.f_back
+    try:
+        code = type(cell).construct.__code__
+        return f"{code.co_filename}:{code.co_firstlineno}"
+    except AttributeError:
+        return ""
+
+
+def _scopes(net: Any) -> Dict[str, Tuple[str, str]]:
+    """Normalized Cell path -> (MindSpore scope, Cell class) for every Cell to hook."""
+    out: Dict[str, Tuple[str, str]] = {}
+    classes: Dict[str, str] = {}
+    for name, cell in net.cells_and_names():
+        classes[name] = type(cell).__name__
+    for name, cell in net.cells_and_names():
+        cls = type(cell).__name__
+        if cls in AMP_WRAPPERS:
+            inner = getattr(cell, "_backbone", None)
+            cls = type(inner).__name__ if inner is not None else cls
+        path = normalize_path(name)
+        if path in out:
+            continue  # the wrapper came first; its _backbone is the same Cell
+        steps = []
+        parts = name.split(".") if name else []
+        for i, part in enumerate(parts):
+            if part == "_backbone":
+                continue
+            prefix = ".".join(parts[: i + 1])
+            step_cls = classes.get(prefix, "Cell")
+            if step_cls in AMP_WRAPPERS:
+                inner = dict(net.cells_and_names()).get(prefix + "._backbone")
+                step_cls = type(inner).__name__ if inner is not None else step_cls
+            steps.append(f"{part}-{step_cls}")
+        out[path] = ("/".join(["Default"] + steps), cls)
+    return out
+
+
+_primed = False
+
+
+def _prime_pynative() -> None:
+    """Run one tiny PyNative op first, once per process, and drop its failure.
+
+    MindSpore 2.10 with NumPy 2 prints "Numpy init failed" on the first PyNative op that
+    takes a Python tuple or scalar, and leaves a Python exception set: that op then fails
+    with "returned a result with an exception set" (seen on Embedding's reshape and on
+    ``Tensor + 1.0``). Later ops work, so a throw-away op goes first.
+    """
+    global _primed
+    if _primed:
+        return
+    _primed = True
+    import mindspore as ms
+
+    try:
+        ms.ops.reshape(ms.Tensor([0.0]), (1,)) + 1.0
+    except Exception:  # noqa: BLE001, S110 - the known first-op failure; nothing to report
+        pass
+
+
+def capture_side(
+    net: Any,
+    inputs: List[Any],
+    name: str,
+    keep_tensors: bool = False,
+    sample_size: int = SAMPLE_SIZE,
+) -> Tuple[SideRecord, Any]:
+    """Run ``net(*inputs)`` in PyNative with a forward hook on every Cell; (records, output)."""
+    import mindspore as ms
+
+    if not isinstance(net, ms.nn.Cell):
+        raise NumericsInputError(
+            f"side {name} is a {type(net).__name__}, not a mindspore.nn.Cell "
+            "(nor a reference dict or .npz)"
+        )
+    records: List[OpRecord] = []
+    calls: Dict[str, int] = {}
+    scopes = _scopes(net)
+    handles: List[Any] = []
+
+    def make_hook(path: str) -> Callable[..., None]:
+        scope, cls = scopes[path]
+
+        def hook(cell: Any, args: Any, output: Any) -> None:
+            call = calls.get(path, 0)
+            calls[path] = call + 1
+            ins = [_stats_of(t, sample_size, keep_tensors) for t in _tensor_list(args)]
+            outs = [_stats_of(t, sample_size, keep_tensors) for t in _tensor_list(output)]
+            rec = OpRecord(len(records), path, call, cls, scope, _call_site(cell), ins, outs)
+            records.append(rec)
+
+        return hook
+
+    seen = set()
+    for cname, cell in net.cells_and_names():
+        path = normalize_path(cname)
+        if path in seen:
+            continue
+        seen.add(path)
+        handles.append(cell.register_forward_hook(make_hook(path)))
+
+    mode = ms.get_context("mode")
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        _prime_pynative()
+        output = net(*to_tensors(inputs))
+    except Exception as exc:  # noqa: BLE001 - reported with the side and MindSpore's text
+        text = str(exc).strip()
+        first = _first_line(text) or type(exc).__name__
+        where = _failing_line(exc)
+        who = f"side {name} ({type(net).__name__})"
+        message = f"{who} failed on the inputs {_shapes(inputs)}: {first}{where}"
+        low = text.lower()
+        if isinstance(exc, (ValueError, TypeError)) and any(w in low for w in _SHAPE_WORDS):
+            raise NumericsInputError(message) from exc
+        raise NumericsRunError(message) from exc
+    finally:
+        for handle in handles:
+            handle.remove()
+        ms.set_context(mode=mode)
+    return SideRecord(name, "cell", records, type(net).__name__), output
+
+
+def _first_line(text: str) -> str:
+    """MindSpore's first line that says something (not its ``----`` rules or ``- Kernel
+    select failed:`` headings)."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("-"):
+            return line
+    return ""
+
+
+def _shapes(inputs: List[Any]) -> str:
+    shapes = []
+    for x in inputs:
+        shape = getattr(x, "shape", None)
+        shapes.append(str(tuple(shape)) if shape is not None else type(x).__name__)
+    return "[" + ", ".join(shapes) + "]"
+
+
+def _failing_line(exc: BaseException) -> str:
+    """`` (at file:line)`` of the deepest user frame of the traceback, if any."""
+    tb = exc.__traceback__
+    where = ""
+    for frame, line in _walk(tb):
+        filename = frame.f_code.co_filename
+        if "site-packages" not in filename and "ascend_lab" not in filename:
+            where = f" (at {filename}:{line})"
+    return where
+
+
+def _walk(tb: Any) -> List[Tuple[Any, int]]:
+    out = []
+    while tb is not None:
+        out.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    return out
+
+
+__all__ = ["amp_copy", "capture_side"]

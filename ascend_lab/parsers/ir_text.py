@@ -1,0 +1,1207 @@
+"""Parse MindSpore's ``.ir`` text dumps into :class:`~ascend_lab.model.graph.Graph`.
+
+A dump file (``00_bootstrap_0000.ir``, ``opt_pass_*``, ``hwopt_*``, ``graph_build_0_*.ir``,
+``verbose_ir_files/graph_kernel/*``) looks like::
+
+    # IR entry: @kernel_graph0
+    # Total params: 7
+    # Params:
+    %para5_conv.weight: <Ref[Tensor[Float32]], (8, 3, 3, 3), ...>  :  has_default  :  ...
+    Node counting information:
+    Total number of nodes: 44
+    Total number of cnodes: 16
+
+    subgraph attr:
+    info_name: Fused_BiasAdd_ReLU_fusion_978...
+    # Parameters: 2, (<Tensor[Float32], (1, 84)>, <Tensor[Float32], (84)>)
+    subgraph @seg_trans__anonymous__366(%para12_Parameter_368, %para13_Parameter_369) {
+      %0(CNode_367) = PrimFunc_Add(%para12_Parameter_368, ...) cnode_attrs: {...}
+          : (<in types>) -> (<out types>)              abstract dtype + shape
+          : (<Float32xDefaultFormat[...]{1, 84}>) -> (...)   kernel select (device dtype x format)
+          : (Tensor, Tensor) -> (Tensor)               kernel object types
+          # Fullname with scope: (Default/fc2-Dense/expand_BiasAdd/Add-op0)
+          # In file /path/net.py:12, 33~42/    return .../
+      Return(%1)
+          : (<Tensor[Float32], (1, 84)>)
+    }
+    # Order: ...
+
+The parser is a line-based state machine with compiled regexes; it never imports MindSpore.
+
+Choices:
+
+- The entry graph (``# IR entry: @name``) is the returned Graph; every other ``subgraph``
+  block (graph-kernel ``Fused_*`` kernels, frontend closures) goes into ``Graph.subgraphs``
+  keyed by its name, with its ``subgraph attr:`` lines (``info_name``, ``graph_kernel``) in
+  its ``attrs``.
+- Parameters from ``# Params:`` open the entry graph: kind ``parameter`` for weights
+  (``IsWeight: true`` / ``has_default`` / ``is_parameter``), ``input`` for graph inputs. A
+  subgraph's own parameters (``subgraph @g(%para10_x, ...)``) are ``input`` nodes of it.
+- Value inputs (``I64(0)``, ``Bool(0)``, ``UMonad[U]``, ``(1, 2)``, ``@graph``, ...)
+  become **constant nodes** (kind ``constant``, op ``Constant``, the text in
+  ``attrs["value"]``) with id ``<consumer id>#<slot>``, placed just before their consumer.
+  Free variables of closures (``$(@outer:x)``, values of an enclosing graph) are made the
+  same way but with kind ``input`` and op ``FreeVariable`` (``attrs["graph"]`` names the
+  enclosing graph). So ``node.inputs[i]`` always lines up with ``node.input_types[i]`` and every
+  input is a node id of the same graph.
+- Attributes are text: ``{instance name: x}`` -> ``attrs["instance_name"]``,
+  ``primitive_attrs`` entries under their own key, ``cnode_attrs`` entries as
+  ``"cnode:<key>"``; kernel object types as ``attrs["object_types"]``; anything else
+  unrecognised on a node line or continuation line is kept under ``"text"``/``"extra"``.
+- ``Return(...)`` is a node with id ``return``. Op names drop the ``PrimFunc_`` prefix.
+- Calls into subgraphs (``call @g(...)``, ``@g(...)``, ``%0[@@g](...)``,
+  ``%0[@FuncUnion(@a, @b)](...)`` with all targets in ``attrs["callees"]``, ``Partial(@g,
+  ...)``) are kind ``call`` with ``subgraph`` set (the first target); a call to a graph
+  kernel takes the kernel name as op (``Fused_BiasAdd_ReLU_fusion``, from the callee's
+  ``info_name`` without its hash) and keeps the full ``info_name`` in ``attrs``. Other
+  calls have op ``call``.
+- In kernel graphs (entry ``kernel_graph*``, files ``graph_build_*`` / ``hwopt_*kernel_graph*``)
+  ``step`` is the execution index of each kernel in the entry graph.
+- Sources are ``"path:line"`` (first line of a range), in printed order.
+
+Lines of a kind this parser does not know inside a graph body are kept, with their line
+numbers, in ``graph.attrs["unparsed"]``. Anything malformed (no ``# IR entry``, a node line
+it cannot read, unbalanced brackets, a file that ends inside a graph) raises
+:class:`~ascend_lab.parsers.errors.GraphParseError` with the file and line.
+
+Hostile input: every regular expression here runs in linear time (no nested or adjacent
+quantifiers over overlapping classes; the few shapes that would backtrack are scanned with
+``str`` methods instead), text is accumulated in lists and joined once, counts read from the
+file (``Float32*N``) are checked against what the line holds before anything is expanded,
+and the file size and line length are capped (:mod:`ascend_lab.parsers.limits`).
+"""
+
+import bisect
+import hashlib
+import os
+import re
+from dataclasses import replace
+from functools import lru_cache
+from sys import intern
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+from ascend_lab.model.graph import Graph, Node, TensorType
+from ascend_lab.model.ops import fused_kernel_name
+from ascend_lab.parsers.errors import GraphParseError
+from ascend_lab.parsers.gc_pause import gc_paused
+from ascend_lab.parsers.ir_paste import PARTIAL_ATTR, clean_pasted_ir, has_entry_header
+from ascend_lab.parsers.limits import (
+    IR_MAX_BYTES_ENV,
+    IR_MAX_LINE_ENV,
+    limit,
+    read_text_capped,
+    too_large,
+)
+
+__all__ = ["parse_ir_text", "parse_ir_file", "read_ir_header", "is_kernel_graph_file"]
+
+_ENTRY_PREFIX = "# IR entry: @"
+_SOURCE_CACHE_MAX = 100_000
+_COUNT_RE = re.compile(r"Total number of (nodes|cnodes): (\d+)")
+_TOTAL_RE = re.compile(r"# Total (subgraphs|params): (\d+)")
+_PARAM_TYPE_RE = re.compile(r"<(.*?)>(?=\s+:\s|\s*$)")
+# `(?<!\s)`: a run of spaces is tried once, from its start (else each start rescans the run).
+_FIELD_SEP_RE = re.compile(r"^\s*:\s+|(?<!\s)\s+:\s+")
+_PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
+_SUBGRAPH_PREFIX = "subgraph @"
+_PARENT_PREFIX = " parent: [subgraph @"
+_SPACE_RE = re.compile(r"\s")
+_NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
+_CALLEE_RE = re.compile(
+    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>%[^\s(\[]+)(?:\[(?P<sw>[^\]]+)\])?"
+    r"|(?P<prim>[^\s(%@]+))\("
+)
+# `Parameter_335[@@g](...)`: a call through a graph parameter printed by its name (a training
+# step's frontend dumps). Rare: tried only when _CALLEE_RE finds no operator.
+_PARAM_CALL_RE = re.compile(
+    r"(?:call @(?P<call>[^\s(]+)|@(?P<direct>[^\s(]+)|(?P<ref>[^\s(\[%@]+)\[(?P<sw>[^\]]+)\]"
+    r"|(?P<prim>[^\s(%@]+))\("
+)
+_GRAPH_REF_RE = re.compile(r"(?<!@)@+([^\s,()@\]]+)")
+_FULLNAME_RE = re.compile(r"\s*# Fullname with scope: \((.*)\)\s*$")
+_SCOPE_RE = re.compile(r"\s*# Scope: \((.*)\)\s*$")
+_INFILE_RE = re.compile(r"\s*# In file ([^:]+):(\d+)")
+_INFILE_SLOW_RE = re.compile(r"\s*# In file (.+?):(\d+)")
+_PARAMETERS_RE = re.compile(r"# Parameters: (\d+), \((.*)\)\s*$")
+_SPECIAL_RE = re.compile(r"[()\[\]{}\"',]")
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {")", "]", "}"}
+_TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]\]?, \(([^)]*)\)")
+_SCALAR_RE = re.compile(r"([^\s,\[\]]+), NoShape$")
+_ELEM_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]")
+_TUPLE_SEP = "], TupleShape("
+# `Float32xDefaultFormat[...]{1, 84}`: the word is split at its first `x<Capital>` in Python.
+_DEVICE_RE = re.compile(r"([A-Za-z0-9_]+)(?:\[[^\]]*\])?\{([^}]*)\}$")
+_DEVICE_WORD_RE = re.compile(r"<([A-Z][A-Za-z0-9_]*)[\[{]")
+_DEVICE_SPLIT_RE = re.compile(r"x[A-Z]")
+_LABEL_RE = re.compile(r"\s*(?:\{instance name: ([^}]*)\}|([A-Za-z_]\w*): \{)")
+_PARA_NUM_RE = re.compile(r"%para(\d+)_")
+
+CALL_OPS = frozenset({"Partial"})
+# Results of the cached helpers are kept for short texts only: a cache of 4096 one-megabyte
+# lines would hold gigabytes after the parse.
+_CACHE_MAX_CHARS = 1024
+# A decimal number longer than this is no count or dimension a dump can mean (and int() of a
+# million digits takes seconds on Python 3.8).
+_MAX_DIGITS = 19
+
+
+def is_kernel_graph_file(path: Optional[str], entry: str = "") -> bool:
+    """True for kernel graphs, whose textual order is the execution order."""
+    if path:
+        base = path.replace(os.sep, "/").rpartition("/")[2]
+        if base.endswith(".ir") and (
+            base.startswith("graph_build_")
+            or (base.startswith("hwopt_") and "kernel_graph" in base[6:])
+        ):
+            return True
+    return entry.startswith("kernel_graph")
+
+
+def _small_int(text: str) -> Optional[int]:
+    """``int(text)`` for a plain decimal of at most ``_MAX_DIGITS`` digits, else None."""
+    text = text.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or len(digits) > _MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
+
+
+def _entry_name(line: str) -> Optional[str]:
+    """``# IR entry: @name`` -> ``name`` (trailing spaces dropped)."""
+    name = line[len(_ENTRY_PREFIX) :].rstrip()
+    return name or None
+
+
+def _subgraph_header(line: str) -> Optional[Tuple[str, str]]:
+    """``subgraph @name[ parent: [subgraph @p]](args) {`` -> ``(name, args)``; None if not one.
+
+    Scanned with str methods: as a regex (a lazy name before a greedy argument list) this
+    took quadratic time on a line of brackets.
+    """
+    head = line.rstrip()
+    if not head.startswith(_SUBGRAPH_PREFIX) or not head.endswith(") {"):
+        return None
+    body = head[len(_SUBGRAPH_PREFIX) : -3]
+    if not body or body[0].isspace():
+        return None
+    # The name is the shortest run of non-spaces followed by `(` or by the parent clause.
+    paren = body.find("(", 1)
+    ws = _SPACE_RE.search(body)
+    space = ws.start() if ws else -1
+    if paren >= 0 and (space < 0 or paren < space):
+        return body[:paren], body[paren + 1 :]
+    if space > 0 and body.startswith(_PARENT_PREFIX, space):
+        close = body.find("]", space + len(_PARENT_PREFIX))
+        if close >= 0 and body.startswith("(", close + 1):
+            return body[:space], body[close + 2 :]
+    return None
+
+
+# ---------------------------------------------------------------------------- splitting
+
+
+def _top_level(text: str, start: int = 0) -> Iterator[Tuple[str, int, int, int]]:
+    """``(char, start, end, depth after it)`` for each bracket and comma outside quotes."""
+    depth = 0
+    quote = ""
+    for m in _SPECIAL_RE.finditer(text, start):
+        ch = m.group()
+        if quote:
+            if ch == quote and text[m.start() - 1] != "\\":
+                quote = ""
+            continue
+        if ch == '"':
+            quote = ch
+            continue
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        yield ch, m.start(), m.end(), depth
+
+
+def _match_close(text: str, start: int) -> int:
+    """Index just past the bracket that closes the one at ``text[start]``; -1 if none."""
+    for ch, _start, end, depth in _top_level(text, start):
+        if depth == 0 and ch in _CLOSE:
+            return end
+    return -1
+
+
+def split_top(text: str) -> List[str]:
+    """Split at commas that are not inside brackets or double quotes; strip the parts."""
+    text = text.strip()
+    if not text:
+        return []
+    if not any(c in text for c in '([{"'):
+        return [p.strip() for p in text.split(",")]
+    parts = []
+    last = 0
+    for ch, start, end, depth in _top_level(text):
+        if ch == "," and depth == 0:
+            parts.append(text[last:start].strip())
+            last = end
+    parts.append(text[last:].strip())
+    return parts
+
+
+def _split_attrs(body: str) -> Tuple[Tuple[str, str], ...]:
+    """``"a: I64(1), b: (1, 2)"`` -> ``(("a", "I64(1)"), ("b", "(1, 2)"))``."""
+    if len(body) > _CACHE_MAX_CHARS:
+        return _split_attrs_uncached(body)
+    return _split_attrs_cached(body)
+
+
+def _split_attrs_uncached(body: str) -> Tuple[Tuple[str, str], ...]:
+    out = []
+    for part in split_top(body):
+        if not part:
+            continue
+        key, sep, value = part.partition(": ")
+        if not sep:
+            key, sep, value = part.partition(":")
+        out.append((key.strip(), value.strip()) if sep else (part, ""))
+    return tuple(out)
+
+
+_split_attrs_cached = lru_cache(maxsize=4096)(_split_attrs_uncached)
+
+
+def _tail_attrs(tail: str) -> Optional[Tuple[Tuple[str, str], ...]]:
+    if len(tail) > _CACHE_MAX_CHARS:
+        return _tail_attrs_uncached(tail)
+    return _tail_attrs_cached(tail)
+
+
+def _tail_attrs_uncached(tail: str) -> Optional[Tuple[Tuple[str, str], ...]]:
+    """The attributes after a node's arguments, as (key, text) pairs; None if unbalanced.
+
+    ``{instance name: x}`` -> ``instance_name``; ``primitive_attrs: {...}`` entries keep
+    their keys; other ``<label>_attrs: {...}`` entries get a ``<label>:`` prefix; anything
+    unrecognised is kept under ``text``.
+    """
+    out: List[Tuple[str, str]] = []
+    pos = 0
+    while pos < len(tail):
+        m = _LABEL_RE.match(tail, pos)
+        if not m:
+            rest = tail[pos:].strip()
+            if rest:
+                out.append(("text", rest))
+            break
+        if m.group(1) is not None:
+            out.append(("instance_name", m.group(1)))
+            pos = m.end()
+            continue
+        label = m.group(2)
+        open_at = m.end() - 1
+        close = _match_close(tail, open_at)
+        if close < 0:
+            return None
+        prefix = "" if label == "primitive_attrs" else label.replace("_attrs", "") + ":"
+        for key, value in _split_attrs(tail[open_at + 1 : close - 1]):
+            out.append((prefix + key, value))
+        pos = close
+    return tuple(out)
+
+
+_tail_attrs_cached = lru_cache(maxsize=4096)(_tail_attrs_uncached)
+
+
+# ---------------------------------------------------------------------------- types
+
+
+def _shape(text: str) -> Optional[Tuple[int, ...]]:
+    text = text.strip()
+    if not text:
+        return ()
+    dims = text.split(",")
+    if any(len(d) > _MAX_DIGITS + 8 for d in dims):
+        return None
+    try:
+        return tuple(int(d) for d in dims)
+    except ValueError:
+        return None
+
+
+def parse_type(text: str) -> List[TensorType]:
+    """One abstract type (without ``<>``) -> one TensorType, or several for a tuple."""
+    return list(_parse_type(text))
+
+
+def _parse_type(text: str) -> Tuple[TensorType, ...]:
+    if len(text) > _CACHE_MAX_CHARS:
+        return tuple(_parse_type_uncached(text))
+    return _parse_type_cached(text)
+
+
+@lru_cache(maxsize=8192)
+def _parse_type_cached(text: str) -> Tuple[TensorType, ...]:
+    # Types repeat across nodes and files: parse each distinct text once (results are frozen).
+    return tuple(_parse_type_uncached(text))
+
+
+def _tuple_parts(text: str) -> Optional[Tuple[str, str]]:
+    """``Tuple[<elems>], TupleShape(<shapes>)`` -> ``(elems, shapes)``, split at the last
+    separator (what a greedy regex would pick, without its quadratic backtracking)."""
+    if not (text.startswith("Tuple[") and text.endswith(")")):
+        return None
+    at = text.rfind(_TUPLE_SEP, 6)
+    if at < 0 or at + len(_TUPLE_SEP) > len(text) - 1:
+        return None
+    return text[6:at], text[at + len(_TUPLE_SEP) : -1]
+
+
+def _tuple_elems(elems_text: str, shape_count: int) -> Optional[List[str]]:
+    """Element dtypes of a tuple, ``Float32*3`` standing for three; None unless there are
+    exactly ``shape_count`` of them. Counts are added up before anything is expanded, so
+    ``Float32*30000000`` against a line holding three shapes allocates nothing."""
+    counted: List[Tuple[str, int]] = []
+    total = 0
+    for part in split_top(elems_text):
+        name, star, count = part.rpartition("*")
+        n = _small_int(count) if star and count.isdigit() else None
+        if n is None:
+            counted.append((part, 1))
+            total += 1
+        else:
+            counted.append((name, n))
+            total += n
+        if total > shape_count:
+            return None
+    if total != shape_count:
+        return None
+    return [name for name, n in counted for _ in range(n)]
+
+
+def _parse_type_uncached(text: str) -> List[TensorType]:
+    if text == "null" or not text:
+        return [TensorType()]
+    m = _TENSOR_RE.match(text)
+    if m:
+        return [TensorType(dtype=m.group(1), shape=_shape(m.group(2)))]
+    m = _SCALAR_RE.match(text)
+    if m:
+        return [TensorType(dtype=m.group(1), shape=())]
+    parts = _tuple_parts(text)
+    if parts:
+        shapes = split_top(parts[1])
+        elems = _tuple_elems(parts[0], len(shapes))
+        if elems is not None:
+            types = []
+            for elem, shp in zip(elems, shapes):
+                tm = _ELEM_RE.match(elem)
+                dtype = tm.group(1) if tm else elem
+                if shp == "NoShape":
+                    types.append(TensorType(dtype=dtype, shape=()))
+                elif shp.startswith("(") and shp.endswith(")"):
+                    types.append(TensorType(dtype=dtype, shape=_shape(shp[1:-1])))
+                else:
+                    types.append(TensorType(dtype=dtype, shape=None))
+            return types
+    return [TensorType(dtype=text)]
+
+
+def _slot_type(text: str) -> TensorType:
+    """The type of one input slot: a tuple stays one value (dtype ``Tuple[...]``)."""
+    types = parse_type(text)
+    if len(types) == 1:
+        return types[0]
+    return TensorType(dtype=text.partition(", TupleShape")[0])
+
+
+def _type_list(text: str) -> List[str]:
+    """``"<A>, <B>"`` -> ``["A", "B"]``."""
+    text = text.strip()
+    if not text:
+        return []
+    if text.startswith("<") and text.endswith(">"):
+        return text[1:-1].split(">, <")
+    return split_top(text)
+
+
+def _parse_types_line(body: str) -> Tuple[List[str], Optional[List[str]]]:
+    """``(<a>, <b>) -> (<c>)`` -> (["a", "b"], ["c"]); ``(<c>)`` -> (["c"], None)."""
+    arrow = body.find(") -> (")
+    if arrow >= 0:
+        ins = body[1:arrow] if body.startswith("(") else body[:arrow]
+        outs = body[arrow + 6 :]
+        if outs.endswith(")"):
+            outs = outs[:-1]
+        return _type_list(ins), _type_list(outs)
+    if body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    return _type_list(body), None
+
+
+def _device(text: str) -> Optional[Tuple[str, str, Optional[Tuple[int, ...]]]]:
+    """``Float32xDefaultFormat{1, 84}`` -> ``("Float32", "DefaultFormat", (1, 84))``."""
+    if len(text) > _CACHE_MAX_CHARS:
+        return _device_uncached(text)
+    return _device_cached(text)
+
+
+def _device_uncached(text: str) -> Optional[Tuple[str, str, Optional[Tuple[int, ...]]]]:
+    m = _DEVICE_RE.match(text)
+    if not m:
+        return None
+    word = m.group(1)
+    x = _DEVICE_SPLIT_RE.search(word, 1)
+    if not x:
+        return None
+    return word[: x.start()], word[x.start() + 1 :], _shape(m.group(2))
+
+
+_device_cached = lru_cache(maxsize=4096)(_device_uncached)
+
+
+def _has_device_type(body: str) -> bool:
+    """True if a type line names device types (``<Float32xDefaultFormat{...}>``)."""
+    for m in _DEVICE_WORD_RE.finditer(body):
+        word = m.group(1)
+        x = _DEVICE_SPLIT_RE.search(word, 1)
+        if x and "_" not in word[: x.start()]:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------- parser
+
+
+def _strip_prim(op: str) -> str:
+    return op[9:] if op.startswith("PrimFunc_") else op
+
+
+def _param_node(text: str, path: Optional[str], lineno: int) -> Node:
+    m = _PARAM_RE.match(text)
+    if not m:
+        raise GraphParseError(f"cannot read parameter line {text[:80]!r}", path, lineno)
+    pid, rest = m.group(1), m.group(2).strip()
+    num = _PARA_NUM_RE.match(pid)
+    name = pid[num.end() :] if num else pid[1:]
+    outputs: List[TensorType] = []
+    fields: List[str] = []
+    m = _PARAM_TYPE_RE.match(rest)
+    if m:
+        type_text = m.group(1)
+        outputs = parse_type(type_text)
+        fields = [f for f in _FIELD_SEP_RE.split(rest[m.end() :]) if f]
+    elif rest.startswith("<"):
+        raise GraphParseError(f"unterminated parameter type in {text[:80]!r}", path, lineno)
+    else:
+        fields = [rest] if rest else []
+        type_text = ""
+    attrs: Dict[str, str] = {}
+    extra: List[str] = []
+    weight = "is_parameter" in type_text or "ref_key=" in type_text
+    for f in fields:
+        if f.startswith("IsWeight:"):
+            attrs["is_weight"] = f.split(":", 1)[1].strip()
+            weight = attrs["is_weight"] == "true"
+        elif f == "has_default":
+            attrs["has_default"] = "true"
+            weight = True
+        elif f.startswith("<") and f.endswith(">"):
+            dev = _device(f[1:-1])
+            if dev and len(outputs) == 1:
+                outputs = [replace(outputs[0], device_dtype=dev[0], format=dev[1])]
+            attrs["device_type"] = f[1:-1]
+        elif f.startswith("[") and f.endswith("]"):
+            attrs["runtime_shape"] = f
+        else:
+            extra.append(f)
+    if extra:
+        attrs["extra"] = " : ".join(extra).strip(" :")
+    if type_text:
+        attrs["type"] = type_text
+    return Node(
+        id=pid,
+        op="Parameter",
+        kind="parameter" if weight else "input",
+        name=name,
+        outputs=outputs,
+        attrs=attrs,
+    )
+
+
+class BlockMemo:
+    """Parsed subgraph blocks of recent dumps, by their exact text, for reuse.
+
+    Consecutive passes of one compile print mostly the same blocks: a 32-layer net's
+    frontend dumps hold 3,190 closures each, and a pass rewrites a few. A block (from its
+    ``subgraph attr:`` line to its closing ``}``) whose text is identical to one parsed in
+    one of the last :attr:`GENERATIONS` parses is not parsed again: its nodes are shared.
+    That is safe because nothing changes a node once its parse is finished, and a reused
+    block whose calls resolve differently in the new dump (a callee's ``info_name``) is
+    parsed afresh. The entry graph, and blocks with unparsed lines (which carry their line
+    numbers), are never reused.
+    """
+
+    GENERATIONS = 3
+
+    def __init__(self) -> None:
+        # block digest -> its parsed graph, one dict per parse, newest last (digests, not
+        # texts, are kept: a 32-layer net's frontend dump is 11 MB of blocks)
+        self._generations: List[Dict[bytes, Graph]] = []
+        self.hits = 0  # blocks reused, over this memo's life
+        self.misses = 0
+
+    @staticmethod
+    def key(block: str) -> bytes:
+        """The key of a block's text (128-bit BLAKE2b)."""
+        return hashlib.blake2b(block.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    def get(self, key: bytes) -> Optional[Graph]:
+        for generation in reversed(self._generations):
+            found = generation.get(key)
+            if found is not None:
+                return found
+        return None
+
+    def start(self) -> Dict[bytes, Graph]:
+        """A new generation for one parse; only the GENERATIONS before it are kept."""
+        current: Dict[bytes, Graph] = {}
+        self._generations.append(current)
+        del self._generations[: -(self.GENERATIONS + 1)]
+        return current
+
+
+class _IRParser:
+    def __init__(self, text: str, path: Optional[str], memo: Optional[BlockMemo] = None) -> None:
+        self.text = text
+        self.path = path
+        self.memo = memo
+        self._shared: Dict[int, str] = {}  # id(reused graph) -> its block text
+        self.lineno = 0
+        # Text gathered line by line, joined once at the end (`+=` made it quadratic).
+        self._extras: Dict[int, Tuple[Node, List[str]]] = {}
+
+    def error(self, message: str, line: Optional[int] = None) -> GraphParseError:
+        return GraphParseError(message, self.path, line if line is not None else self.lineno)
+
+    def parse(self) -> Graph:
+        # Read first: a bad setting is the caller's ValueError, not a malformed file.
+        self.max_bytes = limit(IR_MAX_BYTES_ENV)
+        self.max_line = limit(IR_MAX_LINE_ENV)
+        try:
+            return self._parse()
+        except GraphParseError:
+            raise
+        except (ValueError, IndexError, KeyError, AttributeError, TypeError) as exc:
+            raise self.error(f"malformed IR ({type(exc).__name__}: {exc})") from exc
+        except (MemoryError, RecursionError) as exc:
+            raise self.error(
+                f"input too large or too deeply nested ({type(exc).__name__})"
+            ) from None
+
+    def _parse(self) -> Graph:  # noqa: C901 - one state machine, kept in one place
+        text = self.text
+        path = self.path
+        if len(text) > self.max_bytes:
+            raise too_large("the text", len(text), "characters", IR_MAX_BYTES_ENV, path)
+        if "\r" in text:  # a dump that went through Windows
+            text = text.replace("\r\n", "\n")
+        lines = text.split("\n")
+        max_line = self.max_line
+        entry: Optional[str] = None
+        file_attrs: Dict[str, str] = {}
+        params: List[Node] = []
+        blocks: Dict[str, Graph] = {}
+        order: List[str] = []
+        section = ""  # "attrs", "params", "subgraph_attr" outside blocks
+        pending_attrs: Dict[str, str] = {}
+        pending_param_types: List[str] = []
+        pending_source: List[str] = []
+        header_extra: List[str] = []
+        unparsed: Dict[int, Tuple[Graph, List[str]]] = {}
+        graph: Optional[Graph] = None
+        node: Optional[Node] = None
+        type_lines = 0
+        block_start = 0
+        node_re = _NODE_RE.match
+        callee_re = _CALLEE_RE.match
+        # "# In file" line -> its "file:line": each node repeats its whole call stack, so
+        # a 32-layer net prints the same few hundred lines some 100,000 times.
+        source_of: Dict[str, str] = {}
+        memo = self.memo
+        current: Dict[bytes, Graph] = memo.start() if memo is not None else {}
+        block_ends: List[int] = (
+            [i for i, text_line in enumerate(lines) if text_line == "}"] if memo is not None else []
+        )
+        skip_to = 0  # lines of a reused block are not read again
+        chunk: Optional[Tuple[bytes, int, Tuple[int, ...]]] = None  # (key, last line, state)
+
+        for idx, line in enumerate(lines):
+            if idx < skip_to:
+                continue
+            self.lineno = idx + 1
+            if len(line) > max_line:
+                raise too_large(
+                    "the line", len(line), "characters", IR_MAX_LINE_ENV, path, line=self.lineno
+                )
+            if graph is not None:
+                # Inside `subgraph @name(...) { ... }`.
+                if line.startswith("      "):
+                    if node is None:
+                        raise self.error("continuation line outside a node")
+                    known = source_of.get(line)
+                    if known is not None:  # most lines: a call-stack line seen before
+                        node.source.append(known)
+                        continue
+                    stripped = line.lstrip()
+                    if stripped.startswith(": "):
+                        self._types(node, stripped[2:], type_lines)
+                        type_lines += 1
+                    elif stripped.startswith("# In file "):
+                        m = _INFILE_RE.match(stripped) or _INFILE_SLOW_RE.match(stripped)
+                        if m:
+                            known = intern(f"{m.group(1)}:{m.group(2)}")
+                            node.source.append(known)
+                            if len(source_of) < _SOURCE_CACHE_MAX:
+                                source_of[line] = known
+                        else:
+                            self._extra(node, stripped)
+                    elif stripped.startswith("# Fullname with scope: "):
+                        m = _FULLNAME_RE.match(stripped)
+                        if not m:
+                            raise self.error("unterminated 'Fullname with scope' line")
+                        name = m.group(1)
+                        node.name = name
+                        slash = name.rfind("/")
+                        node.scope = intern(name[:slash]) if slash > 0 else None
+                    elif stripped.startswith("# Scope: "):
+                        m = _SCOPE_RE.match(stripped)
+                        if not m:
+                            raise self.error("unterminated 'Scope' line")
+                        node.scope = m.group(1)
+                    elif stripped.startswith("# SideEffect: "):
+                        node.attrs["side_effect"] = stripped[14:].strip()
+                    else:
+                        self._extra(node, stripped)
+                    continue
+                if line.startswith("  %"):
+                    m = node_re(line)
+                    if not m:
+                        raise self.error(f"cannot read node line {line.strip()[:80]!r}")
+                    node = self._node(graph, m.group(1), m.group(2), m.group(3), callee_re)
+                    type_lines = 0
+                    continue
+                if line.startswith("  Return("):
+                    node = self._node(graph, "return", None, line[2:], callee_re)
+                    type_lines = 0
+                    continue
+                if line == "}" or line.rstrip() == "}":
+                    if chunk is not None:
+                        # the block read as one unit that depends on nothing before it
+                        if (
+                            chunk[1] == idx
+                            and chunk[2] == self._state(file_attrs, params, header_extra, entry)
+                            and id(graph) not in unparsed
+                            and graph.name != entry
+                        ):
+                            current[chunk[0]] = graph
+                        chunk = None
+                    graph = None
+                    node = None
+                    continue
+                if not line.strip():
+                    continue
+                # A line this parser does not know (another MindSpore version?): kept as
+                # text with its line number, not dropped and not fatal.
+                kept = unparsed.get(id(graph))
+                if kept is None:
+                    old = graph.attrs.get("unparsed")
+                    graph.attrs["unparsed"] = ""  # joined at the end
+                    kept = unparsed[id(graph)] = (graph, [] if old is None else [old])
+                kept[1].append(f"{self.lineno}: {line.strip()}")
+                node = None
+                continue
+
+            # Outside any block.
+            if not line:
+                section = "" if section in ("attrs", "params") else section
+                continue
+            if line.startswith(_SUBGRAPH_PREFIX):
+                header = _subgraph_header(line)
+                if header is None:
+                    raise self.error(f"cannot read subgraph header {line[:80]!r}")
+                name = header[0]
+                graph = Graph(name=name, file=path, attrs=pending_attrs)
+                if pending_source:
+                    graph.attrs["source"] = ", ".join(pending_source)
+                header_params = split_top(header[1])
+                for i, pid in enumerate(header_params):
+                    if not pid.startswith("%"):
+                        raise self.error(f"cannot read subgraph parameter {pid[:40]!r}")
+                    num = _PARA_NUM_RE.match(pid)
+                    ptype = pending_param_types[i] if i < len(pending_param_types) else ""
+                    graph.nodes.append(
+                        Node(
+                            id=pid,
+                            op="Parameter",
+                            kind="input",
+                            name=pid[num.end() :] if num else pid[1:],
+                            outputs=parse_type(ptype) if ptype else [],
+                        )
+                    )
+                if name in blocks:
+                    raise self.error(f"subgraph @{name} defined twice")
+                blocks[name] = graph
+                order.append(name)
+                block_start = self.lineno
+                pending_attrs = {}
+                pending_param_types = []
+                pending_source = []
+                section = ""
+                node = None
+                continue
+            if line.startswith("#"):
+                if line.startswith(_ENTRY_PREFIX):
+                    entry = _entry_name(line) or entry
+                elif line.startswith("# Total "):
+                    m = _TOTAL_RE.match(line)
+                    if m:
+                        file_attrs["total_" + m.group(1)] = m.group(2)
+                elif line.startswith("# Attrs:"):
+                    section = "attrs"
+                elif line.startswith("# Params:"):
+                    section = "params"
+                elif line.startswith("# Parameters: "):
+                    m = _PARAMETERS_RE.match(line)
+                    if not m:
+                        raise self.error("cannot read '# Parameters:' line")
+                    pending_param_types = _type_list(m.group(2))
+                elif line.startswith("# In file "):
+                    m = _INFILE_RE.match(line)
+                    if m:
+                        pending_source.append(f"{m.group(1)}:{m.group(2)}")
+                # "# Order:" listings and other comments carry nothing new.
+                continue
+            if section == "params" and line.startswith("%"):
+                params.append(_param_node(line, path, self.lineno))
+                continue
+            if line.startswith("Total number of "):
+                m = _COUNT_RE.match(line)
+                if m:
+                    file_attrs["total_" + m.group(1)] = m.group(2)
+                continue
+            if line.startswith("Node counting information"):
+                continue
+            if line.startswith("subgraph attr:"):
+                section = "subgraph_attr"
+                pending_attrs = {}
+                chunk = None
+                if memo is not None and not pending_source and not pending_param_types:
+                    at = bisect.bisect_left(block_ends, idx)
+                    if at < len(block_ends):
+                        end = block_ends[at]
+                        block_text = "\n".join(lines[idx : end + 1])
+                        block_key = memo.key(block_text)
+                        reused = memo.get(block_key)
+                        # never as this dump's entry graph: it is finished with the
+                        # file's parameters and numbered as kernel steps, in place
+                        if (
+                            reused is not None
+                            and reused.name not in blocks
+                            and reused.name != entry
+                        ):
+                            memo.hits += 1
+                            graph_copy = Graph(
+                                name=reused.name,
+                                file=path,
+                                attrs=dict(reused.attrs),
+                                nodes=reused.nodes,
+                            )
+                            self._shared[id(graph_copy)] = block_text
+                            blocks[reused.name] = graph_copy
+                            order.append(reused.name)
+                            current[block_key] = reused
+                            skip_to = end + 1
+                            section = ""
+                            continue
+                        memo.misses += 1
+                        chunk = (
+                            block_key,
+                            end,
+                            self._state(file_attrs, params, header_extra, entry),
+                        )
+                continue
+            if line.endswith(" {"):
+                # A named block of settings, e.g. `jit config {` ... `}`.
+                section = "block:" + line[:-2].strip()
+                continue
+            if section.startswith("block:") and line.strip() == "}":
+                section = ""
+                continue
+            key, sep, value = line.partition(": ")
+            if not sep and line.endswith(":"):
+                key, sep, value = line[:-1], ":", ""
+            if sep and section in ("attrs", "subgraph_attr"):
+                if key == "subgraph instance":
+                    value = value.split(" : ")[0]
+                (file_attrs if section == "attrs" else pending_attrs)[key.strip()] = value
+                continue
+            if sep and section.startswith("block:"):
+                file_attrs[section[6:] + "." + key.strip()] = value.strip()
+                continue
+            # Unknown header lines are kept as text, not dropped.
+            if not header_extra:
+                old = file_attrs.get("header_extra")
+                file_attrs["header_extra"] = ""  # joined at the end
+                header_extra = [] if old is None else [old]
+            header_extra.append(line)
+
+        for g, kept_lines in unparsed.values():
+            g.attrs["unparsed"] = "\n".join(kept_lines)
+        for n, texts in self._extras.values():
+            n.attrs["extra"] = "\n".join(texts)
+        if header_extra:
+            file_attrs["header_extra"] = "\n".join(header_extra)
+
+        last = max(1, len(lines) - 1 if lines and not lines[-1] else len(lines))
+        if graph is not None:
+            raise self.error(
+                f"input ends inside subgraph @{graph.name} (opened at line {block_start}): "
+                "the file looks truncated",
+                last,
+            )
+        if entry is None:
+            raise self.error("no '# IR entry: @<graph>' header: not a MindSpore IR dump", 1)
+        if entry not in blocks:
+            raise self.error(f"entry graph @{entry} not found (the file looks truncated)", last)
+        main = blocks.pop(entry)
+        # `# Params:` describe the entry graph's parameters best; a header that lists some
+        # of them too (`subgraph @main(%para1_x)`) must not make duplicates.
+        described = {p.id for p in params}
+        main.nodes = params + [
+            n for n in main.nodes if not (n.op == "Parameter" and n.id in described)
+        ]
+        for key, value in file_attrs.items():
+            main.attrs.setdefault(key, value)
+        for name, g in list(blocks.items()):
+            if id(g) in self._shared and self._calls_differ(g, blocks):
+                blocks[name] = self._parse_block(self._shared[id(g)])
+        main.subgraphs = blocks
+        for g in [main] + list(blocks.values()):
+            if id(g) not in self._shared:  # a reused block was finished when first parsed
+                self._finish(g, blocks)
+        if is_kernel_graph_file(path, entry):
+            step = 0
+            for n in main.nodes:
+                if n.is_kernel:
+                    n.step = step
+                    step += 1
+        return main
+
+    @staticmethod
+    def _state(
+        file_attrs: Dict[str, str], params: List[Node], header_extra: List[str], entry: Any
+    ) -> Tuple[int, ...]:
+        """What a block's lines could change outside the block (compared before/after)."""
+        return (len(file_attrs), len(params), len(header_extra), hash(entry))
+
+    @staticmethod
+    def _calls_differ(graph: Graph, blocks: Dict[str, Graph]) -> bool:
+        """Whether finishing ``graph`` against ``blocks`` would change a (shared) call node."""
+        for n in graph.nodes:
+            if n.kind == "call" and n.subgraph:
+                callee = blocks.get(n.subgraph)
+                info = callee.attrs.get("info_name") if callee is not None else None
+                if info != n.attrs.get("info_name"):
+                    return True
+        return False
+
+    def _parse_block(self, block: str) -> Graph:
+        """One block's own graph, parsed afresh (not finished: the caller finishes it)."""
+        name = next(h[0] for h in map(_subgraph_header, block.split("\n")) if h is not None)
+        # no path: a kernel-graph file name would number this block's nodes as steps
+        sub = _IRParser(f"# IR entry: @{name}\n" + block, None)
+        sub.max_bytes, sub.max_line = self.max_bytes, self.max_line
+        graph = sub._parse()
+        graph.file = self.path
+        return graph
+
+    # ------------------------------------------------------------------ node lines
+
+    def _node(
+        self, graph: Graph, nid: str, out_name: Optional[str], rest: str, callee_re: Any
+    ) -> Node:
+        m = callee_re(rest) or _PARAM_CALL_RE.match(rest)
+        if not m:
+            raise self.error(f"cannot read operator in {rest[:80]!r}")
+        open_at = m.end() - 1
+        close = rest.find(")", open_at)
+        if close < 0 or any(c in rest[open_at + 1 : close] for c in '([{"'):
+            close = _match_close(rest, open_at)
+        else:
+            close += 1
+        if close < 0:
+            raise self.error("unbalanced parentheses in node arguments")
+        args = split_top(rest[open_at + 1 : close - 1])
+        node = Node(id=nid, op="")
+        subgraph: Optional[str] = None
+        inputs: List[str] = []
+        if m.group("call") is not None or m.group("direct") is not None:
+            subgraph = m.group("call") or m.group("direct")
+            node.kind = "call"
+            node.op = "call"
+        elif m.group("ref") is not None:
+            inputs.append(m.group("ref"))
+            node.kind = "call"
+            node.op = "call"
+            # `%0[@@g](...)` calls g chosen by a Switch; `%0[@FuncUnion(@a, @b)](...)`
+            # one of several graphs: keep the first as `subgraph`, all of them as text.
+            targets = m.group("sw")
+            if targets:
+                node.attrs["callees"] = targets
+                names = [g for g in _GRAPH_REF_RE.findall(targets) if g != "FuncUnion"]
+                subgraph = names[0] if names else None
+        else:
+            node.op = intern(_strip_prim(m.group("prim")))
+            if node.op in CALL_OPS:
+                node.kind = "call"
+        if out_name:
+            node.attrs["output_name"] = out_name
+        constants: List[Node] = []
+        for arg in args:
+            if arg.startswith("%") and " " not in arg:
+                inputs.append(arg)
+                continue
+            if node.kind == "call" and subgraph is None and arg.startswith("@"):
+                subgraph = arg[1:]
+            cid = f"{nid}#{len(inputs)}"
+            if arg.startswith("$(@"):
+                # A free variable: a value of an enclosing graph (closure), not a constant.
+                graph_name = arg[3:].split(":", 1)[0]
+                constants.append(
+                    Node(
+                        id=cid,
+                        op="FreeVariable",
+                        kind="input",
+                        attrs={"value": arg, "graph": graph_name},
+                    )
+                )
+            else:
+                constants.append(Node(id=cid, op="Constant", kind="constant", attrs={"value": arg}))
+            inputs.append(cid)
+        node.inputs = inputs
+        node.subgraph = subgraph
+        tail = rest[close:].strip()
+        if tail:
+            self._attrs(node, tail)
+        graph.nodes.extend(constants)
+        graph.nodes.append(node)
+        return node
+
+    def _attrs(self, node: Node, tail: str) -> None:
+        pairs = _tail_attrs(tail)
+        if pairs is None:
+            raise self.error("unbalanced braces in node attributes")
+        node.attrs.update(pairs)
+
+    def _extra(self, node: Node, text: str) -> None:
+        kept = self._extras.get(id(node))
+        if kept is None:
+            old = node.attrs.get("extra")
+            node.attrs["extra"] = ""  # keeps the key's place; the text is joined at the end
+            kept = self._extras[id(node)] = (node, [] if old is None else [old])
+        kept[1].append(text)
+
+    def _types(self, node: Node, body: str, index: int) -> None:
+        if index == 0:
+            ins, outs = _parse_types_line(body)
+            node.input_types = [_slot_type(t) for t in ins]
+            # `Return(%x)` prints one list: the value it returns.
+            node.outputs = [t for text in (ins if outs is None else outs) for t in parse_type(text)]
+        elif _has_device_type(body):
+            ins, outs = _parse_types_line(body)
+            self._apply_device(node, ins, outs)
+        elif "object_types" not in node.attrs:
+            # Kernel object types: `(Tensor, Scalar) -> (TupleUnfold)`.
+            node.attrs["object_types"] = body
+        else:
+            self._extra(node, ": " + body)
+
+    def _apply_device(self, node: Node, ins: List[str], outs: Optional[List[str]]) -> None:
+        def merge(types: List[TensorType], texts: List[str]) -> List[TensorType]:
+            merged = list(types)
+            for i, text in enumerate(texts):
+                dev = _device(text)
+                if dev is None:
+                    continue
+                if i < len(merged):
+                    old = merged[i]
+                    merged[i] = TensorType(old.dtype, old.shape, dev[0], dev[1])
+                else:
+                    merged.append(TensorType(shape=dev[2], device_dtype=dev[0], format=dev[1]))
+            return merged
+
+        node.input_types = merge(node.input_types, ins)
+        if outs is not None:
+            node.outputs = merge(node.outputs, outs)
+
+    # ------------------------------------------------------------------ finishing
+
+    def _finish(self, graph: Graph, blocks: Dict[str, Graph]) -> None:
+        ids = {n.id for n in graph.nodes}
+        by_num: Dict[str, str] = {}
+        by_name: Dict[str, str] = {}  # `Parameter_335` -> `%para199_Parameter_335`
+        for n in graph.nodes:
+            if n.kind in ("parameter", "input"):
+                m = _PARA_NUM_RE.match(n.id)
+                if m:
+                    by_num[m.group(1)] = n.id
+                if n.name:
+                    by_name.setdefault(n.name, n.id)
+        for n in graph.nodes:
+            if n.kind == "constant":
+                continue
+            for i, src in enumerate(n.inputs):
+                if src not in ids:
+                    m = _PARA_NUM_RE.match(src)
+                    if m and m.group(1) in by_num:
+                        n.inputs[i] = by_num[m.group(1)]
+                    elif src in by_name:
+                        n.inputs[i] = by_name[src]
+            if n.kind == "call" and n.subgraph and n.subgraph in blocks:
+                info = blocks[n.subgraph].attrs.get("info_name")
+                if info:
+                    n.op = fused_kernel_name(info)
+                    n.attrs["info_name"] = info
+        # Constant nodes take the scope and the type of the slot they feed.
+        consumers = {}
+        for n in graph.nodes:
+            if n.kind != "constant":
+                for slot, src in enumerate(n.inputs):
+                    if src.startswith(n.id + "#"):
+                        consumers[src] = (n, slot)
+        for n in graph.nodes:
+            if n.kind in ("constant", "input") and n.id in consumers:
+                user, slot = consumers[n.id]
+                n.scope = user.scope
+                if slot < len(user.input_types):
+                    n.outputs = [user.input_types[slot]]
+
+
+def parse_ir_text(text: str, path: Optional[str] = None, memo: Optional[BlockMemo] = None) -> Graph:
+    """Parse the text of one ``.ir`` dump; ``path`` is only used in errors and ``Graph.file``.
+
+    ``memo``: blocks of earlier dumps of the same compile to reuse (see :class:`BlockMemo`).
+    """
+    if not isinstance(text, str):
+        raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
+    notes: List[str] = []
+    if not has_entry_header(text):  # pasted text (see ir_paste): the parts that are there
+        text, notes = clean_pasted_ir(text)
+    with gc_paused():
+        graph = _IRParser(text, path, memo).parse()
+    if notes:
+        graph.attrs[PARTIAL_ATTR] = "partial IR (pasted text): " + "; ".join(notes)
+    return graph
+
+
+def parse_ir_file(path: Union[str, "os.PathLike[str]"]) -> Graph:
+    """Read and parse one ``.ir`` file (UTF-8; undecodable bytes become U+FFFD).
+
+    A file over ``ASCEND_LAB_IR_MAX_BYTES`` raises GraphParseError without being read.
+    """
+    p = os.fspath(path)
+    return parse_ir_text(read_text_capped(p, IR_MAX_BYTES_ENV), p)
+
+
+# ---------------------------------------------------------------------------- header
+
+_HEADER_SCAN_RE = re.compile(
+    r"^(?:# IR entry: @(?P<entry>[^\n]+)|Total number of (?P<kind>nodes|cnodes): (?P<count>\d+)"
+    r"|# Total (?P<tkind>subgraphs|params): (?P<tcount>\d+)|info_name: (?P<info>\S+)"
+    r"|subgraph @(?P<sub>[^\s(]+))",
+    re.M,
+)
+
+
+def read_ir_header(text_or_path: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]:
+    """Cheap summary of one ``.ir`` dump without parsing node bodies.
+
+    Accepts the text itself (a str with a newline, or starting with ``#``) or a path.
+    Returns ``entry``, ``nodes``/``cnodes`` (from the ``Total number of`` lines),
+    ``subgraphs_total``, ``params``, ``subgraphs`` (names in file order, entry included),
+    ``info_names`` (subgraph -> graph-kernel ``info_name``), ``kernel_graph`` and ``file``.
+    Only (linear) regular-expression scans over the text: about 300 MB/s.
+    """
+    path: Optional[str] = None
+    if isinstance(text_or_path, str) and (
+        not text_or_path or "\n" in text_or_path or text_or_path.startswith("#")
+    ):
+        text = text_or_path
+    else:
+        path = os.fspath(text_or_path)
+        text = read_text_capped(path, IR_MAX_BYTES_ENV)
+    if len(text) > limit(IR_MAX_BYTES_ENV):
+        raise too_large("the text", len(text), "characters", IR_MAX_BYTES_ENV, path)
+    info: Dict[str, Any] = {
+        "file": path,
+        "entry": None,
+        "nodes": None,
+        "cnodes": None,
+        "subgraphs_total": None,
+        "params": None,
+        "subgraphs": [],
+        "info_names": {},
+    }
+    pending_info: Optional[str] = None
+    for m in _HEADER_SCAN_RE.finditer(text):
+        if m.group("entry") is not None:
+            if info["entry"] is None:
+                info["entry"] = _entry_name(_ENTRY_PREFIX + m.group("entry"))
+        elif m.group("kind") is not None:
+            info[m.group("kind")] = _small_int(m.group("count"))
+        elif m.group("tkind") is not None:
+            key = "subgraphs_total" if m.group("tkind") == "subgraphs" else "params"
+            info[key] = _small_int(m.group("tcount"))
+        elif m.group("info") is not None:
+            pending_info = m.group("info")
+        else:
+            name = m.group("sub")
+            info["subgraphs"].append(name)
+            if pending_info:
+                info["info_names"][name] = pending_info
+            pending_info = None
+    if info["entry"] is None:
+        raise GraphParseError("no '# IR entry: @<graph>' header: not a MindSpore IR dump", path, 1)
+    info["kernel_graph"] = is_kernel_graph_file(path, info["entry"])
+    return info
+
+
+def _last_line_value(data: bytes, prefix: bytes) -> Optional[bytes]:
+    """The rest of the last line of ``data`` that starts with ``prefix``, if any."""
+    at = data.rfind(b"\n" + prefix)
+    if at >= 0:
+        start = at + 1 + len(prefix)
+    elif data.startswith(prefix):
+        start = len(prefix)
+    else:
+        return None
+    end = data.find(b"\n", start)
+    return data[start : end if end >= 0 else len(data)]
+
+
+def read_ir_counts(data: bytes) -> Dict[str, Any]:
+    """``entry``, ``nodes`` and ``cnodes`` of one ``.ir`` dump's bytes, found with byte
+    searches only (no regular expression, no decoding: ~30× faster than
+    :func:`read_ir_header`, for listing hundreds of big dumps). Same answers: the first
+    ``# IR entry:`` line, the last ``Total number of`` lines."""
+    if len(data) > limit(IR_MAX_BYTES_ENV):
+        raise too_large("the text", len(data), "bytes", IR_MAX_BYTES_ENV, None)
+    prefix = _ENTRY_PREFIX.encode()
+    at = 0 if data.startswith(prefix) else data.find(b"\n" + prefix)
+    if at < 0:
+        raise GraphParseError("no '# IR entry: @<graph>' header: not a MindSpore IR dump", None, 1)
+    start = at + (0 if at == 0 else 1)
+    end = data.find(b"\n", start)
+    line = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace")
+    counts: Dict[str, Any] = {"entry": _entry_name(line.rstrip("\r"))}
+    for kind in ("nodes", "cnodes"):
+        value = _last_line_value(data, b"Total number of " + kind.encode() + b": ")
+        counts[kind] = None if value is None else _small_int(value.decode("ascii", "replace"))
+    return counts

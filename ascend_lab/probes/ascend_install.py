@@ -1,0 +1,531 @@
+"""Find the Ascend install: driver, firmware and CANN, in every layout CANN has used.
+
+The one place that knows where Ascend software lives. Status (:mod:`.probe`), the kernel
+installer (:mod:`ascend_lab.kernel.setenv`), the doctor's checks and the support report all
+ask :func:`discover` (or :func:`read_install`, its older name).
+
+Where CANN is looked for, in this order (the first place holding a CANN install wins):
+
+1. the root the user named: ``--root`` / ``$ASCEND_LAB_ASCEND_ROOT`` (when given, only it
+   and the environment below are looked at, so a named root is never mixed with another);
+2. the environment set_env.sh left: ``$ASCEND_HOME_PATH``, ``$ASCEND_TOOLKIT_HOME``;
+3. the install-info files: ``/etc/Ascend/ascend_cann_install.info`` (root installs) and
+   ``$HOME/Ascend/ascend_cann_install.info`` (non-root installs), ``Install_Path=``;
+4. the defaults: ``/usr/local/Ascend``, ``$HOME/Ascend`` (non-root), ``$CONDA_PREFIX/Ascend``
+   (``conda install ascend::cann-toolkit``).
+
+Under a root, the layouts tried are (newest first): ``cann`` (CANN >= 8.5: a link to
+``cann-<version>``, with ``cann/set_env.sh``), ``cann-<version>`` folders without the link,
+``ascend-toolkit/latest`` (or its highest version folder), then ``nnae`` and ``nnrt``
+(inference-only CANN, before 8.5). A CANN home's version is read from
+``<home>/<arch>-linux/ascend_toolkit_install.info`` (``ascend_nnae_install.info``,
+``ascend_nnrt_install.info``), 8.5's ops package from ``ascend_ops_install.info`` beside it.
+
+The driver and firmware are read from the named root, else from the path the driver's
+``/etc/ascend_install.info`` records (``Driver_Install_Path_Param=``), else from
+``/usr/local/Ascend``. Every place looked at is recorded in ``InstallInfo.looked``, so the
+status can say where it looked when nothing is found. The system paths are fields of
+:class:`Locations` so tests give a fake tree and take the same code path a real machine
+takes. Reads are small and capped; every problem becomes a message in
+``InstallInfo.problems``, never an exception.
+"""
+
+import os
+import platform
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+
+from ascend_lab import settings
+from ascend_lab.parsers import versions
+
+DEFAULT_ROOT = "/usr/local/Ascend"
+ROOT_ENV = "ASCEND_LAB_ASCEND_ROOT"  # registered in ascend_lab.settings
+CANN_INSTALL_INFO = "/etc/Ascend/ascend_cann_install.info"
+DRIVER_INSTALL_INFO = "/etc/ascend_install.info"
+HOME_ENV_VARS = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
+_MAX_BYTES = 64 * 1024
+_MAX_LISTED = 500  # entries of one folder looked at (a root is a handful)
+
+# The install-info file of each product, and the ops package's (CANN >= 8.5).
+TOOLKIT_INFO = "ascend_toolkit_install.info"
+NNAE_INFO = "ascend_nnae_install.info"
+NNRT_INFO = "ascend_nnrt_install.info"
+OPS_INFO = "ascend_ops_install.info"
+INFO_FILES = (TOOLKIT_INFO, NNAE_INFO, NNRT_INFO)
+
+# Product folders under a root that hold ``latest`` or ``<version>`` folders, oldest layout
+# last. (``cann`` / ``cann-<version>`` are tried before these.)
+VERSIONED_PRODUCTS = ("ascend-toolkit", "nnae", "nnrt")
+
+# Where a set_env.sh sits under a root, when no version file says which install it belongs
+# to: the order the kernel installer has always used.
+SET_ENV_CANDIDATES = (
+    ("ascend-toolkit", "set_env.sh"),
+    ("ascend-toolkit", "latest", "set_env.sh"),
+    ("nnae", "set_env.sh"),
+    ("nnae", "latest", "set_env.sh"),
+    ("nnrt", "set_env.sh"),
+    ("nnrt", "latest", "set_env.sh"),
+    ("cann", "set_env.sh"),
+    ("cann", "latest", "set_env.sh"),
+)
+
+# where a candidate came from (values of Looked.source; shown, and translated, by the views)
+FROM_ROOT = "--root / ASCEND_LAB_ASCEND_ROOT"
+FROM_DEFAULT = "default"
+FROM_HOME = "non-root install ($HOME/Ascend)"
+FROM_CONDA = "conda ($CONDA_PREFIX/Ascend)"
+
+
+@dataclass(frozen=True)
+class Locations:
+    """The system paths discovery reads; tests point them into a fake tree."""
+
+    cann_install_info: str = CANN_INSTALL_INFO
+    driver_install_info: str = DRIVER_INSTALL_INFO
+    default_root: str = DEFAULT_ROOT
+
+
+SYSTEM = Locations()
+
+
+@dataclass
+class Looked:
+    """One place discovery looked at: what for, why there, and whether it was there."""
+
+    path: str
+    what: str  # "CANN" | "set_env.sh" | "install-info file" | "driver"
+    source: str  # FROM_* or an environment variable / install-info file name
+    found: bool
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"path": self.path, "what": self.what, "source": self.source, "found": self.found}
+
+
+@dataclass
+class InstallInfo:
+    root: str  # where the driver and firmware are read (the status's "root")
+    root_exists: bool = False
+    driver: Optional[str] = None
+    firmware: Optional[str] = None
+    firmware_ranges: List[Tuple[str, str]] = field(default_factory=list)  # from the driver
+    cann: Optional[str] = None
+    toolkit_home: Optional[str] = None  # the CANN home: <root>/cann, .../ascend-toolkit/latest
+    set_env: Optional[str] = None  # the set_env.sh that belongs to that CANN
+    problems: List[Tuple[str, str, str]] = field(default_factory=list)  # (component, msg, fix)
+    cann_real_home: Optional[str] = None  # toolkit_home with links resolved (cann-8.5.0)
+    cann_layout: Optional[str] = None  # "cann" | "cann-<version>" | "ascend-toolkit" | ...
+    cann_source: Optional[str] = None  # where the winning candidate came from
+    cann_info_file: Optional[str] = None  # the file the version was read from
+    ops: Optional[str] = None  # CANN >= 8.5: the ops package's version
+    ops_package: Optional[str] = None  # e.g. "Ascend-cann-910b-ops"
+    looked: List[Looked] = field(default_factory=list)
+
+    @property
+    def anything_installed(self) -> bool:
+        return bool(self.driver or self.firmware or self.cann or self.toolkit_home)
+
+    def cann_places(self) -> List[str]:
+        """The CANN places looked at, in order (for "CANN not found; looked in ...")."""
+        return _unique(x.path for x in self.looked if x.what == "CANN")
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The status JSON's ``install`` block."""
+        return {
+            "cann_home": self.toolkit_home,
+            "cann_real_home": self.cann_real_home,
+            "cann_layout": self.cann_layout,
+            "cann_source": self.cann_source,
+            "cann_info_file": self.cann_info_file,
+            "ops": self.ops,
+            "ops_package": self.ops_package,
+            "set_env": self.set_env,
+            "looked": [x.to_dict() for x in self.looked],
+        }
+
+
+def default_root() -> str:
+    return settings.get(ROOT_ENV) or DEFAULT_ROOT
+
+
+def read_small_text(path: str) -> Tuple[Optional[str], Optional[str]]:
+    """(text, None) or (None, why not). Never raises."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_BYTES)
+    except FileNotFoundError:
+        return None, "missing"
+    except IsADirectoryError:
+        return None, "a directory, not a file"
+    except OSError as e:
+        return None, f"unreadable ({e.strerror or e.__class__.__name__})"
+    return data.decode("utf-8", errors="replace"), None
+
+
+def _unique(items: Iterable[str]) -> List[str]:
+    seen = set()
+    out = []
+    for item in items:
+        key = os.path.normpath(item)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+def _listdir(path: str) -> List[str]:
+    try:
+        return sorted(os.listdir(path))[:_MAX_LISTED]
+    except OSError:
+        return []
+
+
+def _inside(base: str, target: str) -> bool:
+    return os.path.normpath(target).startswith(os.path.normpath(base) + os.sep)
+
+
+def _highest(base: str, names: List[str], prefix: str = "") -> Optional[str]:
+    """The folder ``base/<prefix><version>`` with the highest version, or ``None``."""
+    found = [
+        n
+        for n in names
+        if n.startswith(prefix)
+        and n[len(prefix) : len(prefix) + 1].isdigit()
+        and os.path.isdir(os.path.join(base, n))
+    ]
+    if not found:
+        return None
+    return os.path.join(base, max(found, key=lambda n: versions.version_key(n[len(prefix) :])))
+
+
+def _latest(base: str) -> Optional[str]:
+    """``base/latest``: a link (real machines) or a text file naming the version (a checkout
+    without symlinks)."""
+    latest = os.path.join(base, "latest")
+    if os.path.isdir(latest):
+        return latest
+    if os.path.isfile(latest):
+        text, _ = read_small_text(latest)
+        name = (text or "").strip()
+        if name and "\n" not in name:
+            target = os.path.normpath(os.path.join(base, name))
+            if os.path.isdir(target) and _inside(base, target):
+                return target
+    return None
+
+
+def find_toolkit(root: str) -> Optional[str]:
+    """The CANN home under ``root`` (see the module's layouts), or ``None``."""
+    for _layout, home, _product in _homes_under(root):
+        return home
+    return None
+
+
+def _homes_under(root: str) -> List[Tuple[str, str, str]]:
+    """``(layout, home, product folder)`` for each CANN home under ``root``, in order."""
+    out: List[Tuple[str, str, str]] = []
+    names = _listdir(root)
+    cann = os.path.join(root, "cann")
+    if os.path.isdir(cann):
+        # CANN >= 8.5: cann -> cann-<version>. (A cann/latest from older layouts is honoured.)
+        latest = None if _has_info(cann) else _latest(cann)
+        out.append(("cann", latest or cann, cann))
+    versioned = _highest(root, names, "cann-")
+    if versioned:
+        out.append(("cann-<version>", versioned, versioned))
+    for product in VERSIONED_PRODUCTS:
+        base = os.path.join(root, product)
+        if not os.path.isdir(base):
+            continue
+        home = _latest(base) or _highest(base, _listdir(base))
+        if home:
+            out.append((product, home, base))
+    return out
+
+
+def _arch_dirs(home: str) -> List[str]:
+    """``<arch>-linux`` folders of a CANN home, this machine's architecture first."""
+    mine = platform.machine() + "-linux"
+    found = [n for n in _listdir(home) if n.endswith("-linux")]
+    found.sort(key=lambda n: (n != mine, n))
+    return [os.path.join(home, n) for n in found]
+
+
+def _info_candidates(home: str, names: Tuple[str, ...] = INFO_FILES) -> List[str]:
+    out = []
+    for folder in [home] + _arch_dirs(home):
+        for name in names:
+            out.append(os.path.join(folder, name))
+    return out
+
+
+def _has_info(home: str) -> bool:
+    return any(os.path.isfile(p) for p in _info_candidates(home))
+
+
+def find_install_info_file(toolkit: str) -> Optional[str]:
+    """The install-info file of a CANN home: ``<home>/<arch>-linux/ascend_toolkit_install.info``
+    (or ``ascend_nnae_install.info`` / ``ascend_nnrt_install.info``, or directly in it)."""
+    for c in _info_candidates(toolkit):
+        if os.path.isfile(c):
+            return c
+    return None
+
+
+def _set_env_for(home: str, product: str) -> List[str]:
+    """Where the set_env.sh of a CANN home is, most specific first."""
+    return _unique(
+        [
+            os.path.join(product, "set_env.sh"),
+            os.path.join(home, "set_env.sh"),
+            os.path.join(os.path.dirname(home.rstrip(os.sep)), "set_env.sh"),
+        ]
+    )
+
+
+def find_set_env(root: Optional[str] = None, locations: Locations = SYSTEM) -> Optional[str]:
+    """The set_env.sh a kernel should source: that of the CANN :func:`discover` finds, else
+    the first of :data:`SET_ENV_CANDIDATES` under the root. An absolute path, or ``None``."""
+    info = discover(root, locations=locations)
+    return os.path.abspath(info.set_env) if info.set_env else None
+
+
+def set_env_candidates(root: str) -> List[str]:
+    """Every place a loose set_env.sh is looked for under ``root``, in order."""
+    return [os.path.join(root, *parts) for parts in SET_ENV_CANDIDATES]
+
+
+# -- discovery ------------------------------------------------------------------------------
+
+
+def _read_path_file(
+    info: InstallInfo, path: str, parse: Any, what: str = "install-info file"
+) -> Optional[str]:
+    text, _why = read_small_text(path)
+    value = parse(text) if text is not None else None
+    info.looked.append(Looked(path, what, "system", value is not None))
+    return value
+
+
+def _candidates(
+    info: InstallInfo, explicit: Optional[str], env: Mapping[str, str], loc: Locations
+) -> List[Tuple[str, str, bool]]:
+    """``(path, source, is_home)`` in the order CANN is looked for."""
+    out: List[Tuple[str, str, bool]] = []
+    if explicit:
+        out.append((explicit, FROM_ROOT, False))
+    for var in HOME_ENV_VARS:
+        value = env.get(var)
+        if value and value.startswith("/"):
+            out.append((value, var, True))
+    if explicit:
+        return out
+    home = env.get("HOME")
+    user_root = os.path.join(home, "Ascend") if home and home.startswith("/") else None
+    for path in [loc.cann_install_info] + (
+        [os.path.join(user_root, "ascend_cann_install.info")] if user_root else []
+    ):
+        recorded = _read_path_file(info, path, versions.parse_install_path)
+        if recorded:
+            out.append((recorded, os.path.basename(path), False))
+    out.append((loc.default_root, FROM_DEFAULT, False))
+    if user_root:
+        out.append((user_root, FROM_HOME, False))
+    conda = env.get("CONDA_PREFIX")
+    if conda and conda.startswith("/"):
+        out.append((os.path.join(conda, "Ascend"), FROM_CONDA, False))
+    seen = set()
+    unique = []
+    for path, source, is_home in out:
+        key = os.path.normpath(path)
+        if key not in seen:
+            seen.add(key)
+            unique.append((path, source, is_home))
+    return unique
+
+
+@dataclass
+class _Found:
+    layout: str
+    home: str
+    product: str
+    source: str
+    info_file: Optional[str]
+
+
+def _found_at(info: InstallInfo, path: str, source: str, is_home: bool) -> List[_Found]:
+    """The CANN homes at one candidate: under it as a root, or it as a home (the order
+    depends on which it is said to be), each recorded in ``info.looked``."""
+    as_home = []
+    # a root counts as a CANN home only with a version file in it (e.g. Install_Path naming
+    # cann-<version>); a home from the environment counts as it is, as set_env.sh said
+    if os.path.isdir(path) and (is_home or _has_info(path)):
+        as_home = [("home", path, path)]
+    homes = _homes_under(path) if os.path.isdir(path) else []
+    order = as_home + homes if is_home else homes + as_home
+    out = []
+    for layout, home, product in order:
+        info_file = find_install_info_file(home)
+        out.append(_Found(layout, home, product, source, info_file))
+        info.looked.append(Looked(info_file or home, "CANN", source, info_file is not None))
+    if not order:
+        info.looked.append(Looked(path, "CANN", source, False))
+    return out
+
+
+def discover(
+    root: Optional[str] = None,
+    environ: Optional[Mapping[str, str]] = None,
+    locations: Locations = SYSTEM,
+) -> InstallInfo:
+    """Driver, firmware and CANN of this machine (see the module docstring for the order).
+
+    ``root``: the root the user named (``None``: ``$ASCEND_LAB_ASCEND_ROOT`` if set, else
+    discover). ``environ``: the environment to read (default: this process's).
+    """
+    env = os.environ if environ is None else environ
+    explicit = root or settings.get(ROOT_ENV, env) or None
+    info = InstallInfo(root=explicit or locations.default_root)
+    candidates = _candidates(info, explicit, env, locations)
+
+    # driver and firmware
+    firmware_root = None
+    if not explicit:
+        drv, fw = (None, None)
+        text, _why = read_small_text(locations.driver_install_info)
+        if text is not None:
+            drv, fw = versions.parse_driver_install_paths(text)
+        info.looked.append(
+            Looked(locations.driver_install_info, "install-info file", "system", bool(drv))
+        )
+        if drv:
+            info.root = drv
+        firmware_root = fw
+    _read_hdk(info, info.root, firmware_root)
+    if info.problems and not info.root_exists:
+        return info  # a named root that is not a folder
+
+    # CANN
+    found: List[_Found] = []
+    for path, source, is_home in candidates:
+        found.extend(_found_at(info, path, source, is_home))
+        if any(f.info_file for f in found):
+            break
+    best = next((f for f in found if f.info_file), found[0] if found else None)
+    if best is not None:
+        _read_cann(info, best)
+    if best is None or best.info_file is None:
+        # no version file anywhere: a set_env.sh in the order the kernel always used
+        loose = _loose_set_env(info, [p for p, _s, is_home in candidates if not is_home])
+        if loose:
+            info.set_env = loose
+    return info
+
+
+def _loose_set_env(info: InstallInfo, roots: List[str]) -> Optional[str]:
+    """A set_env.sh under a root with no CANN version file beside it (the old order)."""
+    for root in roots:
+        for path in set_env_candidates(root):
+            if os.path.isfile(path):
+                info.looked.append(Looked(path, "set_env.sh", root, True))
+                return path
+    return None
+
+
+def _read_hdk(info: InstallInfo, root: str, firmware_root: Optional[str]) -> None:
+    if not os.path.exists(root):
+        info.looked.append(Looked(os.path.join(root, "driver"), "driver", root, False))
+        return
+    if not os.path.isdir(root):
+        info.problems.append(
+            (
+                "driver",
+                f"The Ascend install root {root} is not a directory",
+                "Point ASCEND_LAB_ASCEND_ROOT (or --root) at the folder holding driver/ and "
+                "ascend-toolkit/, usually /usr/local/Ascend",
+            )
+        )
+        return
+    info.root_exists = True
+    text = _read_version_file(info, root, "driver", "NPU driver", "npu-driver")
+    info.looked.append(Looked(os.path.join(root, "driver"), "driver", root, text is not None))
+    if text is not None:
+        info.driver = versions.parse_version_info(text)
+        info.firmware_ranges = versions.firmware_range(text)
+    fw_root = firmware_root if firmware_root and os.path.isdir(firmware_root) else root
+    text = _read_version_file(info, fw_root, "firmware", "NPU firmware", "npu-firmware")
+    if text is not None:
+        info.firmware = versions.parse_version_info(text)
+
+
+def _read_version_file(
+    info: InstallInfo, root: str, component: str, title: str, package: str
+) -> Optional[str]:
+    """The text of ``<root>/<component>/version.info`` if it has a ``Version=`` line; else
+    ``None``, with a problem when the component looks installed but its file is bad."""
+    path = os.path.join(root, component, "version.info")
+    fix = f"Reinstall the {title} (Ascend-hdk-*-{package}_*.run --full)"
+    text, why = read_small_text(path)
+    if text is None:
+        if os.path.isdir(os.path.join(root, component)) or why != "missing":
+            info.problems.append(
+                (component, f"{title.split()[-1].capitalize()} version file {path} is {why}", fix)
+            )
+        return None
+    if versions.parse_version_info(text) is None:
+        info.problems.append((component, f"{path} has no readable Version= line", fix))
+    return text
+
+
+def _read_cann(info: InstallInfo, found: _Found) -> None:
+    info.toolkit_home = found.home
+    info.cann_real_home = os.path.realpath(found.home)
+    info.cann_layout = found.layout
+    info.cann_source = found.source
+    info.cann_info_file = found.info_file
+    fix = "Reinstall the CANN toolkit (Ascend-cann-toolkit_*.run --install)"
+    if found.info_file:
+        text, why = read_small_text(found.info_file)
+        info.cann = versions.parse_toolkit_install_info(text or "")
+        if info.cann is None:
+            info.problems.append(
+                (
+                    "cann",
+                    "{} is {}".format(
+                        found.info_file, why or "empty or has no readable version= line"
+                    ),
+                    fix,
+                )
+            )
+        ops_file = os.path.join(os.path.dirname(found.info_file), OPS_INFO)
+        ops_text, _ = read_small_text(ops_file)
+        if ops_text is not None:
+            kv = versions.parse_key_value_file(ops_text)
+            info.ops = versions.parse_toolkit_install_info(ops_text)
+            info.ops_package = (kv.get("package_name") or "")[:80] or None
+    else:
+        info.problems.append(("cann", f"No ascend_toolkit_install.info under {found.home}", fix))
+    for path in _set_env_for(found.home, found.product):
+        exists = os.path.isfile(path)
+        info.looked.append(Looked(path, "set_env.sh", found.source, exists))
+        if exists:
+            info.set_env = path
+            break
+
+
+def read_install(
+    root: Optional[str] = None,
+    toolkit_hint: Optional[str] = None,
+    environ: Optional[Mapping[str, str]] = None,
+    locations: Locations = SYSTEM,
+) -> InstallInfo:
+    """:func:`discover`. Without ``environ``, the environment's CANN homes are not read and
+    ``toolkit_hint`` stands for ``$ASCEND_HOME_PATH`` (a CANN installed outside the root, e.g.
+    in the user's home); with it, ``environ`` is read as :func:`discover` reads it."""
+    env: Dict[str, str] = dict(os.environ if environ is None else environ)
+    if environ is None:
+        for var in HOME_ENV_VARS:
+            env.pop(var, None)
+    if toolkit_hint:
+        env[HOME_ENV_VARS[0]] = toolkit_hint
+    return discover(root, env, locations)

@@ -1,0 +1,438 @@
+"""Build one :class:`DeviceStatus` snapshot from the machine. The I/O edge of ``device``.
+
+``collect_status()`` never raises for bad machine state (missing, hanging or failing
+``npu-smi``, odd version files, a wrong install root): every problem becomes the CPU-mode
+reason or a warning. It is thread-safe and caches its result for a few seconds.
+"""
+
+import os
+import re
+import sys
+import threading
+import time
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+
+from ascend_lab import settings
+from ascend_lab.analysis import compat
+from ascend_lab.model.device_status import (
+    DeviceStatus,
+    StatusWarning,
+    Versions,
+    cap_warnings,
+    order_warnings,
+)
+from ascend_lab.parsers import npu_smi
+from ascend_lab.probes import ascend_install, envcheck, npu_smi_runner
+
+CACHE_SECONDS = 3.0
+_lock = threading.Lock()
+_cache: Dict[Tuple[Any, ...], Tuple[float, DeviceStatus]] = {}
+
+_MINDSPORE_DISTS = ("mindspore", "mindspore-ascend", "mindspore-gpu", "mindspore-cpu")
+
+
+_DIST_INFO = re.compile(
+    r"^(mindspore(?:[-_](?:ascend|gpu|cpu))?)-([^-]+?)\.(?:dist-info|egg-info)$", re.IGNORECASE
+)
+
+
+def mindspore_version(paths: Optional[List[str]] = None) -> Tuple[Optional[str], Optional[str]]:
+    """(version, distribution name) from installed metadata; never imports MindSpore.
+
+    Looks for ``mindspore-<version>.dist-info`` on ``sys.path`` directly: the same answer
+    as ``importlib.metadata.version("mindspore")`` (which the tests check) without its
+    ~20 ms import, so ``ascend-lab status`` stays fast.
+    """
+
+    found: Dict[str, str] = {}
+    for entry in sys.path if paths is None else paths:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            m = _DIST_INFO.match(name)
+            if m:
+                dist = m.group(1).lower().replace("_", "-")
+                found.setdefault(dist, m.group(2))
+        if found:
+            break  # the first sys.path entry holding MindSpore wins, as for imports
+    for dist in _MINDSPORE_DISTS:
+        if dist in found:
+            return found[dist], dist
+    return None, None
+
+
+def _gpu_available(ms_dist: Optional[str]) -> bool:
+    """A GPU build of MindSpore and an NVIDIA device: report ``gpu`` mode."""
+    if ms_dist is None or not os.path.exists("/dev/nvidiactl"):
+        return False
+    if ms_dist == "mindspore-gpu":
+        return True
+    try:
+        from importlib.util import find_spec
+
+        spec = find_spec("mindspore")
+    except (ImportError, ValueError):
+        return False
+    locations = list(getattr(spec, "submodule_search_locations", None) or [])
+    for loc in locations:
+        plugin = os.path.join(loc, "lib", "plugin")
+        try:
+            if any(n.startswith("libmindspore_gpu") for n in os.listdir(plugin)):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def collect_status(
+    refresh: bool = False,
+    root: Optional[str] = None,
+    npu_smi: Optional[str] = None,
+    timeout: float = 5.0,
+    details: bool = False,
+    run_check: bool = False,
+    query_npu_smi: bool = True,
+    locations: ascend_install.Locations = ascend_install.SYSTEM,
+) -> DeviceStatus:
+    """One snapshot of this machine's NPUs and Ascend/MindSpore software.
+
+    - ``refresh``: ignore the short (``CACHE_SECONDS``) in-process cache.
+    - ``root``: Ascend install root (default: env ``ASCEND_LAB_ASCEND_ROOT``, else found by
+      :func:`.ascend_install.discover`: set_env.sh's variables, the install-info files,
+      ``/usr/local/Ascend``, ``~/Ascend``, ``$CONDA_PREFIX/Ascend``).
+    - ``locations``: the system paths discovery reads (tests give a fake tree).
+    - ``npu_smi``: path to ``npu-smi`` (default: found on ``PATH``).
+    - ``timeout``: seconds allowed for each ``npu-smi`` call.
+    - ``details``: also run ``npu-smi info -t board|usages|health`` for each chip.
+    - ``run_check``: also run ``mindspore.run_check()`` in a subprocess (slow).
+    - ``query_npu_smi``: False leaves the chips out and never runs ``npu-smi`` (under the
+      hub, its service probes the chips once for the whole class).
+    """
+    root = root or settings.get(ascend_install.ROOT_ENV) or None  # None: discover
+    env = envcheck.snapshot()
+    key = (
+        root,
+        os.environ.get("HOME", ""),
+        os.environ.get("CONDA_PREFIX", ""),
+        npu_smi,
+        float(timeout),
+        bool(details),
+        bool(run_check),
+        bool(query_npu_smi),
+        locations,
+        os.environ.get("PATH", ""),
+        tuple(sorted((k, v or "") for k, v in env.items())),
+    )
+    with _lock:
+        now = time.monotonic()
+        hit = _cache.get(key)
+        if hit is not None and not refresh and now - hit[0] < CACHE_SECONDS:
+            return hit[1]
+        try:
+            status = _collect(
+                root,
+                npu_smi,
+                timeout,
+                details,
+                run_check,
+                env,
+                query_npu_smi=query_npu_smi,
+                locations=locations,
+            )
+        except Exception as e:  # a bug here must not break a notebook or the status bar
+            status = DeviceStatus(
+                mode="cpu",
+                reason=f"status collection failed: {type(e).__name__}: {e}",
+                root=root or ascend_install.DEFAULT_ROOT,
+                collected_at=time.time(),
+            )
+            status.warnings.append(
+                StatusWarning(
+                    f"ascend-lab could not read the device status ({type(e).__name__})",
+                    "Please report this with the output of `ascend-lab status --json`",
+                    "error",
+                    "npu",
+                )
+            )
+        if len(_cache) > 32:
+            _cache.clear()
+        _cache[key] = (time.monotonic(), status)
+        return status
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()
+
+
+# Where ``_collect`` reads the machine: live by default; ascend_lab.report passes a
+# recorded bundle's npu-smi texts, MindSpore version and environment to replay it.
+Runner = Callable[[str, List[str], float], npu_smi_runner.RunResult]
+
+
+def collect_from(
+    root: Optional[str],
+    npu_smi_path: Optional[str],
+    run: Runner,
+    mindspore: Tuple[Optional[str], Optional[str]],
+    environ: Mapping[str, str],
+    timeout: float = 5.0,
+    details: bool = False,
+) -> DeviceStatus:
+    """A status from given sources (no cache, no PATH lookup): the replay of a recording.
+
+    ``root=None`` discovers the install as :func:`collect_status` does (the live report)."""
+    return _collect(
+        root, npu_smi_path, timeout, details, False, envcheck.snapshot(environ),
+        run=run, mindspore=mindspore, environ=environ, find=lambda: None,
+    )  # fmt: skip
+
+
+def _collect(
+    root: Optional[str],
+    npu_smi_path: Optional[str],
+    timeout: float,
+    details: bool,
+    do_run_check: bool,
+    env: Dict[str, Optional[str]],
+    run: Runner = npu_smi_runner.run_npu_smi,
+    mindspore: Optional[Tuple[Optional[str], Optional[str]]] = None,
+    environ: Optional[Mapping[str, str]] = None,
+    find: Callable[[], Optional[str]] = npu_smi_runner.find_npu_smi,
+    query_npu_smi: bool = True,
+    locations: ascend_install.Locations = ascend_install.SYSTEM,
+) -> DeviceStatus:
+    start = time.monotonic()
+    status = DeviceStatus(
+        root=root or locations.default_root, collected_at=time.time(), environment=env
+    )
+    status.subject = {
+        "kind": "process",
+        "python": sys.executable,
+        "set_env": os.environ.get("ASCEND_LAB_SET_ENV"),  # set by the ascend-lab kernel
+    }
+    source = os.environ if environ is None else environ
+    # Set by the hub's spawner hook (ascend_lab.hub.spawner): the machine's id of the one
+    # chip this server sees (as device 0), or why this server has no chip.
+    hub_chip = source.get("ASCEND_LAB_CHIP")
+    if hub_chip:
+        status.subject["hub_chip"] = hub_chip
+    cpu_reason = source.get("ASCEND_LAB_CPU_REASON")
+    warnings: List[StatusWarning] = []
+
+    # 1. npu-smi
+    exe = (npu_smi_path or find()) if query_npu_smi else None
+    status.npu_smi_path = exe
+    smi_reason = ""
+    smi_failed = False  # npu-smi exists but did not give a table
+    parsed = None
+    if not query_npu_smi:
+        smi_reason = "npu-smi not run here (the hub service probes the chips)"
+    elif exe is None:
+        smi_reason = "npu-smi not found on PATH"
+    else:
+        result = run(exe, ["info"], timeout)
+        if not result.ok:
+            smi_reason, smi_failed = result.reason, True
+        else:
+            parsed = npu_smi.parse_info(result.stdout)
+            if not result.stdout.strip():
+                smi_reason, smi_failed = "npu-smi printed nothing", True
+            elif not parsed.has_table:
+                smi_reason, smi_failed = "npu-smi printed no NPU table (unrecognised output)", True
+            elif not parsed.chips:
+                smi_reason, smi_failed = "npu-smi found no NPU chips", True
+            # the counts come first, so they survive the cap on the number of warnings
+            if parsed.more_processes:
+                warnings.append(
+                    StatusWarning(
+                        f"{parsed.more_processes} more processes on the NPUs are not shown "
+                        f"(the first {len(parsed.processes)} are)",
+                        "Run `npu-smi info` in a terminal to see them all",
+                        "info",
+                        "npu",
+                    )
+                )
+            if parsed.more_problems:
+                total = len(parsed.problems) + parsed.more_problems
+                warnings.append(
+                    StatusWarning(
+                        f"{total} parts of npu-smi's output could not be read "
+                        f"(the first {len(parsed.problems)} follow)",
+                        "Please report your `npu-smi info` output to ascend-lab",
+                        "info",
+                        "npu",
+                    )
+                )
+            for problem in parsed.problems:
+                warnings.append(
+                    StatusWarning(
+                        "Could not read part of npu-smi's output: " + problem[:200],
+                        "Please report your `npu-smi info` output to ascend-lab",
+                        "info",
+                        "npu",
+                    )
+                )
+    if parsed is not None:
+        status.chips = parsed.chips
+        status.processes = parsed.processes
+        status.versions.npu_smi = parsed.npu_smi_version
+
+    if details and exe and status.chips:
+        _add_details(status, exe, timeout, start, run)
+
+    # 2. install root, MindSpore metadata
+    inst = ascend_install.read_install(root, environ=source, locations=locations)
+    status.root = inst.root
+    status.install = inst.to_dict()
+    ms_version, ms_dist = mindspore if mindspore is not None else mindspore_version()
+    status.versions = Versions(
+        driver=inst.driver or (parsed.driver_version if parsed else None),
+        firmware=inst.firmware,
+        cann=inst.cann,
+        mindspore=ms_version,
+        npu_smi=status.versions.npu_smi,
+    )
+    ascend_present = bool(status.chips) or inst.anything_installed or smi_failed
+
+    # 3. mode
+    if cpu_reason:  # the hub gave this server no chip, and says why
+        status.mode = "cpu"
+        status.reason = cpu_reason
+    elif status.chips:
+        status.mode = "ascend"
+        status.reason = "{} NPU chip{} found by npu-smi".format(
+            len(status.chips), "" if len(status.chips) == 1 else "s"
+        )
+    elif _gpu_available(ms_dist):
+        status.mode = "gpu"
+        status.reason = f"no NPU ({smi_reason}); NVIDIA GPU and a GPU build of MindSpore found"
+    else:
+        status.mode = "cpu"
+        status.reason = smi_reason or "no NPU found"
+
+    # 4. warnings, in the order one fixes things
+    if smi_failed:
+        warnings.append(
+            StatusWarning(
+                smi_reason,
+                "Run `npu-smi info` in a terminal; if it fails, reinstall the NPU driver "
+                "and firmware (or restart the machine/container with the NPU attached)",
+                "error",
+                "npu",
+            )
+        )
+    if exe is None and query_npu_smi and inst.driver:
+        warnings.append(
+            StatusWarning(
+                f"NPU driver {inst.driver} is installed but npu-smi is not on PATH",
+                "export PATH=/usr/local/sbin:$PATH; in a container, also mount /dev/davinci* "
+                "and npu-smi from the host",
+                "warning",
+                "npu",
+            )
+        )
+    for c in status.chips:
+        if c.health and c.health.upper() != "OK":
+            warnings.append(
+                StatusWarning(
+                    f"NPU {c.npu} chip {c.chip} health is {c.health}",
+                    f"npu-smi info -t health -i {c.npu} -c {c.chip}   (shows the error code)",
+                    "error" if c.health.lower() in ("critical", "alarm") else "warning",
+                    "npu",
+                )
+            )
+    if ascend_present:
+        for component, message, fix in inst.problems:
+            warnings.append(StatusWarning(message, fix, "warning", component))
+        if inst.firmware and inst.firmware_ranges:
+            from ascend_lab.parsers.versions import in_range
+
+            if not any(in_range(inst.firmware, lo, hi) for lo, hi in inst.firmware_ranges):
+                ranges = ", ".join(f"{lo}–{hi}" for lo, hi in inst.firmware_ranges)
+                warnings.append(
+                    StatusWarning(
+                        f"Firmware {inst.firmware} is outside what driver {inst.driver} "
+                        f"supports ({ranges})",
+                        f"Install the firmware package released with driver {inst.driver}",
+                        "error",
+                        "firmware",
+                    )
+                )
+        if status.chips and not os.path.exists(inst.root):
+            warnings.append(
+                StatusWarning(
+                    f"NPUs found but no Ascend install at {inst.root}",
+                    "Set ASCEND_LAB_ASCEND_ROOT (or --root) to where the driver and CANN "
+                    "are installed",
+                    "warning",
+                    "driver",
+                )
+            )
+        if not inst.cann:
+            warnings.append(cann_not_found(inst))
+        warnings.extend(envcheck.check_environment(inst, status.chips, environ))
+    elif inst.problems:  # a root was given but it is unusable
+        for component, message, fix in inst.problems:
+            warnings.append(StatusWarning(message, fix, "warning", component))
+
+    comp, comp_warnings = compat.check(
+        ms_version, inst.cann, status.versions.driver, ascend_present=ascend_present
+    )
+    status.compatibility = comp
+    warnings.extend(comp_warnings)
+    status.warnings = cap_warnings(order_warnings(warnings))
+
+    if do_run_check:
+        from ascend_lab.probes.runcheck import run_check
+
+        status.run_check = run_check()
+        if not status.run_check.ok:
+            status.warnings.append(
+                StatusWarning(
+                    "mindspore.run_check() failed",
+                    "Read the run_check output; compare versions with the compatibility line",
+                    "error",
+                    "mindspore",
+                )
+            )
+    status.seconds = time.monotonic() - start
+    return status
+
+
+def cann_not_found(inst: ascend_install.InstallInfo) -> StatusWarning:
+    """Where discovery looked for CANN, as a warning (an NPU or driver is here, CANN not)."""
+    places = inst.cann_places()
+    shown = ", ".join(places[:8]) + (" …" if len(places) > 8 else "")
+    return StatusWarning(
+        f"CANN not found; looked in: {shown}",
+        "Install the CANN toolkit and ops packages (Ascend-cann-toolkit_*.run, "
+        "Ascend-cann-*-ops_*.run), or point ASCEND_HOME_PATH or ASCEND_LAB_ASCEND_ROOT at "
+        "the CANN that is installed",
+        "warning",
+        "cann",
+    )
+
+
+def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float, run: Runner) -> None:
+    """``-t board`` and ``-t usages`` per NPU, ``-t health`` per chip, within ~2x timeout."""
+    seen_npus = set()
+    for c in status.chips:
+        queries = []
+        if c.npu not in seen_npus:
+            seen_npus.add(c.npu)
+            queries.append(("board", ["info", "-t", "board", "-i", str(c.npu)]))
+            queries.append(("usages", ["info", "-t", "usages", "-i", str(c.npu)]))
+        queries.append(("health", ["info", "-t", "health", "-i", str(c.npu), "-c", str(c.chip)]))
+        for name, argv in queries:
+            if time.monotonic() - start > 2 * timeout:
+                return
+            res = run(exe, argv, timeout)
+            if res.ok:
+                values = npu_smi.parse_key_values(res.stdout)
+                if values:
+                    c.details[name] = values
+            if res.timed_out:
+                return
