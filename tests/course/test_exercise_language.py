@@ -57,6 +57,14 @@ def rope(position, head_dim, base):
     return np.cos(angles), np.sin(angles)
 
 
+def mindir_files(tmp_path):
+    """Two stand-ins for the exported MindIR files of exercise 07.2 (sizes only matter)."""
+    paths = {"float_file": tmp_path / "lenet.mindir", "int8_file": tmp_path / "lenet_int8.mindir"}
+    for name, path in paths.items():
+        path.write_bytes(b"\0" * (1000 if name == "float_file" else 1004))
+    return {name: str(path) for name, path in paths.items()}
+
+
 def cases(tmp_path):
     """(notebook, number) -> (right answer, wrong answer, context) for every pure check."""
     table = info()
@@ -75,7 +83,6 @@ def cases(tmp_path):
         fc=NS(weight=NS(asnumpy=lambda: np.ones((2, 2)))),
         body=NS(bn=NS(moving_variance=NS(asnumpy=lambda: np.ones(4)))),
     )
-    w = np.array([1.27, -0.5, 0.3])
     ei0005 = "EI0005: The arguments for collective communication are inconsistent between ranks"
     launches = [
         NS(name="trans_Cast_5", op_type="Cast", core="AI_CPU"),
@@ -99,11 +106,29 @@ def cases(tmp_path):
             {"plan": NS(tensors=[conv]), "batch": 32, "new_batch": 48},
         ),
         ("04", 2): (16000, 32000, {"plan_at": lambda b: NS(lower_bound=b * 1000), "new_batch": 16}),
+        ("04", 3): (
+            3 * conv.nbytes,
+            2 * conv.nbytes,
+            {
+                "before": NS(peak=2 * conv.nbytes, tensors=[conv]),
+                "after": NS(peak=3 * conv.nbytes, tensors=[conv]),
+            },
+        ),
         ("05", 1): (0.75, 0.5, {"rows": rows}),
+        ("05", 3): (
+            240.0,
+            40.0,
+            {
+                "before": NS(steps=[NS(gap_us=40e3), NS(gap_us=40e3)]),
+                "after": NS(steps=[NS(gap_us=238e3), NS(gap_us=246e3)]),
+                "host_ms": 25,
+                "batches": 8,
+            },
+        ),
         ("06", 1): ((2, 3), (2, 2), {"n": 100, "batch": 48}),
         ("06", 2): ([1e-8, 1e-9], [1e-9], {"candidates": [1e-3, 1e-8, 1e-9]}),
         ("07", 1): (quant_config(tmp_path, True), quant_config(tmp_path / "..", False), {}),
-        ("07", 2): ((np.round(w / 0.01), 0.01), (np.round(w / 0.02), 0.02), {"w": w}),
+        ("07", 2): (1000, 250, mindir_files(tmp_path)),
         ("08", 1): ([22, 21, 21], [21, 21, 22], {"n": 64, "workers": 3}),
         ("08", 2): (np.ones(3), np.zeros(3), {"rank_weight": np.ones(3)}),
         ("09", 1): ([], ["fc.bias"], {"ext": ext, "state": state}),

@@ -161,15 +161,6 @@ def test_07_quant_config(tmp_path):
     assert kind(q1, str(tmp_path / "missing.cfg")) == "wrong"  # unreadable: ✗, no raise
 
 
-def test_07_int8():
-    q2 = exercises("07")[1]
-    w = np.array([0.5, -1.27, 0.02, 1.0], np.float32)
-    s = float(np.abs(w).max() / 127)
-    assert kind(q2, (np.round(w / s), s), w=w) == "right"
-    assert kind(q2, (np.round(w / 0.01), 1.27 / 128), w=w) == "wrong"  # 128 levels
-    assert kind(q2, (np.round(w * 127), s), w=w) == "wrong"  # scaled by 127, not by 1/s
-
-
 def test_08_shards_and_single_process():
     q1, q2 = exercises("08")
     assert kind(q1, [21, 21, 21], n=64, workers=3) == "wrong"  # 64 // 3 each
@@ -252,7 +243,7 @@ def test_02_03_04_with_a_real_trace(conv_bn_relu):
 
     plan32 = plan_graph(t.graph)
     conv = [tl for tl in plan32.tensors if tl.op == "Conv2D"][0]
-    q1, q2 = exercises("04")
+    q1, q2 = exercises("04")[:2]
     assert kind(q1, conv.nbytes, plan=plan32, batch=32, new_batch=48) == "wrong"  # batch 32's
     assert kind(q1, 48 * 16 * 32 * 32 * 4, plan=plan32, batch=32, new_batch=48) == "right"
 
@@ -508,3 +499,101 @@ def test_03_fold_without_eps_is_wrong(conv_bn_relu):
     assert kind(q2, eps_outside_the_root, cbr=conv_bn_relu, x=x) == "wrong"
     # the check restored the notebook's variances
     assert np.array_equal(conv_bn_relu.bn.moving_variance.asnumpy(), before)
+
+
+# -- issue #28: change -> predict -> measure experiments (04.3, 05.3, 07.2) ---------------
+def _step_times(*gaps_ms):
+    """A profile's measured steps, as ascend_lab.profile returns them (gaps in ms)."""
+    from ascend_lab.profiling.model import StepTime
+
+    return [
+        StepTime(i, 0.0, 50e3 + g * 1e3, 50e3, 50e3, 50e3, 0.0, g * 1e3, launches=56)
+        for i, g in enumerate(gaps_ms)
+    ]
+
+
+def test_05_slowed_gap_is_checked_against_the_measured_gap():
+    from types import SimpleNamespace as NS
+
+    q3 = exercises("05")[2]
+    before = NS(steps=_step_times(30.0, 50.0))  # 40 ms of gap before the change
+    after = NS(steps=_step_times(262.0, 270.0))  # measured after 8 x 25 ms of host work
+    ctx = dict(before=before, after=after, host_ms=25, batches=8)
+    base_gap_ms = 40.0
+    assert kind(q3, ____, **ctx) == "open"  # as shipped
+    solution = solved(q3, base_gap_ms=base_gap_ms, steps=[None] * 8, HOST_MS=25)["my_gap_ms"]
+    assert kind(q3, solution, **ctx) == "right"  # 240 predicted, 266 measured: within 63 ms
+    unchanged = q3.verdict(base_gap_ms, lang="en", **ctx)  # host work thought to be hidden
+    assert unchanged[0] == "wrong" and "lands in the gap" in unchanged[1], unchanged
+    once = q3.verdict(base_gap_ms + 25, lang="en", **ctx)  # the wait counted once per step
+    assert once[0] == "wrong" and "once per batch" in once[1], once
+    # the truth is what was measured: the same prediction is wrong against another profile
+    quiet = NS(steps=_step_times(45.0, 35.0))
+    assert kind(q3, solution, before=before, after=quiet, host_ms=25, batches=8) == "wrong"
+    assert kind(q3, 40.0, before=before, after=quiet, host_ms=25, batches=8) == "right"
+    assert kind(q3, 240.0, before=before, after=NS(steps=[]), host_ms=25, batches=8) == "wrong"
+
+
+@pytest.mark.mindspore
+def test_04_skip_peak_is_checked_against_the_plan_of_the_changed_net(conv_bn_relu):
+    import mindspore as ms
+
+    import ascend_lab
+    from ascend_lab.memory import plan_graph
+
+    class Skip(course_nets().ConvBNReLU):
+        def construct(self, x):
+            c = self.conv(x)
+            return self.relu(self.bn(c)) + c
+
+    x = ms.Tensor(np.random.default_rng(32).standard_normal((32, 3, 32, 32)).astype(np.float32))
+    plan32 = plan_graph(ascend_lab.trace(conv_bn_relu, x, progress=False).graph)
+    skip = Skip()
+    skip.set_train(False)
+    plan_skip = plan_graph(ascend_lab.trace(skip, x, progress=False).graph)
+    conv_bytes = [tl for tl in plan32.tensors if tl.op == "Conv2D"][0].nbytes
+    assert plan_skip.peak > plan32.peak  # the change moves the measured peak
+    q3 = exercises("04")[2]
+    ctx = dict(before=plan32, after=plan_skip)
+    assert kind(q3, ____, **ctx) == "open"  # as shipped
+    assert kind(q3, solved(q3, plan32=plan32)["my_skip_peak"], **ctx) == "right"
+    assert kind(q3, plan32.peak, **ctx) == "wrong"  # the plan before the change
+    with_output = q3.verdict(4 * conv_bytes, lang="en", **ctx)  # the returned Add output too
+    assert with_output[0] == "wrong" and "outside the arena" in with_output[1], with_output
+    # checked against the plan it is given: the plain net's plan makes 3 blocks wrong
+    assert kind(q3, 3 * conv_bytes, before=plan32, after=plan32) == "wrong"
+
+
+@pytest.mark.mindspore
+def test_07_int8_file_size_is_checked_against_the_exported_file(tmp_path):
+    import mindspore as ms
+
+    q2 = exercises("07")[1]
+    net = course_nets().LeNet()
+    net.set_train(False)
+    x = ms.Tensor(np.zeros((1, 1, 32, 32), np.float32))
+    ms.export(net, x, file_name=str(tmp_path / "lenet"), file_format="MINDIR")
+    mindir = str(tmp_path / "lenet.mindir")
+    int8_net = course_nets().LeNet()
+    int8_net.set_train(False)
+    stored = 0
+    for p in int8_net.get_parameters():  # the notebook's fake quantization, per channel
+        if p.name.endswith("weight"):
+            w = p.asnumpy()
+            s = np.abs(w).max(axis=tuple(range(1, w.ndim)), keepdims=True) / 127.0
+            q = np.clip(np.round(w / s), -127, 127).astype(np.int8)
+            stored += q.nbytes + s.astype(np.float32).nbytes
+            p.set_data(ms.Tensor((q.astype(np.float32) * s).astype(np.float32)))
+    ms.export(int8_net, x, file_name=str(tmp_path / "lenet_int8"), file_format="MINDIR")
+    ctx = dict(float_file=mindir, int8_file=str(tmp_path / "lenet_int8.mindir"))
+    assert kind(q2, ____, **ctx) == "open"  # as shipped
+    assert kind(q2, solved(q2, os=os, mindir=mindir)["my_int8_bytes"], **ctx) == "right"
+    assert kind(q2, os.path.getsize(mindir) // 4, **ctx) == "wrong"  # "int8: a quarter"
+    weights = sum(p.asnumpy().nbytes for p in net.get_parameters() if p.name.endswith("weight"))
+    int8_sized = os.path.getsize(mindir) - weights + stored  # int8 + scales in place of fp32
+    assert kind(q2, int8_sized, **ctx) == "wrong"
+    # the truth is the file the check is given: a file of another size makes the same
+    # prediction wrong
+    (tmp_path / "other.mindir").write_bytes(b"\0" * (os.path.getsize(mindir) // 3))
+    other = dict(float_file=mindir, int8_file=str(tmp_path / "other.mindir"))
+    assert kind(q2, os.path.getsize(mindir), **other) == "wrong"
