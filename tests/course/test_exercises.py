@@ -504,7 +504,7 @@ def test_03_fold_without_eps_is_wrong(conv_bn_relu):
 # -- issue #28: change -> predict -> measure experiments (04.3, 05.3, 07.2) ---------------
 def _step_times(*gaps_ms):
     """A profile's measured steps, as ascend_lab.profile returns them (gaps in ms)."""
-    from ascend_lab.profiling.model import StepTime
+    from ascend_lab.model.profile import StepTime
 
     return [
         StepTime(i, 0.0, 50e3 + g * 1e3, 50e3, 50e3, 50e3, 0.0, g * 1e3, launches=56)
