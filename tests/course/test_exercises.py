@@ -105,7 +105,6 @@ def test_03_compiles():
     assert kind(q1, (____, ____), **ctx) == "open"  # as shipped
     assert kind(q1, (4, 1), **ctx) == "wrong"  # counted the cached batch again
     assert kind(q1, (3, 4), **ctx) == "wrong"
-    assert kind(q1, (3, 3), **ctx) == "wrong"  # the dynamic net recompiles too
     answer = solved(q1, batches=batches)["my_compiles"]
     assert both_languages(q1, answer, **ctx) == ("right", "right")
 
