@@ -252,13 +252,15 @@ def _count_compiles(cell: Any, inputs: Sequence[Any]) -> int:
     each compile writes one ``*_bootstrap_*.ir`` dump (the parse of ``construct``)."""
     import mindspore as ms
 
-    from ..tracing.capture import restoring_state, work_root
+    # the trace's own context helpers: restored afterwards, MindSpore's deprecation notices
+    # for save_graphs kept out of the learner's check output
+    from ..tracing.capture import _set_context, restoring_state, work_root
 
     folder = tempfile.mkdtemp(prefix="ascend-lab-compiles-")
     try:
         with restoring_state(ms):
             os.chdir(work_root())  # MindSpore's droppings stay out of the learner's folder
-            ms.set_context(mode=ms.GRAPH_MODE, save_graphs=1, save_graphs_path=folder)
+            _set_context(ms, {"mode": ms.GRAPH_MODE, "save_graphs": 1, "save_graphs_path": folder})
             for x in inputs:
                 cell(x).asnumpy()
         return sum(
