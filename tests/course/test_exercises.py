@@ -570,3 +570,15 @@ def test_03_fusion_is_predicted_then_compiled_by_the_check():
     assert kind(q1, (1, {"Conv2D", "BatchNorm", "ReLU"}), **ctx) == "wrong"  # all in one
     assert kind(q1, (before - 1, {"BatchNorm", "ReLU"}), **ctx) == "wrong"  # BN+ReLU fused
     assert kind(q1, (before + 1, inside), **ctx) == "wrong"  # fusion never adds kernels
+
+
+@pytest.mark.mindspore
+def test_03_compiles_says_so_when_it_counts_no_compile(monkeypatch):
+    """A MindSpore whose first dump is not *_bootstrap_*: the check says it could not count
+    instead of calling a right prediction wrong for a count of 0."""
+    from ascend_lab.exercises import course
+
+    monkeypatch.setattr(course, "_BOOTSTRAP", re.compile(r"^no dump is named like this$"))
+    q2 = exercises("03")[1]
+    what, message = q2.verdict((1, 1), batches=[2], make_net=course_nets().ConvBNReLU, lang="en")
+    assert what == "wrong" and "counted no compile" in message
