@@ -582,3 +582,23 @@ def test_03_compiles_says_so_when_it_counts_no_compile(monkeypatch):
     q2 = exercises("03")[1]
     what, message = q2.verdict((1, 1), batches=[2], make_net=course_nets().ConvBNReLU, lang="en")
     assert what == "wrong" and "counted no compile" in message
+
+
+@pytest.mark.mindspore
+def test_03_compiles_is_measured_not_computed_from_the_batches():
+    """A net that declares its batch dynamic itself compiles once for every batch, with or
+    without the check's set_inputs: the measured answer is (1, 1), the arithmetic one
+    (distinct batch sizes, 1) is wrong. A check that only counted len(set(batches)) fails."""
+    import mindspore as ms
+
+    base = course_nets().ConvBNReLU
+
+    class DynamicAlready(base):
+        def __init__(self):
+            super().__init__()
+            self.set_inputs(ms.Tensor(shape=[None, 3, 32, 32], dtype=ms.float32))
+
+    q2 = exercises("03")[1]
+    ctx = {"batches": [2, 4, 2], "make_net": DynamicAlready}
+    assert kind(q2, (1, 1), **ctx) == "right"
+    assert kind(q2, (2, 1), **ctx) == "wrong"
