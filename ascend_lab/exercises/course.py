@@ -8,6 +8,10 @@ verifiers that need them: importing this module stays cheap.
 
 import configparser
 import math
+import os
+import re
+import shutil
+import tempfile
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ascend_lab.exercises.core import Exercise, Message, Text, returned
@@ -120,23 +124,55 @@ def _trainable_count(count: Any, net: Any) -> Result:
 
 
 # -- 02 · Python -> MindIR ---------------------------------------------------------------
-def _busiest_pass(name: Any, passes: Any) -> Result:
-    counts = [(s.name, s.node_count or 0) for s in passes]
-    top = max(c for _, c in counts)
-    winners = [n for n, c in counts if c == top]
-    if str(name) not in [n for n, _ in counts]:
-        return False, T(
-            "give a pass name exactly as t.passes prints it (s.name)",
-            "按 t.passes 打印的样子给出 Pass 名（s.name）",
+def _traced(net: Any, x: Any, fusion: bool = False) -> Any:
+    """A fresh trace of ``net`` on ``x``, measured by the check itself (quiet)."""
+    from ascend_lab.tracing.api import trace_net
+
+    return trace_net(net, [x], fusion, 1, False, True, False)
+
+
+def _shape_of(value: Any) -> Tuple[int, ...]:
+    """A predicted shape as ints; ``None`` (unknown) is written -1, as the kernel graph does."""
+    return tuple(-1 if v is None else int(v) for v in value)
+
+
+def _dynamic_batch_shape(shape: Any, make_net: Any, x: Any) -> Result:
+    import mindspore as ms
+
+    guess = _shape_of(shape)
+    cell = make_net()
+    cell.set_train(False)
+    cell.set_inputs(ms.Tensor(shape=[None, *x.shape[1:]], dtype=x.dtype))
+    conv = [k for k in _traced(cell, x).graph.kernels if k.op == "Conv2D"][0]
+    measured = tuple(int(v) for v in conv.outputs[0].shape)
+    static = tuple(x.shape[0] if v == -1 else v for v in measured)
+    if guess == measured:
+        return True, T(
+            f"measured: Conv2D's output in the kernel graph is {measured}; -1 is the batch "
+            "you declared None, every other dimension is still inferred",
+            f"实测：算子图中 Conv2D 的输出是 {measured}；-1 就是声明为 None 的 batch 维，"
+            "其余各维仍由类型推导算出",
         )
-    if str(name) not in winners:
+    if len(guess) != len(measured):
         return False, T(
-            "loop over t.passes and keep the snapshot with the largest node_count",
-            "遍历 t.passes，找出 node_count 最大的那个快照",
+            f"Conv2D's output has {len(measured)} dimensions (N, C, H, W)",
+            f"Conv2D 的输出有 {len(measured)} 个维度（N、C、H、W）",
         )
-    return True, T(
-        f"{name} holds the most nodes ({top}): the graph grows before it is simplified",
-        f"{name} 的节点最多（{top} 个）：图先膨胀，然后才被化简",
+    if guess == static:
+        return False, T(
+            "that is the static shape printed above: with None in set_inputs the compiler "
+            "no longer knows the batch",
+            "这是上面打印的静态 shape：set_inputs 中写了 None，编译器就不再知道 batch 大小",
+        )
+    if all(v == -1 for v in guess):
+        return False, T(
+            "only the dimension declared None is unknown: type inference still works out "
+            "the channels, height and width",
+            "只有声明为 None 的维度是未知的：通道数、高和宽仍可由类型推导算出",
+        )
+    return False, T(
+        "Conv2d keeps the channels it was built with, and pad_mode='same' keeps H and W",
+        "Conv2d 的输出通道数由构造参数决定，pad_mode='same' 保持 H 和 W 不变",
     )
 
 
@@ -160,25 +196,117 @@ def _mindir_weight_bytes(nbytes: Any, net: Any) -> Result:
 
 
 # -- 03 · graph compilation --------------------------------------------------------------
-def _compiles(pair: Any, batches: Sequence[int]) -> Result:
+def _op_names(value: Any) -> List[str]:
+    """A predicted set of op types, as names (``"ReLU"``); a lone string is one name."""
+    names = [value] if isinstance(value, str) else list(value)
+    return sorted({str(n).strip() for n in names})
+
+
+def _fusion_prediction(guess: Any, net: Any, x: Any) -> Result:
+    from ascend_lab.model.ops import op_name
+
+    kernels, ops = guess
+    kernels, ops = int(kernels), _op_names(ops)
+    fused = _traced(net, x, fusion=True)  # the check measures: one compile with fusion on
+    before = fused.fusion.kernel_count_before
+    measured = len(fused.graph.kernels)
+    inside = sorted({op_name(o) for k in fused.fusion.kernels for o in k.ops})
+    if kernels > before:
+        return False, T(
+            f"fusion merges kernels, it never adds any: at most {before}, the count before",
+            f"融合只会合并算子，不会增加算子：最多 {before} 个，即融合前的数目",
+        )
+    if kernels != measured:
+        fewer = kernels < measured
+        return False, T(
+            "fewer kernels than the compiler makes: not every neighbour pair can be fused "
+            "on this device"
+            if fewer
+            else "more kernels than the compiler makes: it fuses more than you expect",
+            "比编译器实际生成的算子少：在这台设备上并不是每对相邻算子都能融合"
+            if fewer
+            else "比编译器实际生成的算子多：它融合的比你想的多",
+        )
+    missing = [o for o in inside if o not in ops]
+    extra = [o for o in ops if o not in inside]
+    if missing or extra:
+        what = ", ".join(extra) if extra else ", ".join(missing)
+        return False, T(
+            f"the count is right; but {what} "
+            + ("stays a kernel of its own" if extra else "also goes into a fused kernel"),
+            f"数目对了；但 {what} " + ("仍是独立的算子" if extra else "也被放进了融合算子"),
+        )
+    return True, T(
+        f"measured: {measured} kernels with fusion on, {before} without; fused: "
+        f"{', '.join(inside) or 'nothing'} (the compare below shows them side by side)",
+        f"实测：打开融合后 {measured} 个算子，关闭时 {before} 个；被融合的："
+        f"{'、'.join(inside) or '无'}（下面的 compare 把它们并排列出）",
+    )
+
+
+_BOOTSTRAP = re.compile(r"^\d+_bootstrap(?:_\d+)?\.ir$")
+
+
+def _count_compiles(cell: Any, inputs: Sequence[Any]) -> int:
+    """How many times graph mode compiles ``cell`` while it runs on each of ``inputs``:
+    each compile writes one ``*_bootstrap_*.ir`` dump (the parse of ``construct``)."""
+    import mindspore as ms
+
+    # the trace's own context helpers: restored afterwards, MindSpore's deprecation notices
+    # for save_graphs kept out of the learner's check output
+    from ascend_lab.capture.compile import _set_context, restoring_state, work_root
+
+    folder = tempfile.mkdtemp(prefix="ascend-lab-compiles-")
+    try:
+        with restoring_state(ms):
+            os.chdir(work_root())  # MindSpore's droppings stay out of the learner's folder
+            _set_context(ms, {"mode": ms.GRAPH_MODE, "save_graphs": 1, "save_graphs_path": folder})
+            for x in inputs:
+                cell(x).asnumpy()
+        return sum(
+            1 for _dir, _subdirs, files in os.walk(folder) for f in files if _BOOTSTRAP.match(f)
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _compiles(pair: Any, batches: Sequence[int], make_net: Any) -> Result:
+    import mindspore as ms
+    import numpy as np
+
     static, dynamic = (int(v) for v in pair)
-    want = len(set(batches))
-    if static != want:
+    measured = []
+    for declare in (False, True):  # the check measures both nets itself
+        cell = make_net()
+        cell.set_train(False)
+        if declare:
+            cell.set_inputs(ms.Tensor(shape=[None, 3, 32, 32], dtype=ms.float32))
+        xs = [ms.Tensor(np.zeros((int(b), 3, 32, 32), np.float32)) for b in batches]
+        measured.append(_count_compiles(cell, xs))
+    want_static, want_dynamic = measured
+    if batches and not want_static:  # a MindSpore that names its first dump differently
+        return False, T(
+            "the check counted no compile (this MindSpore wrote no *_bootstrap_*.ir dump): "
+            "read the compiles off the measurement below",
+            "检查没有数到任何编译（这个 MindSpore 没有写出 *_bootstrap_*.ir）："
+            "请从下面的测量中读出编译次数",
+        )
+    if static != want_static:
         return (
             False,
             T(
                 "a static-shape graph compiles once per new shape; a shape seen before is cached",
-                "静态shape 的图每遇到一个新 shape 编译一次；见过的 shape 会命中缓存",
+                "静态 shape 的图每遇到一个新 shape 编译一次；见过的 shape 会命中缓存",
             ),
         )
-    if dynamic != 1:
+    if dynamic != want_dynamic:
         return False, T(
             "set_inputs with None declares the batch dynamic: one compile for all",
-            "set_inputs 中用 None 声明批维度为动态：所有批大小只编译一次",
+            "set_inputs 中用 None 声明 batch 维为动态：所有 batch 大小只编译一次",
         )
     return True, T(
-        f"{want} compiles with static shapes, 1 with a dynamic batch",
-        f"静态shape 编译 {want} 次，动态批大小编译 1 次",
+        f"measured: {want_static} compiles with static shapes, {want_dynamic} with a dynamic batch",
+        f"实测：静态 shape 编译 {want_static} 次，动态 batch 编译 {want_dynamic} 次",
     )
 
 
@@ -774,14 +902,14 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
             e(
                 "02",
                 1,
-                _busiest_pass,
+                _dynamic_batch_shape,
                 T(
-                    "Each snapshot in t.passes has a name and a node_count; "
-                    "you want the name of the one that counts the most nodes.",
-                    "t.passes 中的每个快照都有 name 和 node_count；"
-                    "要找的是节点数最多的那个快照的名字。",
+                    "Type inference still runs: it works out every dimension it can from "
+                    "what it knows. What does it know about the batch now?",
+                    "类型推导照样进行：凡是能从已知信息推出的维度它都会算出来。"
+                    "现在它对 batch 维知道些什么？",
                 ),
-                "my_busiest_pass = max(t.passes, key=lambda s: s.node_count or 0).name",
+                "my_dynamic_shape = (-1, 16, 32, 32)  # -1: the batch declared None",
             ),
             e(
                 "02",
@@ -798,16 +926,28 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
             e(
                 "03",
                 1,
+                _fusion_prediction,
+                T(
+                    "AKG fuses what it can generate code for; Conv2D and BatchNorm have "
+                    "hand-written CPU kernels. A fused kernel replaces, it never adds.",
+                    "AKG 只融合它能生成代码的算子；Conv2D 和 BatchNorm 在 CPU 上有手写的算子。"
+                    "融合算子只会替换原有算子，不会额外增加。",
+                ),
+                'my_fusion = (3, {"ReLU"})  # on CPU: Conv2D, BatchNorm, Fused_ReLU',
+            ),
+            e(
+                "03",
+                2,
                 _compiles,
                 T(
                     "Count the distinct batch sizes; a cached shape does not recompile.",
-                    "数一数有几种不同的批大小；已缓存的 shape 不会重编译。",
+                    "数一数有几种不同的 batch 大小；已缓存的 shape 不会重编译。",
                 ),
                 "my_compiles = (len(set(batches)), 1)",
             ),
             e(
                 "03",
-                2,
+                3,
                 _fold,
                 T(
                     "s = gamma / sqrt(var + eps); w' = w * s per output channel; "

@@ -8,6 +8,7 @@ test_execute.py.
 
 import importlib.util
 import os
+import re
 import sys
 
 import numpy as np
@@ -55,7 +56,7 @@ def test_check_prints_in_colour_and_never_raises(capsys):
 
 
 def test_hint_and_solution_are_one_call_away(capsys):
-    q2 = exercises("03")[1]
+    q2 = exercises("03")[2]  # the fold: 03.3 since the fusion experiment (#28)
     q2.hint()
     q2.solution()
     out = capsys.readouterr().out
@@ -94,12 +95,18 @@ def test_01_conv_shape():
     assert kind(q1, [1, 16, 14, 14]) == "right"
 
 
+@pytest.mark.mindspore
 def test_03_compiles():
-    q1 = exercises("03")[0]
+    """The check counts the compiles itself (one bootstrap dump per compile, issue #28)."""
+    q1 = exercises("03")[1]
+    make_net = course_nets().ConvBNReLU
     batches = [8, 16, 24, 8]
-    assert kind(q1, (4, 1), batches=batches) == "wrong"  # counted the cached batch again
-    assert kind(q1, (3, 4), batches=batches) == "wrong"
-    assert kind(q1, (3, 1), batches=batches) == "right"
+    ctx = {"batches": batches, "make_net": make_net}
+    assert kind(q1, (____, ____), **ctx) == "open"  # as shipped
+    assert kind(q1, (4, 1), **ctx) == "wrong"  # counted the cached batch again
+    assert kind(q1, (3, 4), **ctx) == "wrong"
+    answer = solved(q1, batches=batches)["my_compiles"]
+    assert both_languages(q1, answer, **ctx) == ("right", "right")
 
 
 def test_05_conv_share():
@@ -230,12 +237,7 @@ def test_02_03_04_with_a_real_trace(conv_bn_relu):
         )
 
     t = ascend_lab.trace(conv_bn_relu, batch(32), progress=False)
-    q1, q2 = exercises("02")
-    busiest = max(t.passes, key=lambda s: s.node_count or 0)
-    assert kind(q1, ____, passes=t.passes) == "open"  # as shipped
-    assert kind(q1, busiest.name, passes=t.passes) == "right"
-    assert kind(q1, t.passes[0].name, passes=t.passes) == "wrong"  # the raw parse
-    assert kind(q1, "no_such_pass", passes=t.passes) == "wrong"
+    q2 = exercises("02")[1]  # 02.1 (the busiest pass) was replaced by an experiment (#28)
     params = sum(p.asnumpy().nbytes for p in conv_bn_relu.get_parameters())
     trainable = sum(p.asnumpy().nbytes for p in conv_bn_relu.trainable_params())
     assert kind(q2, params, net=conv_bn_relu) == "right"
@@ -258,7 +260,7 @@ def test_02_03_04_with_a_real_trace(conv_bn_relu):
 def test_03_fold(conv_bn_relu):
     import mindspore as ms
 
-    q2 = exercises("03")[1]
+    q2 = exercises("03")[2]  # the fold: 03.3 since the fusion experiment (#28)
     x = ms.Tensor(np.random.default_rng(3).standard_normal((2, 3, 32, 32)).astype(np.float32))
     conv_bn_relu.bn.moving_variance.set_data(ms.Tensor(np.linspace(0.5, 2, 16).astype(np.float32)))
 
@@ -347,12 +349,12 @@ def solved(q, **names):
 
 
 def test_02_hint_does_not_give_the_solution_away():
-    for q in EXERCISES["02"] + EXERCISES["03"][:1]:
+    for q in EXERCISES["02"] + EXERCISES["03"][:2]:
         for text in q._hint:
             code_lines = [line.strip() for line in q.solution_code.splitlines() if line.strip()]
             assert not any(line.split("=", 1)[-1].strip() in text for line in code_lines), text
-    q1 = exercises("02")[0]
-    assert "node_count" in q1._hint.en and "max(" not in q1._hint.en + q1._hint.zh
+    q1 = exercises("02")[0]  # the dynamic-batch prediction: the hint names no shape
+    assert "-1" not in q1._hint.en + q1._hint.zh and "16" not in q1._hint.en + q1._hint.zh
 
 
 @pytest.mark.parametrize(
@@ -477,7 +479,7 @@ def test_07_quant_config_appended_twice_is_wrong_and_says_so(tmp_path):
 def test_03_fold_without_eps_is_wrong(conv_bn_relu):
     import mindspore as ms
 
-    q2 = exercises("03")[1]
+    q2 = exercises("03")[2]  # the fold: 03.3 since the fusion experiment (#28)
     x = ms.Tensor(np.random.default_rng(3).standard_normal((2, 3, 32, 32)).astype(np.float32))
     before = conv_bn_relu.bn.moving_variance.asnumpy().copy()
 
@@ -597,3 +599,95 @@ def test_07_int8_file_size_is_checked_against_the_exported_file(tmp_path):
     (tmp_path / "other.mindir").write_bytes(b"\0" * (os.path.getsize(mindir) // 3))
     other = dict(float_file=mindir, int8_file=str(tmp_path / "other.mindir"))
     assert kind(q2, os.path.getsize(mindir), **other) == "wrong"
+
+
+# -- issue #28: change -> predict -> measure; the checks measure themselves --------------
+CJK_TEXT = re.compile(r"[\u4e00-\u9fff]")
+
+
+def both_languages(q, answer, **context):
+    """(kind, kind) of ``answer`` in English and Chinese; each message in its language."""
+    kinds = []
+    for lang in ("en", "zh"):
+        what, message = q.verdict(answer, lang=lang, **context)
+        assert bool(CJK_TEXT.search(message)) == (lang == "zh"), (lang, message)
+        kinds.append(what)
+    return tuple(kinds)
+
+
+@pytest.mark.mindspore
+def test_02_dynamic_batch_is_predicted_then_traced_by_the_check():
+    import mindspore as ms
+
+    make_net = course_nets().ConvBNReLU
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((1, 3, 32, 32)).astype(np.float32))
+    q1 = exercises("02")[0]
+    ctx = {"make_net": make_net, "x": x}
+    assert kind(q1, ____, **ctx) == "open"  # as shipped
+    answer = solved(q1)["my_dynamic_shape"]
+    assert both_languages(q1, answer, **ctx) == ("right", "right")
+    assert kind(q1, (None, 16, 32, 32), **ctx) == "right"  # None is "unknown" too
+    # read off the static kernel loop printed above the experiment
+    assert both_languages(q1, (1, 16, 32, 32), **ctx) == ("wrong", "wrong")
+    assert kind(q1, (-1, -1, -1, -1), **ctx) == "wrong"  # everything unknown
+    assert kind(q1, (-1, 16, 30, 30), **ctx) == "wrong"  # as if pad_mode were "valid"
+
+
+@pytest.mark.mindspore
+def test_03_fusion_is_predicted_then_compiled_by_the_check():
+    import mindspore as ms
+
+    import ascend_lab
+
+    net = course_nets().ConvBNReLU()
+    net.set_train(False)
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((8, 3, 32, 32)).astype(np.float32))
+    q1 = exercises("03")[0]
+    ctx = {"net": net, "x": x}
+    assert kind(q1, (____, {____}), **ctx) == "open"  # as shipped
+    # what fusion really does to this net here, measured apart from the check
+    fused = ascend_lab.trace(net, x, fusion=True, progress=False)
+    inside = {o for k in fused.fusion.kernels for o in k.ops}
+    truth = (len(fused.graph.kernels), inside)
+    assert inside, "fusion fused nothing: the experiment would show nothing"
+    answer = solved(q1)["my_fusion"]
+    assert answer == truth  # the shipped solution is what this machine measures
+    assert both_languages(q1, answer, **ctx) == ("right", "right")
+    before = fused.fusion.kernel_count_before
+    # read off the kernel list printed above (no fusion yet): the count, nothing fused
+    assert both_languages(q1, (before, set()), **ctx) == ("wrong", "wrong")
+    assert kind(q1, (1, {"Conv2D", "BatchNorm", "ReLU"}), **ctx) == "wrong"  # all in one
+    assert kind(q1, (before - 1, {"BatchNorm", "ReLU"}), **ctx) == "wrong"  # BN+ReLU fused
+    assert kind(q1, (before + 1, inside), **ctx) == "wrong"  # fusion never adds kernels
+
+
+@pytest.mark.mindspore
+def test_03_compiles_says_so_when_it_counts_no_compile(monkeypatch):
+    """A MindSpore whose first dump is not *_bootstrap_*: the check says it could not count
+    instead of calling a right prediction wrong for a count of 0."""
+    from ascend_lab.exercises import course
+
+    monkeypatch.setattr(course, "_BOOTSTRAP", re.compile(r"^no dump is named like this$"))
+    q2 = exercises("03")[1]
+    what, message = q2.verdict((1, 1), batches=[2], make_net=course_nets().ConvBNReLU, lang="en")
+    assert what == "wrong" and "counted no compile" in message
+
+
+@pytest.mark.mindspore
+def test_03_compiles_is_measured_not_computed_from_the_batches():
+    """A net that declares its batch dynamic itself compiles once for every batch, with or
+    without the check's set_inputs: the measured answer is (1, 1), the arithmetic one
+    (distinct batch sizes, 1) is wrong. A check that only counted len(set(batches)) fails."""
+    import mindspore as ms
+
+    base = course_nets().ConvBNReLU
+
+    class DynamicAlready(base):
+        def __init__(self):
+            super().__init__()
+            self.set_inputs(ms.Tensor(shape=[None, 3, 32, 32], dtype=ms.float32))
+
+    q2 = exercises("03")[1]
+    ctx = {"batches": [2, 4, 2], "make_net": DynamicAlready}
+    assert kind(q2, (1, 1), **ctx) == "right"
+    assert kind(q2, (2, 1), **ctx) == "wrong"
