@@ -42,7 +42,9 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from ascend_lab.errors.trace import TraceBusyError, TraceError
 from ascend_lab.i18n import _
 
-_LOCK = threading.Lock()
+# One capture at a time per process: compile, MindIR export and the profiler all change
+# MindSpore's process-wide context (and restore it after).
+CAPTURE_LOCK = threading.Lock()
 _WORK_ROOT: Optional[str] = None
 
 # Context keys a trace sets; all are read before and written back after.
@@ -427,7 +429,7 @@ def capture(
         raise ValueError(f"level must be 1, 2 or 3 (MindSpore's save_graphs levels), got {level!r}")
     if fusion:
         require_fusion_dependencies()
-    if not _LOCK.acquire(blocking=False):
+    if not CAPTURE_LOCK.acquire(blocking=False):
         raise TraceBusyError(
             "Another ascend_lab.trace() is running in this process. MindSpore's context is "
             "global, so traces run one at a time: wait for the other one to finish."
@@ -470,7 +472,7 @@ def capture(
             messages=messages,
         )
     finally:
-        _LOCK.release()
+        CAPTURE_LOCK.release()
 
 
 def _compile_with_dumps(

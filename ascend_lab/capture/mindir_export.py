@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
-from ascend_lab.capture.compile import _LOCK, _set_context, restoring_state
+from ascend_lab.capture.compile import CAPTURE_LOCK, _set_context, restoring_state
 from ascend_lab.errors.trace import TraceBusyError, TraceError
 from ascend_lab.model.graph import Graph
 
@@ -116,7 +116,7 @@ def _check_target(path: str) -> str:
 def export_and_compare(net: Any, *inputs: Any, path: str) -> MindIRComparison:
     """Export ``net`` on ``inputs`` to ``path`` (MINDIR), parse, load back, compare outputs."""
     target = _check_target(path)
-    if not _LOCK.acquire(blocking=False):
+    if not CAPTURE_LOCK.acquire(blocking=False):
         raise TraceBusyError("a trace is running in this process; export after it finishes")
     try:
         import mindspore as ms
@@ -154,7 +154,7 @@ def export_and_compare(net: Any, *inputs: Any, path: str) -> MindIRComparison:
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     finally:
-        _LOCK.release()
+        CAPTURE_LOCK.release()
     graph: Optional[Graph] = None
     parse_error: Optional[str] = None
     try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ascend_lab.capture.compile import (
-    _LOCK,
+    CAPTURE_LOCK,
     _native_output_to,
     mindspore_log_filter,
     native_log_summary,
@@ -142,7 +142,7 @@ def run_profiled(
 ) -> ProfilerRun:
     """Run ``warmup`` unprofiled calls, then ``steps`` profiled calls of ``net(*inputs)``
     (or of ``step()``: the user's own step, e.g. with its data loading)."""
-    if not _LOCK.acquire(blocking=False):
+    if not CAPTURE_LOCK.acquire(blocking=False):
         raise ProfileError(
             "A trace or profile is running in this process. MindSpore's context is global, "
             "so they run one at a time: wait for the other one to finish."
@@ -178,4 +178,4 @@ def run_profiled(
             messages=native_log_summary(native_log),
         )
     finally:
-        _LOCK.release()
+        CAPTURE_LOCK.release()

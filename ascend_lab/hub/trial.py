@@ -10,6 +10,7 @@
 import ipaddress
 from typing import Iterable, Mapping, Tuple
 
+from ascend_lab import settings
 from ascend_lab.errors import AscendLabError
 
 PASSWORD = "ASCEND_LAB_HUB_PASSWORD"
@@ -28,8 +29,8 @@ def trial_passwords(environ: Mapping[str, str], privileged: Iterable[str]) -> Tu
     ``privileged`` are the instructor and admin names; the second password is ``""`` when
     there are none.
     """
-    learners = environ.get(PASSWORD, "")
-    instructors = environ.get(INSTRUCTOR_PASSWORD, "")
+    learners = settings.get(PASSWORD, environ) or ""
+    instructors = settings.get(INSTRUCTOR_PASSWORD, environ) or ""
     if not learners:
         raise TrialConfigError(
             f"{PASSWORD} is not set: the trial hub does not start without a password "

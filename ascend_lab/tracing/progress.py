@@ -16,9 +16,9 @@ from ascend_lab import settings
 
 
 def is_interactive() -> bool:
-    forced = os.environ.get("ASCEND_LAB_PROGRESS")
+    forced = settings.get("ASCEND_LAB_PROGRESS")  # None when unset (or garbage: a problem)
     if forced is not None:
-        return forced not in ("", "0", "false", "no")
+        return bool(forced)
     if os.environ.get("CI") or settings.get("ASCEND_LAB_QUIET"):  # any non-empty value
         return False
     try:

@@ -138,12 +138,12 @@ def test_busy_and_bad_arguments():
         ascend_lab.profile(net, _input("convbnrelu"), steps=0)
     with pytest.raises(ValueError, match="warmup"):
         ascend_lab.profile(net, _input("convbnrelu"), warmup=-1, trace=False)
-    assert capture_mod._LOCK.acquire(blocking=False)
+    assert capture_mod.CAPTURE_LOCK.acquire(blocking=False)
     try:
         with pytest.raises(ProfileError, match="one at a time"):
             ascend_lab.profile(net, _input("convbnrelu"), trace=False)
     finally:
-        capture_mod._LOCK.release()
+        capture_mod.CAPTURE_LOCK.release()
 
 
 def test_magic_profiles_a_net_from_the_namespace(capsys):

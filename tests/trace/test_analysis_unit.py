@@ -471,6 +471,10 @@ def test_progress_is_silent_outside_notebooks(monkeypatch):
     assert bar.messages == ["compiling", "done"] and bar._handle is None
     monkeypatch.setenv("ASCEND_LAB_PROGRESS", "0")
     assert not is_interactive()
+    monkeypatch.setenv("ASCEND_LAB_PROGRESS", "1")  # forced on, before CI (the registry's bool)
+    assert is_interactive()
+    monkeypatch.setenv("ASCEND_LAB_PROGRESS", "maybe")  # garbage: the default (CI: off)
+    assert not is_interactive()
 
 
 def test_trace_is_a_plain_function_with_its_signature_and_imports_no_mindspore():

@@ -422,7 +422,7 @@ def test_failing_compile_is_explained_in_the_learners_language(tmp_path, monkeyp
 
 
 def test_second_trace_while_one_runs_is_refused(conv_net, conv_trace):
-    assert capture_mod._LOCK.acquire(blocking=False)
+    assert capture_mod.CAPTURE_LOCK.acquire(blocking=False)
     try:
         errors = []
 
@@ -436,7 +436,7 @@ def test_second_trace_while_one_runs_is_refused(conv_net, conv_trace):
         thread.start()
         thread.join(60)
     finally:
-        capture_mod._LOCK.release()
+        capture_mod.CAPTURE_LOCK.release()
     assert len(errors) == 1
     assert "one at a time" in str(errors[0])
 
