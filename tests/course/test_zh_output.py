@@ -51,7 +51,7 @@ CHINESE_NOW = [
     "will be deprecated and removed in a future version.",
     "[12184] Parsing: [####################] 2/2 Done Elapsed: 0s",
     "本页面不含统计信息。请用 `ascend-lab view MODEL.mindir --weight-stats -o PAGE.html` 生成页面",
-    "\x1b[33m练习 1：尚未作答——请替换上面的 ____（提示：q1.hint()，参考答案：q1.solution()）\x1b[0m",
+    "\x1b[33m练习 1：尚未作答——请替换上面的 ____（提示：q1.hint()）\x1b[0m",
 ]
 
 
