@@ -47,7 +47,8 @@ def pick_device(verbose: bool = True) -> str:
     if verbose:
         print(i18n._("MindSpore {}, device: {}").format(ms.__version__, target))
         if target == "CPU":
-            print(f"({i18n.localize(status.reason)})" if status.reason else "")
+            if status.reason:
+                print(i18n._("(CPU mode: {})").format(i18n.localize(status.reason)))
             print(i18n._("NOTE: {}").format(i18n._(CPU_NOTE)))
     return target
 

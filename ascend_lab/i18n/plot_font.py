@@ -10,7 +10,7 @@ imported here only when a plot is drawn.
 
 import contextlib
 import sys
-from typing import Any, Iterator, Optional, Sequence, Tuple
+from typing import Any, Iterator, Optional, Sequence, Set, Tuple
 
 from ascend_lab.i18n import CHINESE, ENGLISH, _, current, using
 
@@ -32,11 +32,16 @@ CJK_FONTS = (
 _noted = set()  # languages whose "no font" note was printed (once per process)
 
 
-def cjk_font(candidates: Sequence[str] = CJK_FONTS) -> Optional[str]:
-    """The first of ``candidates`` matplotlib's font manager has, or None."""
+def _installed_families() -> Set[str]:
+    """The family names matplotlib's font manager has."""
     from matplotlib import font_manager
 
-    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return {f.name for f in font_manager.fontManager.ttflist}
+
+
+def cjk_font(candidates: Sequence[str] = CJK_FONTS) -> Optional[str]:
+    """The first of ``candidates`` matplotlib's font manager has, or None."""
+    installed = _installed_families()
     return next((name for name in candidates if name in installed), None)
 
 
@@ -82,7 +87,12 @@ def use_font(fig: Any, font: Optional[str]) -> Any:
     import matplotlib
     from matplotlib.text import Text
 
-    families = [font] + [f for f in matplotlib.rcParams["font.sans-serif"] if f != font]
+    # only installed families: matplotlib logs "findfont: Font family 'Arial' not found."
+    # for every missing name of the list, on every text it measures (hundreds of English
+    # lines under a Chinese plot)
+    installed = _installed_families()
+    fallback = [f for f in matplotlib.rcParams["font.sans-serif"] if f != font and f in installed]
+    families = [font] + (fallback or ["DejaVu Sans"])
     for text in fig.findobj(Text):
         if any("\u4e00" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" for ch in text.get_text()):
             text.set_fontfamily(families)

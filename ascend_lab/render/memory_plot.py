@@ -38,7 +38,10 @@ def plot_memory_map(
     """
     with plot_labels(lang) as (_lang, font):
         fig = use_font(_draw(plan, ax, title), font)  # before the layout measures the texts
-        fig.tight_layout()
+        if ax is None:
+            # a figure of its own; a caller's figure is laid out by the caller (its axes
+            # from make_axes_locatable make tight_layout warn, in English, and do nothing)
+            fig.tight_layout()
         return fig
 
 

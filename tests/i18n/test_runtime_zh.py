@@ -179,3 +179,18 @@ def test_chinese_with_the_default_font_would_be_boxes(agg):
     fig, ax = plt.subplots()
     ax.set_xlabel("执行步（算子）", fontfamily="DejaVu Sans")
     assert draw(fig) != []
+
+
+def test_a_chinese_plot_logs_no_missing_font_lines(agg, caplog):
+    """The fallback list holds installed families only: with matplotlib's whole sans-serif
+    list (Arial, Helvetica, ... not installed here), drawing a Chinese memory map logged
+    "findfont: Font family 'Arial' not found." hundreds of times, English lines under the
+    Chinese plot in notebook 04."""
+    import logging
+
+    fig = plot_memory_map(small_plan(), lang=CHINESE)
+    with caplog.at_level(logging.WARNING, logger="matplotlib.font_manager"):
+        fig.canvas.draw()
+    missing = [r.getMessage() for r in caplog.records if "not found" in r.getMessage()]
+    assert missing == []
+    assert fig.axes[0].xaxis.label.get_fontfamily()[0] == plot_font.cjk_font()

@@ -63,6 +63,30 @@ def test_memory_map_on_given_axes_and_on_an_empty_plan():
     plt.close(fig2)
 
 
+def test_memory_map_on_a_callers_axes_leaves_the_layout_to_the_caller():
+    # notebook 05 draws the map into a GridSpec cell: tight_layout over the appended
+    # live-bytes axes only warned "This figure includes Axes that are not compatible with
+    # tight_layout" (English, under a Chinese plot) and laid nothing out
+    import warnings
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(8, 4))
+    grid = fig.add_gridspec(2, 2, width_ratios=[1.35, 1], hspace=0.45, wspace=0.25)
+    fig.add_subplot(grid[:, 0])
+    p = plan_best(problem_from_intervals([(1 << 20, 0, 2), (2 << 20, 1, 3)], alignment=512))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plot_memory_map(p, ax=fig.add_subplot(grid[0, 1]))
+        fig.canvas.draw()
+    assert [str(w.message) for w in caught] == []
+    assert len(fig.axes) == 3
+    plt.close(fig)
+
+
 def test_plot_module_does_not_import_matplotlib_at_import_time():
 
     code = (
