@@ -135,16 +135,23 @@ def _prime_pynative() -> None:
     MindSpore 2.10 with NumPy 2 prints "Numpy init failed" on the first PyNative op that
     takes a Python tuple or scalar, and leaves a Python exception set: that op then fails
     with "returned a result with an exception set" (seen on Embedding's reshape and on
-    ``Tensor + 1.0``). Later ops work, so a throw-away op goes first.
+    ``Tensor + 1.0``). Later ops work, so a throw-away op goes first. NumPy writes its
+    "A module that was compiled using NumPy 1.x cannot be run in NumPy 2" message and a
+    stack to ``sys.stderr`` on the way: a notebook would show that under the first
+    comparison's cell, so what the throw-away op writes there is dropped.
     """
     global _primed
     if _primed:
         return
     _primed = True
+    import contextlib
+    import io
+
     import mindspore as ms
 
     try:
-        ms.ops.reshape(ms.Tensor([0.0]), (1,)) + 1.0
+        with contextlib.redirect_stderr(io.StringIO()):
+            ms.ops.reshape(ms.Tensor([0.0]), (1,)) + 1.0
     except Exception:  # noqa: BLE001, S110 - the known first-op failure; nothing to report
         pass
 
