@@ -7,6 +7,7 @@ the first and the last layer ✗, and the verifier's answer is measured, not wri
 """
 
 import os
+import re
 
 import nbformat
 import numpy as np
@@ -18,6 +19,7 @@ from tests.course.nbrun import NOTEBOOKS
 pytestmark = pytest.mark.mindspore
 
 NOTEBOOK = "06_training_mixed_precision.ipynb"
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def notebook_cell(folder, marker):
@@ -97,5 +99,11 @@ def test_the_chinese_edition_runs_the_same_net(sensor):
     zh = run_cell(notebook_cell(os.path.join(NOTEBOOKS, "zh"), "class SensorNet"))
     assert np.array_equal(zh["readings"], sensor["readings"])
     q3 = exercises("06")[2]
-    kind_, message = q3.verdict("norm", lang="zh", net=zh["sensor_net"], x=zh["readings"])
+    context = {"net": zh["sensor_net"], "x": zh["readings"]}
+    kind_, message = q3.verdict("norm", lang="zh", **context)
     assert kind_ == "right" and "最先出错" in message
+    for wrong in ("embed", "head", "BatchNorm1d", "bn"):  # each pointer in Chinese, too
+        kind_, pointer = q3.verdict(wrong, lang="zh", **context)
+        assert kind_ == "wrong" and CJK.search(pointer), (wrong, pointer)
+        kind_, pointer = q3.verdict(wrong, lang="en", **context)
+        assert kind_ == "wrong" and not CJK.search(pointer), (wrong, pointer)
