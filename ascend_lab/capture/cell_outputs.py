@@ -20,10 +20,12 @@ undone here: when the ``construct`` of a ``to_float`` Cell raises, its PyNative
 mixed-precision type stays set for the rest of the process (later ops are cast).
 """
 
+import contextlib
 import copy
+import io
 import os
 import sys
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from ascend_lab.errors.numerics import NumericsInputError, NumericsRunError
 from ascend_lab.model.numeric_records import AMP_WRAPPERS, OpRecord, SideRecord, normalize_path
@@ -135,7 +137,11 @@ def _prime_pynative() -> None:
     MindSpore 2.10 with NumPy 2 prints "Numpy init failed" on the first PyNative op that
     takes a Python tuple or scalar, and leaves a Python exception set: that op then fails
     with "returned a result with an exception set" (seen on Embedding's reshape and on
-    ``Tensor + 1.0``). Later ops work, so a throw-away op goes first.
+    ``Tensor + 1.0``). Later ops work, so a throw-away op goes first. On the way NumPy
+    writes "A module that was compiled using NumPy 1.x cannot be run in NumPy 2" and a stack
+    to ``sys.stderr``, MindSpore passes the ImportError to ``sys.excepthook`` (in IPython a
+    red traceback under the cell, though the cell goes on) and logs "Numpy init failed" to
+    file descriptor 2: all three are dropped while the op runs.
     """
     global _primed
     if _primed:
@@ -144,9 +150,42 @@ def _prime_pynative() -> None:
     import mindspore as ms
 
     try:
-        ms.ops.reshape(ms.Tensor([0.0]), (1,)) + 1.0
+        with _quiet_stderr():
+            ms.ops.reshape(ms.Tensor([0.0]), (1,)) + 1.0
     except Exception:  # noqa: BLE001, S110 - the known first-op failure; nothing to report
         pass
+
+
+def _drop_exception(*_args: Any) -> None:
+    """An ``sys.excepthook`` that shows nothing."""
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """``sys.stderr``, ``sys.excepthook`` and file descriptor 2 show nothing for the block
+    (for the throw-away op alone: another thread's error output in that moment is lost)."""
+    sys.stderr.flush()
+    saved: Optional[int] = None
+    try:
+        saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+        finally:
+            os.close(null)
+    except OSError:  # no file descriptor 2 to borrow: quiet the Python stream alone
+        if saved is not None:
+            os.close(saved)
+        saved = None
+    hook, sys.excepthook = sys.excepthook, _drop_exception
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            yield
+    finally:
+        sys.excepthook = hook
+        if saved is not None:
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 def capture_side(

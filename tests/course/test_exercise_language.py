@@ -139,8 +139,9 @@ def cases(tmp_path):
 
 
 # tested below with a real net; the #28 experiments (02.1, 03.1, 03.2: the check traces or
-# runs the net itself) in both languages in test_exercises.py
-NEED_MINDSPORE = {("02", 1), ("03", 1), ("03", 2), ("03", 3), ("05", 2)}
+# runs the net itself) in both languages in test_exercises.py; 06.3 (it runs
+# compare_numerics) in test_numerics_exercise.py
+NEED_MINDSPORE = {("02", 1), ("03", 1), ("03", 2), ("03", 3), ("05", 2), ("06", 3)}
 
 
 def test_the_cases_cover_every_exercise(tmp_path):

@@ -123,7 +123,7 @@ def test_05_conv_share():
 
 
 def test_06_steps_and_underflow():
-    q1, q2 = exercises("06")
+    q1, q2 = exercises("06")[:2]  # the third runs a net: test_numerics_exercise.py
     assert kind(q1, (10, 10), n=512, batch=48) == "wrong"
     assert kind(q1, (10, 11), n=512, batch=48) == "right"
     candidates = [1e-3, 1e-5, 1e-7, 3e-8, 1e-8, 1e-9]

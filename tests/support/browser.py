@@ -56,3 +56,17 @@ def block_network(context: Any, allow: Tuple[str, ...] = ("file:",)) -> list:
 
     context.route("**/*", handle)
     return attempts
+
+
+def open_offline(browser: Any, url: str, **context_options: Any) -> Tuple[Any, Any, list, list]:
+    """A new context (network blocked but for file:, data: and blob:) and page with the
+    trap script, at ``url``: (context, page, blocked attempts, page errors). Close the
+    context when done."""
+    context = browser.new_context(**context_options)
+    attempts = block_network(context)
+    page = context.new_page()
+    page.add_init_script(TRAP_SCRIPT)
+    errors: list = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    return context, page, attempts, errors
