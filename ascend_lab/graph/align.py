@@ -17,9 +17,15 @@ against 2.10, before and after a code change) give two final kernel graphs whose
    paired with the *set* of ops it replaced on the other side, when its fusion map (the
    originals, nodes of that side's pre-fusion graph) is given: starting from the images of
    the kernel's inputs, unpaired ops whose name-and-op key is one of the originals' keys
-   are taken along the data flow; only a complete set pairs.
+   are taken along the data flow; only a complete set pairs;
+4. **over added Casts**: when 2 and 3 find nothing more, they run again with the Casts
+   still unpaired stepped over, in both graphs (a Cast's neighbours stand in for it):
+   ``auto_mixed_precision`` O2 puts a Cast between ops that MindSpore names alike in
+   every block of a decoder, so without this half of the decoder stays unpaired. A node
+   that is itself a Cast is never paired through Casts.
 
-What stays unpaired is *removed* (only in A) or *added* (only in B). Constants are not
+Every step indexes nodes by key (scope and op, source line) or walks the data edges
+of nodes already paired: no scan over all pairs of nodes. What stays unpaired is *removed* (only in A) or *added* (only in B). Constants are not
 aligned. Each 1:1 pair of kernels or parameters lists what changed: dtype, shape, device
 format. Pure: two :class:`~ascend_lab.graph.model.Graph` objects in, an :class:`Alignment`
 out (networkx-style functions over plain data; no MindSpore, no I/O).
