@@ -116,6 +116,27 @@ class TreeSampler:
             self._stop.wait(self.interval)
 
 
+def run_sampled(code: str, cwd: str, timeout: float = 3600) -> Tuple[str, str, TreeSampler]:
+    """``python -c code`` in ``cwd`` with its process tree sampled: its stdout, stderr and
+    the sampler (the sampler watches the children of a wrapper, so the process itself is
+    counted)."""
+    wrapper = [
+        sys.executable,
+        "-c",
+        "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))",
+    ]
+    child = subprocess.Popen(
+        wrapper + [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+    )
+    with TreeSampler(child.pid) as sampler:
+        out, err = child.communicate(timeout=timeout)
+    return out, err, sampler
+
+
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description="time and measure the course notebooks")
     parser.add_argument("prefixes", nargs="*", help="only notebooks whose name starts so")

@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -136,7 +135,7 @@ def run_phase(name, layers, out):
     starts, summed from ``/proc/PID/smaps_rollup`` every 0.25 s by bench_course's
     TreeSampler; for the trace phase also ``trace_tree_pss_mb``, the peak until the trace
     returned)."""
-    from benchmarks.bench_course import TreeSampler
+    from benchmarks.bench_course import run_sampled
 
     code = (
         f"import json, resource, sys; sys.path.insert(0, {ROOT!r});"
@@ -145,21 +144,7 @@ def run_phase(name, layers, out):
         "r['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024;"
         "print('RESULT ' + json.dumps(r))"
     )
-    # the sampler watches the children of a wrapper, so the phase's own process is counted
-    wrapper = [
-        sys.executable,
-        "-c",
-        "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))",
-    ]
-    child = subprocess.Popen(
-        wrapper + [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=out,
-    )
-    with TreeSampler(child.pid) as sampler:
-        stdout, stderr = child.communicate(timeout=3600)
+    stdout, stderr, sampler = run_sampled(code, out)
     for line in stdout.splitlines():
         if line.startswith("RESULT "):
             result = json.loads(line[7:])

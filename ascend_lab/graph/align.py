@@ -25,10 +25,11 @@ against 2.10, before and after a code change) give two final kernel graphs whose
    that is itself a Cast is never paired through Casts.
 
 Every step indexes nodes by key (scope and op, source line) or walks the data edges
-of nodes already paired: no scan over all pairs of nodes. What stays unpaired is *removed* (only in A) or *added* (only in B). Constants are not
-aligned. Each 1:1 pair of kernels or parameters lists what changed: dtype, shape, device
-format. Pure: two :class:`~ascend_lab.graph.model.Graph` objects in, an :class:`Alignment`
-out (networkx-style functions over plain data; no MindSpore, no I/O).
+of nodes already paired: no scan over all pairs of nodes. What stays unpaired is
+*removed* (only in A) or *added* (only in B). Constants are not aligned. Each 1:1 pair
+of kernels or parameters lists what changed: dtype, shape, device format. Pure: two
+:class:`~ascend_lab.graph.model.Graph` objects in, an :class:`Alignment` out
+(networkx-style functions over plain data; no MindSpore, no I/O).
 """
 
 import re
