@@ -267,3 +267,17 @@ def test_stepping_over_casts_still_never_guesses():
     al = align_graphs(a, b)
     assert [m.a for m in al.matches] == [("%x",)]
     assert al.removed == ["%1", "%2"] and al.added == ["%c1", "%c2", "%1", "%2"]
+
+
+def test_comparison_builds_its_payload_once_and_says_where_its_time_went(tmp_path):
+    a = _graph(IR, "lenet", "graph_build_0_0094.ir")
+    b, _ = _lenet_fusion()
+    cmp = compare(a, b)
+    assert set(cmp.seconds) == {"sides", "align"}
+    assert all(s >= 0 for s in cmp.seconds.values())
+    payload = cmp.to_payload()
+    assert cmp.to_payload() is payload  # to_html and show after it reuse it
+    assert "payload" in cmp.seconds
+    page = cmp.to_html(str(tmp_path / "cmp.html"))
+    assert '"compare"' in open(page, encoding="utf-8").read()
+    assert cmp.show().payload is payload
