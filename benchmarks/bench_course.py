@@ -32,7 +32,7 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -70,6 +70,7 @@ class TreeSampler:
         self.peak_pss = 0
         self.peak_tree = 0
         self.peak_processes = 0
+        self.history: List[Tuple[float, int]] = []  # (time.monotonic(), summed PSS) per sample
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -100,13 +101,40 @@ class TreeSampler:
             shared = max(shared, info.rss - info.uss)
         self.peak_rss = max(self.peak_rss, rss)
         self.peak_pss = max(self.peak_pss, pss)
+        self.history.append((time.monotonic(), pss))
         self.peak_tree = max(self.peak_tree, uss + shared)
         self.peak_processes = max(self.peak_processes, len(tree))
+
+    def peak_pss_until(self, moment: float) -> int:
+        """The peak summed PSS of the samples taken up to ``moment`` (``time.monotonic()``,
+        one clock for every process on Linux: a child can say when its phase ended)."""
+        return max((pss for when, pss in self.history if when <= moment), default=0)
 
     def _run(self) -> None:
         while not self._stop.is_set():
             self.sample()
             self._stop.wait(self.interval)
+
+
+def run_sampled(code: str, cwd: str, timeout: float = 3600) -> Tuple[str, str, TreeSampler]:
+    """``python -c code`` in ``cwd`` with its process tree sampled: its stdout, stderr and
+    the sampler (the sampler watches the children of a wrapper, so the process itself is
+    counted)."""
+    wrapper = [
+        sys.executable,
+        "-c",
+        "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))",
+    ]
+    child = subprocess.Popen(
+        wrapper + [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+    )
+    with TreeSampler(child.pid) as sampler:
+        out, err = child.communicate(timeout=timeout)
+    return out, err, sampler
 
 
 def main(argv: List[str]) -> int:

@@ -6,6 +6,9 @@ Prints, each measured once in a fresh process (the machine is shared: run it onc
   * ``Trace.to_html()`` (payload with every changed pass + HTML) seconds and size, the
     notebook view's ``to_payload(passes="none")``, and the process's peak RSS (VmHWM) after
     the trace and after the HTML;
+  * the peak PSS of each phase's process tree (``/proc/PID/smaps_rollup`` of the phase's
+    process and all it starts, summed, sampled every 0.25 s): the trace's until it
+    returned, and MindSpore's compile alone;
   * scope repair: kernels, how many MindSpore names under the first layer, and how many of
     the 32 layers hold the same ops after repair (32 means every layer reads alike);
   * the HTML in Chromium: first view drawn, and expanding one group right after.
@@ -20,7 +23,6 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -77,6 +79,7 @@ def phase_trace(layers, out):
     start = time.perf_counter()
     tr = ascend_lab.trace(net, tokens, run=False)
     trace_s = time.perf_counter() - start
+    trace_done = time.monotonic()  # the tree sampler's clock: the trace's own PSS peak
     peak_after_trace = _peak_mb()
     html_path = os.path.join(out, "decoder.html")
     start, cpu = time.perf_counter(), time.process_time()
@@ -106,6 +109,7 @@ def phase_trace(layers, out):
     alike = reference[0][1] if reference else 0
     return {
         "trace_s": trace_s,
+        "trace_done_monotonic": trace_done,
         "html_s": html_s,
         "html_cpu_s": html_cpu_s,
         "compile_in_trace_s": tr.compile_seconds,
@@ -126,7 +130,13 @@ def phase_trace(layers, out):
 
 
 def run_phase(name, layers, out):
-    """Run one phase in a fresh interpreter; its result plus its peak RSS (MB)."""
+    """Run one phase in a fresh interpreter; its result plus its peak RSS (MB) and the peak
+    PSS of its process tree (``tree_pss_mb``: the phase's process and every process it
+    starts, summed from ``/proc/PID/smaps_rollup`` every 0.25 s by bench_course's
+    TreeSampler; for the trace phase also ``trace_tree_pss_mb``, the peak until the trace
+    returned)."""
+    from benchmarks.bench_course import run_sampled
+
     code = (
         f"import json, resource, sys; sys.path.insert(0, {ROOT!r});"
         f"from benchmarks.bench_llm import phase_{name} as f;"
@@ -134,16 +144,18 @@ def run_phase(name, layers, out):
         "r['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024;"
         "print('RESULT ' + json.dumps(r))"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=out, timeout=3600
-    )
-    for line in proc.stdout.splitlines():
+    stdout, stderr, sampler = run_sampled(code, out)
+    for line in stdout.splitlines():
         if line.startswith("RESULT "):
             result = json.loads(line[7:])
             children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             result["children_peak_rss_mb"] = children
+            result["tree_pss_mb"] = sampler.peak_pss / 2**20
+            if "trace_done_monotonic" in result:
+                until = sampler.peak_pss_until(result["trace_done_monotonic"])
+                result["trace_tree_pss_mb"] = until / 2**20
             return result
-    raise SystemExit(f"{name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+    raise SystemExit(f"{name} failed:\n{stdout[-2000:]}\n{stderr[-4000:]}")
 
 
 # One interaction, timed from the event to the next drawn frame after the pane's
@@ -357,6 +369,12 @@ def main():
         "peak RSS after trace / after to_html",
         f"{o['peak_after_trace_mb']:.0f} MB",
         f"/ {o['peak_after_html_mb']:.0f} MB (Binder: 2048 MB)",
+    )
+    row(
+        "peak PSS of the process tree: trace",
+        f"{o['trace_tree_pss_mb']:.0f} MB",
+        f"(whole phase with to_html {o['tree_pss_mb']:.0f} MB; MindSpore's compile alone "
+        f"{b['tree_pss_mb']:.0f} MB; target <= 1024 MB)",
     )
     row(
         "scope repair of the final graph",

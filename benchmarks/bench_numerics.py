@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import time
 
@@ -64,28 +63,14 @@ def phase(name: str, layers: int) -> dict:
 
 
 def run_phase(name: str, layers: int) -> dict:
-    from benchmarks.bench_course import TreeSampler
+    from benchmarks.bench_course import run_sampled
 
     code = (
         f"import json, sys; sys.path.insert(0, {ROOT!r});"
         "from benchmarks.bench_numerics import phase;"
         f"print('RESULT ' + json.dumps(phase({name!r}, {layers})))"
     )
-    # the sampler watches the children of a wrapper, so the phase's own process is counted
-    wrapper = [
-        sys.executable,
-        "-c",
-        "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))",
-    ]
-    child = subprocess.Popen(
-        wrapper + [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    with TreeSampler(child.pid) as sampler:
-        out, err = child.communicate(timeout=3600)
+    out, err, sampler = run_sampled(code, ROOT)
     for line in out.splitlines():
         if line.startswith("RESULT "):
             result = json.loads(line[7:])

@@ -17,12 +17,19 @@ against 2.10, before and after a code change) give two final kernel graphs whose
    paired with the *set* of ops it replaced on the other side, when its fusion map (the
    originals, nodes of that side's pre-fusion graph) is given: starting from the images of
    the kernel's inputs, unpaired ops whose name-and-op key is one of the originals' keys
-   are taken along the data flow; only a complete set pairs.
+   are taken along the data flow; only a complete set pairs;
+4. **over added Casts**: when 2 and 3 find nothing more, they run again with the Casts
+   still unpaired stepped over, in both graphs (a Cast's neighbours stand in for it):
+   ``auto_mixed_precision`` O2 puts a Cast between ops that MindSpore names alike in
+   every block of a decoder, so without this half of the decoder stays unpaired. A node
+   that is itself a Cast is never paired through Casts.
 
-What stays unpaired is *removed* (only in A) or *added* (only in B). Constants are not
-aligned. Each 1:1 pair of kernels or parameters lists what changed: dtype, shape, device
-format. Pure: two :class:`~ascend_lab.model.graph.Graph` objects in, an :class:`Alignment`
-out (networkx-style functions over plain data; no MindSpore, no I/O).
+Every step indexes nodes by key (scope and op, source line) or walks the data edges
+of nodes already paired: no scan over all pairs of nodes. What stays unpaired is
+*removed* (only in A) or *added* (only in B). Constants are not aligned. Each 1:1 pair
+of kernels or parameters lists what changed: dtype, shape, device format. Pure: two
+:class:`~ascend_lab.model.graph.Graph` objects in, an :class:`Alignment` out
+(networkx-style functions over plain data; no MindSpore, no I/O).
 """
 
 import re
@@ -71,6 +78,10 @@ def _unwrap_segments(path: str) -> str:
             continue
         out.append(seg)
     return "/".join(out)
+
+
+def _unwrapped_key(key: str) -> str:
+    return key if key.startswith("param:") else _unwrap_segments(key)
 
 
 def name_key(node: Node) -> str:
@@ -144,9 +155,15 @@ def _types_text(types: Sequence[TensorType], attr: str) -> str:
     return ", ".join(out)
 
 
+def _types_key(types: Sequence[TensorType]) -> List[Tuple[object, ...]]:
+    return [(t.dtype, t.shape, t.format) for t in types]
+
+
 def node_changes(a: Node, b: Node) -> Dict[str, Tuple[str, str]]:
     """What differs between two paired nodes' outputs: dtype, shape, device format."""
     changes: Dict[str, Tuple[str, str]] = {}
+    if _types_key(a.outputs) == _types_key(b.outputs):
+        return changes  # the same fields give the same texts: most pairs stop here
     for attr, label in (("dtype", "dtype"), ("shape", "shape"), ("format", "format")):
         ta = _types_text(a.outputs, attr)
         tb = _types_text(b.outputs, attr)
@@ -162,26 +179,24 @@ class _Side:
         self.nodes: Dict[str, Node] = {n.id: n for n in graph.nodes if n.kind != "constant"}
         self.order = [n.id for n in graph.nodes if n.id in self.nodes]
         self.inputs: Dict[str, List[str]] = {}
-        self.consumers: Dict[str, List[str]] = defaultdict(list)
+        users: Dict[str, Dict[str, None]] = defaultdict(dict)  # ordered sets: no list scans
         for nid in self.order:
             ins = [x for x in self.nodes[nid].inputs if x in self.nodes]
             self.inputs[nid] = ins
             for x in ins:
-                if nid not in self.consumers[x]:
-                    self.consumers[x].append(nid)
+                users[x][nid] = None
+        self.consumers: Dict[str, List[str]] = {x: list(users.get(x, ())) for x in self.order}
         self.op = {nid: op_name(n.op) for nid, n in self.nodes.items()}
         self.name = {nid: name_key(n) for nid, n in self.nodes.items()}
-        # the three keys of step 1, each computed once
+        # the keys of step 1, each computed once (``unwrapped`` on first use: only the
+        # nodes the first two keys left unpaired need it)
         self.keys: Dict[str, Dict[str, str]] = {
             "source": {
                 nid: self.name[nid] + "@" + (n.source[0] if n.source else "")
                 for nid, n in self.nodes.items()
             },
             "name": self.name,
-            "unwrapped": {
-                nid: key if key.startswith("param:") else _unwrap_segments(key)
-                for nid, key in self.name.items()
-            },
+            "unwrapped": {},
         }
         self.partner: Dict[str, Tuple[str, ...]] = {}
         self.position = {nid: i for i, nid in enumerate(self.order)}
@@ -192,6 +207,7 @@ class _Aligner:
         self.a = _Side(a)
         self.b = _Side(b)
         self.matches: List[Match] = []
+        self.look_through = False
 
     def pair(self, xs: Sequence[str], ys: Sequence[str], how: str) -> None:
         xs_t, ys_t = tuple(xs), tuple(ys)
@@ -220,7 +236,9 @@ class _Aligner:
             for nid in side.order:
                 if nid in side.partner:
                     continue
-                key = keys[nid]
+                key = keys.get(nid)
+                if key is None:  # "unwrapped", computed for the unpaired nodes only
+                    key = keys[nid] = _unwrapped_key(side.name[nid])
                 count[key] += 1
                 first.setdefault(key, nid)
             return {k: v for k, v in first.items() if count[k] == 1}
@@ -248,22 +266,50 @@ class _Aligner:
                 self.pair([x], [y], "input")
 
     # -- 2. by structure --------------------------------------------------------------
+    def _through(self, side: _Side, ids: Sequence[str], step: Mapping[str, List[str]]) -> List[str]:
+        """``ids`` with each unpaired Cast replaced by its own neighbours one ``step`` on
+        (transitively), once look-through is on: AMP puts Casts between ops that pair."""
+        if not self.look_through or not any(
+            side.op[x] == "Cast" and x not in side.partner for x in ids
+        ):
+            return list(ids)
+        out: List[str] = []
+        seen: Set[str] = set()
+        todo = list(ids)
+        while todo:
+            x = todo.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            if side.op[x] == "Cast" and x not in side.partner:
+                todo.extend(step.get(x, ()))
+            else:
+                out.append(x)
+        return out
+
     def _candidates(self, src: _Side, dst: _Side, nid: str) -> Optional[Set[str]]:
         """Unpaired nodes of ``dst`` of ``nid``'s op next to the images of its paired
-        neighbours (inputs, and consumers); None when no neighbour is paired."""
+        neighbours (inputs, and consumers); None when no neighbour is paired. With
+        look-through on, unpaired Casts between them are stepped over (not for a Cast)."""
         op = src.op[nid]
+        through = op != "Cast"
         found: Optional[Set[str]] = None
-        for neighbours, across in (
-            (src.inputs[nid], dst.consumers),
-            (src.consumers[nid], dst.inputs),
+        for neighbours, here, across in (
+            (src.inputs[nid], src.inputs, dst.consumers),
+            (src.consumers[nid], src.consumers, dst.inputs),
         ):
+            if through:
+                neighbours = self._through(src, neighbours, here)
             for other in neighbours:
                 image = src.partner.get(other)
                 if not image:
                     continue
                 near: Set[str] = set()
                 for im in image:
-                    for cand in across.get(im, ()):
+                    nexts = across.get(im, ())
+                    if through:
+                        nexts = self._through(dst, nexts, across)
+                    for cand in nexts:
                         if cand not in dst.partner and dst.op[cand] == op:
                             near.add(cand)
                 found = near if found is None else found & near
@@ -367,7 +413,9 @@ class _Aligner:
             if fused_a:
                 progress = self.by_fusion(fused_a, self.a, self.b, False) or progress
             if not progress:
-                break
+                if self.look_through:
+                    break
+                self.look_through = True  # 4. the same rounds again, over added Casts
         order_a, order_b = self.a.position, self.b.position
         self.matches.sort(
             key=lambda m: (order_b.get(m.b[0], 0) if m.b else 0, order_a.get(m.a[0], 0))

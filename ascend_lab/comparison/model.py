@@ -9,6 +9,7 @@ kernel pair with the several ops it replaced on the other side.
 """
 
 import html
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
@@ -142,6 +143,10 @@ class Comparison:
         self.a = a
         self.b = b
         self.alignment = alignment
+        # where compare() spent its time: "sides" (reading both sides, memory plans
+        # included) and "align"; "payload" once the payload is built (benchmarks read it)
+        self.seconds: Dict[str, float] = {}
+        self._payload: Optional[Dict[str, Any]] = None
 
     # -- the node sets ------------------------------------------------------------------
     @property
@@ -278,10 +283,17 @@ class Comparison:
         }
 
     def to_payload(self) -> Dict[str, Any]:
-        """The ``ascend-lab.graph/1`` payload with its ``compare`` section (both graphs)."""
-        from ascend_lab.payload.compare_section import comparison_payload
+        """The ``ascend-lab.graph/1`` payload with its ``compare`` section (both graphs).
 
-        return comparison_payload(self)
+        Built once: ``to_html`` and ``show`` after it (``%ascend_compare --html`` does
+        both) reuse it, so treat it as read-only (copy it to edit)."""
+        if self._payload is None:
+            from ascend_lab.payload.compare_section import comparison_payload
+
+            started = time.perf_counter()
+            self._payload = comparison_payload(self)
+            self.seconds["payload"] = time.perf_counter() - started
+        return self._payload
 
     def to_html(self, path: str, redact: bool = True, project: Optional[str] = None) -> str:
         """Write one self-contained HTML page with the two graphs side by side."""
@@ -306,10 +318,14 @@ def compare(
     """Align the final graphs of ``a`` and ``b`` (see :func:`ascend_lab.compare`)."""
     ta, tb = titles or (None, None)
     pa, pb = profiles or (None, None)
+    started = time.perf_counter()
     side_a = side_of(a, ta, pa)
     side_b = side_of(b, tb, pb)
     if side_a.title == side_b.title:
         side_a.title += " (A)"
         side_b.title += " (B)"
+    sides = time.perf_counter()
     alignment = align_graphs(side_a.graph, side_b.graph, side_a.fused, side_b.fused)
-    return Comparison(side_a, side_b, alignment)
+    cmp = Comparison(side_a, side_b, alignment)
+    cmp.seconds.update(sides=sides - started, align=time.perf_counter() - sides)
+    return cmp

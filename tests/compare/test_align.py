@@ -204,3 +204,80 @@ def test_time_per_step_of_each_side_from_recorded_profiles():
     assert cmp.summary_dict()["time_us"] == [pa.mean_step_us, pb.mean_step_us]
     assert f"{pa.mean_step_us:.1f} us" in cmp.summary()
     validate_payload(cmp.to_payload())
+
+
+def test_added_casts_between_ops_of_one_name_are_stepped_over():
+    # AMP O2 puts a Cast before each cast cell: ops of one name (a decoder's repeated
+    # blocks) then have no paired neighbour of their own, only the Casts in between
+    def relus(ids, inputs, dtype):
+        return [
+            _node(i, "ReLU", "Default/relu-ReLU/ReLU-op0", [x], dtype=dtype)
+            for i, x in zip(ids, inputs)
+        ]
+
+    a = Graph(
+        "a",
+        [_node("%x", "Parameter", "x")] + relus(["%1", "%2", "%3"], ["%x", "%1", "%2"], "Float32"),
+    )
+    b = Graph(
+        "b",
+        [
+            _node("%x", "Parameter", "x"),
+            _node("%c1", "Cast", "Default/Cast-op1", ["%x"], dtype="Float16"),
+            *relus(["%1"], ["%c1"], "Float16"),
+            _node("%c2", "Cast", "Default/Cast-op2", ["%1"], dtype="Float32"),
+            _node("%c3", "Cast", "Default/Cast-op3", ["%c2"], dtype="Float16"),
+            *relus(["%2", "%3"], ["%c3", "%2"], "Float16"),
+        ],
+    )
+    for g in (a, b):
+        g.nodes[0].kind = "input"
+    al = align_graphs(a, b)
+    assert al.removed == []
+    assert al.added == ["%c1", "%c2", "%c3"]
+    pairs = sorted((m.a, m.b) for m in al.matches if m.a != ("%x",))
+    assert pairs == [(("%1",), ("%1",)), (("%2",), ("%2",)), (("%3",), ("%3",))]
+    assert {m.changes.get("dtype") for m in al.matches if m.a != ("%x",)} == {
+        ("float32", "float16")
+    }
+
+
+def test_stepping_over_casts_still_never_guesses():
+    # two ReLUs of one name on the net's input, each behind its own Cast on B: nothing
+    # tells them apart, so neither pairs (and the Casts stay added)
+    def relu(nid, x, dtype):
+        return _node(nid, "ReLU", "Default/relu-ReLU/ReLU-op0", [x], dtype=dtype)
+
+    a = Graph(
+        "a",
+        [_node("%x", "Parameter", "x"), relu("%1", "%x", "Float32"), relu("%2", "%x", "Float32")],
+    )
+    b = Graph(
+        "b",
+        [
+            _node("%x", "Parameter", "x"),
+            _node("%c1", "Cast", "Default/Cast-op1", ["%x"], dtype="Float16"),
+            _node("%c2", "Cast", "Default/Cast-op2", ["%x"], dtype="Float16"),
+            relu("%1", "%c1", "Float16"),
+            relu("%2", "%c2", "Float16"),
+        ],
+    )
+    for g in (a, b):
+        g.nodes[0].kind = "input"
+    al = align_graphs(a, b)
+    assert [m.a for m in al.matches] == [("%x",)]
+    assert al.removed == ["%1", "%2"] and al.added == ["%c1", "%c2", "%1", "%2"]
+
+
+def test_comparison_builds_its_payload_once_and_says_where_its_time_went(tmp_path):
+    a = _graph(IR, "lenet", "graph_build_0_0094.ir")
+    b, _ = _lenet_fusion()
+    cmp = compare(a, b)
+    assert set(cmp.seconds) == {"sides", "align"}
+    assert all(s >= 0 for s in cmp.seconds.values())
+    payload = cmp.to_payload()
+    assert cmp.to_payload() is payload  # to_html and show after it reuse it
+    assert "payload" in cmp.seconds
+    page = cmp.to_html(str(tmp_path / "cmp.html"))
+    assert '"compare"' in open(page, encoding="utf-8").read()
+    assert cmp.show().payload is payload

@@ -71,3 +71,57 @@ def test_payload_and_page(fp32_vs_o2, tmp_path):
     path = cmp.to_html(str(tmp_path / "cmp.html"))
     assert "fp32 vs O2" in open(path, encoding="utf-8").read()
     assert cmp.to_dict()["summary"]["changed"] == len(cmp.changed)
+
+
+# -- the decoder (issue #27): a 2-layer Llama-style decoder, fp32 against AMP O2 ------------
+
+
+@pytest.fixture(scope="module")
+def decoder_fp32_vs_o2():
+    from tests.scopes.nets import Decoder, decoder_tokens
+
+    ms.set_seed(0)
+    tokens = decoder_tokens()
+    fp32 = Decoder(layers=2)
+    fp32.set_train(False)
+    o2 = auto_mixed_precision(Decoder(layers=2), "O2")
+    o2.set_train(False)
+    a = ascend_lab.trace(fp32, tokens, run=False, progress=False)
+    b = ascend_lab.trace(o2, tokens, run=False, progress=False)
+    return a, b, ascend_lab.compare(a, b, titles=("fp32", "O2"))
+
+
+def test_decoder_every_fp32_kernel_pairs_and_only_casts_are_added(decoder_fp32_vs_o2):
+    # the Casts sit between ops MindSpore names alike in every block: pairing must step
+    # over them (before, half the decoder's kernels came out removed + added)
+    a, b, cmp = decoder_fp32_vs_o2
+    assert cmp.removed == []
+    assert {n.op for n in cmp.added} == {"Cast"}
+    assert cmp.casts_added == cmp.b.casts == b.kernel_count - a.kernel_count > 0
+    paired_a = {x for m in cmp.matched for x in m.a}
+    assert {n.id for n in a.graph.kernels} <= paired_a
+    assert all(len(m.a) == len(m.b) == 1 for m in cmp.matched)
+    ops = [(a.graph.node(m.a[0]).op, b.graph.node(m.b[0]).op) for m in cmp.matched]
+    assert all(x == y for x, y in ops)
+
+
+def test_decoder_dtypes_changed_to_float16(decoder_fp32_vs_o2):
+    a, b, cmp = decoder_fp32_vs_o2
+    dtype = cmp.changes_of("dtype")
+    assert {m.changes["dtype"] for m in dtype} == {("float32", "float16")}
+    # every projection (q, k, v, o, gate, up, down per block, and the head) runs in float16
+    matmuls = [n.id for n in a.graph.kernels if n.op == "MatMul"]
+    assert len(matmuls) == 2 * 7 + 1
+    changed = {m.a[0] for m in dtype}
+    assert set(matmuls) <= changed
+    for m in dtype:
+        assert {t.dtype for t in b.graph.node(m.b[0]).outputs} == {"Float16"}
+
+
+def test_decoder_memory_peak_of_each_side(decoder_fp32_vs_o2):
+    a, b, cmp = decoder_fp32_vs_o2
+    assert cmp.peaks == (plan_graph(a.graph).peak, plan_graph(b.graph).peak)
+    assert all(p > 0 for p in cmp.peaks)
+    summary = cmp.to_payload()["compare"]["summary"]
+    assert summary["peak"] == list(cmp.peaks)
+    assert summary["casts_added"] == cmp.casts_added and summary["removed"] == 0
