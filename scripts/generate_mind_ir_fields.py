@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
-PROTO = REPO / "ascend_lab" / "graph" / "mind_ir.proto"
-OUTPUT = REPO / "ascend_lab" / "graph" / "mind_ir_fields.py"
+PROTO = REPO / "ascend_lab" / "parsers" / "mind_ir.proto"
+OUTPUT = REPO / "ascend_lab" / "parsers" / "mind_ir_fields.py"
 
 # proto scalar type -> the decoder's kind (how the wire value is read).
 KINDS = {

@@ -37,6 +37,32 @@ MARKED_DIRS = (
     "ascend_lab/magics.py",
     "ascend_lab/memory",
     "ascend_lab/profiling",
+    # the stages' modules that status, doctor, trace and profile messages come from
+    *(f"ascend_lab/{stage}" for stage in ("probes", "capture", "errors")),
+    "ascend_lab/model/device_status.py",
+    "ascend_lab/model/profile.py",
+    "ascend_lab/analysis/compat.py",
+    "ascend_lab/analysis/fusion.py",
+    "ascend_lab/analysis/lifetimes.py",
+    "ascend_lab/analysis/planner.py",
+    "ascend_lab/analysis/actor_set.py",
+    "ascend_lab/analysis/profile_build.py",
+    "ascend_lab/analysis/profile_join.py",
+    "ascend_lab/parsers/npu_smi.py",
+    "ascend_lab/parsers/versions.py",
+    "ascend_lab/parsers/timeline.py",
+    "ascend_lab/parsers/execution_order.py",
+    "ascend_lab/parsers/csv_rows.py",
+    "ascend_lab/parsers/trace_view.py",
+    "ascend_lab/parsers/profiler_ascend_files.py",
+    "ascend_lab/parsers/profiler_cpu_files.py",
+    "ascend_lab/parsers/profiler_db.py",
+    "ascend_lab/parsers/profiler_files.py",
+    "ascend_lab/payload/profile_section.py",
+    "ascend_lab/render/device_html.py",
+    "ascend_lab/render/device_text.py",
+    "ascend_lab/render/memory_plot.py",
+    "ascend_lab/render/profile_plot.py",
     "ascend_lab/report/view.py",  # `ascend-lab view BUNDLE` (wired in cli.py, issue #25)
     "ascend_lab/render/error_page.py",
     "ascend_lab/viewfile/sources.py",
@@ -56,7 +82,17 @@ PARSER_CALLS = (
 HELP_KEYWORDS = ("help", "description")
 # {file: dict names}: module-level tables whose values are messages (shown through ``_``)
 TABLES = {"ascend_lab/parsers/timeline.py": ("EXPLAIN", "GENERIC_EXPLAIN")}
-PLAIN_DIR = "ascend_lab/device"
+# the device family's plain English f-strings (reason=, fix=, ...), matched as templates
+PLAIN_DIRS = (
+    "ascend_lab/device",
+    "ascend_lab/probes",
+    "ascend_lab/model/device_status.py",
+    "ascend_lab/analysis/compat.py",
+    "ascend_lab/parsers/npu_smi.py",
+    "ascend_lab/parsers/versions.py",
+    "ascend_lab/render/device_html.py",
+    "ascend_lab/render/device_text.py",
+)
 MARKERS = ("_", "N_", "msg")
 MESSAGE_NAMES = ("reason", "smi_reason", "message", "msg", "fix")
 _FIELD = re.compile(r"\{[^{}]{0,20}\}")
@@ -234,7 +270,7 @@ def extract(root: Path = ROOT) -> Dict[str, List[str]]:
             found.setdefault(text, []).append(rel)
         for text in table_messages(tree, TABLES.get(rel, ())):
             found.setdefault(text, []).append(rel)
-        if rel.startswith(PLAIN_DIR):
+        if rel.startswith(PLAIN_DIRS):
             for expr in plain_messages(tree):
                 for branch in _branches(expr):
                     text = template(branch)

@@ -158,7 +158,7 @@ ADVERSARIAL_1MB = {
 def test_parser_is_linear_on_1mb_lines(name):
     code = f"""
 import json, sys
-from ascend_lab.device import npu_smi
+from ascend_lab.parsers import npu_smi
 from tests.hostile.test_device_hostile import ADVERSARIAL_1MB
 header = open({fixture_path("info_910b3_x8_npu-smi-25.2.0.txt")!r}).read().split("+===")[0]
 info = npu_smi.parse_info(header + ADVERSARIAL_1MB[{name!r}] + "\\n")

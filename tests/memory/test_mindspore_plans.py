@@ -15,7 +15,7 @@ from typing import Dict
 import jsonschema
 import pytest
 
-from ascend_lab.analysis import lifetimes
+from ascend_lab.analysis.lifetimes import lifetimes
 from ascend_lab.analysis.actor_set import parse_actor_set_sizes, size_mismatches
 from ascend_lab.memory import compare_plans, plan_graph, validate
 from ascend_lab.model.graph import Graph
