@@ -1,5 +1,7 @@
 // Builds the ascend-lab viewer:
-//  0. writes src/viewer/catalogues.generated.ts: the viewer's messages from every
+//  0. writes src/viewer/payload.generated.ts, the payload contract's types, from
+//     ascend_lab/payload/graph.schema.json (scripts/payload-types.mjs),
+//     and writes src/viewer/catalogues.generated.ts: the viewer's messages from every
 //     ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab.json (generated from the .po), for the
 //     hosts without JupyterLab's translator (anywidget, standalone HTML),
 //  1. bundles the layout web worker into src/viewer/worker-source.generated.ts (a string),
@@ -20,6 +22,7 @@ import {
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
+import { payloadTypes, SCHEMA_FILE, TYPES_FILE } from './payload-types.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -52,6 +55,8 @@ function viewerCatalogues() {
   }
   return out;
 }
+
+writeFileSync(TYPES_FILE, await payloadTypes(readFileSync(SCHEMA_FILE, 'utf8')));
 
 const cataloguesFile = join(viewerDir, 'catalogues.generated.ts');
 writeFileSync(
