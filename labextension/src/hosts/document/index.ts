@@ -18,8 +18,8 @@ import {
 import { Contents } from '@jupyterlab/services';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
-import { npuIcon } from '../icons';
-import { ITrans, TRANSLATION_DOMAIN } from '../trans';
+import { npuIcon } from '../../icons';
+import { ITrans, TRANSLATION_DOMAIN } from '../../trans';
 import { FolderKind, GraphView } from './graph-view';
 
 export const FACTORY_NAME = 'ascend-lab graph';

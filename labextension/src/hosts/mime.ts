@@ -7,8 +7,8 @@
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 
-import { englishTrans, ITrans, TRANSLATION_DOMAIN } from './trans';
-import { renderPayload } from './viewer';
+import { englishTrans, ITrans, TRANSLATION_DOMAIN } from '../trans';
+import { renderPayload } from '../viewer';
 
 export const GRAPH_MIME_TYPE = 'application/vnd.ascend-lab.graph+json';
 

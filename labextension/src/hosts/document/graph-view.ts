@@ -8,9 +8,9 @@ import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 
-import { API_NAMESPACE } from '../api';
-import { englishTrans, ITrans } from '../trans';
-import { renderPayload } from '../viewer';
+import { API_NAMESPACE } from '../../api';
+import { englishTrans, ITrans } from '../../trans';
+import { renderPayload } from '../../viewer';
 
 type ViewerHandle = ReturnType<typeof renderPayload>;
 
