@@ -72,8 +72,8 @@ const standaloneHost: Host = async (payload, view) => {
   };
 };
 
-/** The MIME renderer, asked for a view through the output's metadata. */
-const mimeHost: Host = async (payload, view) => {
+/** A MIME renderer as JupyterLab's rendermime registry makes it (no translator). */
+function newRenderer(): GraphRenderer {
   const renderer = new GraphRenderer({
     mimeType: GRAPH_MIME_TYPE,
     sanitizer: undefined as never,
@@ -82,12 +82,24 @@ const mimeHost: Host = async (payload, view) => {
     latexTypesetter: null
   });
   document.body.appendChild(renderer.node);
-  await renderer.renderModel({
+  return renderer;
+}
+
+/** An output of `payload` with `metadata`, rendered by `renderer`. */
+function renderOutput(
+  renderer: GraphRenderer,
+  payload: unknown,
+  metadata: Record<string, unknown>
+): Promise<void> {
+  return renderer.renderModel({
     data: { [GRAPH_MIME_TYPE]: payload },
-    metadata: view === 'all' ? {} : { view },
+    metadata,
     trusted: true,
     setData: () => undefined
   } as never);
+}
+
+function closing(renderer: GraphRenderer): Shown {
   return {
     root: renderer.node,
     close: () => {
@@ -95,6 +107,13 @@ const mimeHost: Host = async (payload, view) => {
       renderer.dispose();
     }
   };
+}
+
+/** The MIME renderer, asked for a view through the output's metadata. */
+const mimeHost: Host = async (payload, view) => {
+  const renderer = newRenderer();
+  await renderOutput(renderer, payload, view === 'all' ? {} : { view });
+  return closing(renderer);
 };
 
 /** The document widget of a file on the server (the server's answer is the payload). */
@@ -218,4 +237,22 @@ describe('each host with each view', () => {
       }
     }
   );
+});
+
+describe('MIME renderer', () => {
+  it('follows a change of the view its output asks for, and keeps its view on update', async () => {
+    const renderer = newRenderer();
+    shown = closing(renderer);
+    const render = (metadata: Record<string, unknown>) =>
+      renderOutput(renderer, everyView(), metadata);
+    await render({ view: 'memory' });
+    expect(panels(renderer.node)).toEqual(['memory']);
+    await render({ view: 'memory' });
+    expect(panels(renderer.node)).toEqual(['memory']);
+    await render({ view: 'timeline' });
+    expect(panels(renderer.node)).toEqual(['timeline']);
+    await render({});
+    expect(tabs(renderer.node)).toEqual([...VIEW_NAMES]);
+    expect(renderer.node.querySelectorAll('.al-root').length).toBe(1);
+  });
 });
