@@ -1,9 +1,10 @@
-// Prints, as JSON, every message id passed to .__ / ._n in src/*.ts, src/document/*.ts and
-// src/viewer/*.ts (not tests, not generated files): the list a translation
-// (ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab.po) must cover. Uses the TypeScript
-// parser, so 'a' + 'b' concatenations are joined.
-// Usage: node scripts/extract-messages.mjs [folder under src ...]   (default: all three;
-// `viewer` alone gives the messages the bundled viewer needs, see build-viewer.mjs)
+// Prints, as JSON, every message id passed to .__ / ._n in src/*.ts, src/hosts/*.ts,
+// src/hosts/document/*.ts and src/viewer/*.ts (not tests, not generated files): the list a
+// translation (ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab.po) must cover. Uses the
+// TypeScript parser, so 'a' + 'b' concatenations are joined.
+// Usage: node scripts/extract-messages.mjs [folder or .ts file under src ...]   (default:
+// the four folders; `viewer hosts/anywidget.ts hosts/standalone.ts` gives the messages the
+// bundled viewer needs, see build-viewer.mjs)
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,12 +31,16 @@ function literal(node) {
 }
 
 const folders =
-  process.argv.length > 2 ? process.argv.slice(2) : ['.', 'document', 'viewer'];
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['.', 'hosts', join('hosts', 'document'), 'viewer'];
 const files = folders.flatMap(folder =>
-  readdirSync(join(src, folder))
-    .filter(n => n.endsWith('.ts') && !n.endsWith('.generated.ts'))
-    .sort()
-    .map(n => join(folder, n))
+  folder.endsWith('.ts')
+    ? [folder]
+    : readdirSync(join(src, folder))
+        .filter(n => n.endsWith('.ts') && !n.endsWith('.generated.ts'))
+        .sort()
+        .map(n => join(folder, n))
 );
 const ids = new Set();
 const problems = [];

@@ -1,6 +1,6 @@
 /**
  * ascend-lab for JupyterLab: the NPU status-bar item, the device panel and the course
- * launcher. (The graph MIME renderer is a separate entry point: `mime.ts`.)
+ * launcher. (The graph MIME renderer is a separate entry point: `hosts/mime.ts`.)
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { Clipboard, Dialog, ICommandPalette, showDialog } from '@jupyterlab/apputils';
@@ -11,11 +11,11 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 import { Signal } from '@lumino/signaling';
 
 import { fetchCourse, fetchStatus } from './api';
-import { documentPlugin } from './document';
+import { documentPlugin } from './hosts/document';
 import { npuIcon } from './icons';
 import { instructorPlugin } from './instructor-plugin';
 import { registerCourse } from './launcher';
-import { DevicePanel } from './panel';
+import { DevicePanel } from './device-panel';
 import { NpuStatusItem, StatusPoller } from './status';
 import { TRANSLATION_DOMAIN } from './trans';
 

@@ -3,20 +3,27 @@
  * collapse, pan/zoom, keyboard navigation, selection and highlight sets. Draws only the
  * boxes in view when a graph shows very many at once.
  */
-import { clear, ellipsis, h, hue, s } from './dom';
+import { clear, h, s } from './dom';
 import { viewerTrans } from './i18n';
 import { MIN_LEGIBLE_ZOOM, firstViewZoom } from './layers';
+import {
+  Box,
+  ColorMode,
+  StackAction,
+  drawFrame,
+  drawGroup,
+  drawNode,
+  drawStack,
+  nodeFill
+} from './graph-boxes';
 import { LayoutClient } from './layout-client';
 import {
   GROUP_H,
-  GROUP_HEADER,
   GROUP_W,
   GraphModel,
   NODE_H,
   NODE_W,
   ROOT,
-  STACK_CARD,
-  STACK_CARDS,
   STACK_HEADER,
   STACK_PAD,
   groupItem,
@@ -24,12 +31,10 @@ import {
   stackItem,
   stackSize
 } from './model';
-import { timeColour } from './profile-colour';
-import { numericsColour } from './numerics-view';
 import { NumericsNode } from './numerics-types';
 import { GraphData, GraphNode, formatBytes, formatShape, outputBytes } from './types';
 
-export type ColorMode = 'op' | 'memory' | 'changed' | 'time' | 'numerics';
+export type { ColorMode, StackAction } from './graph-boxes';
 
 /** Above this many boxes only those in (or near) the viewport are put in the DOM. */
 export const CULL_LIMIT = 1500;
@@ -37,20 +42,6 @@ export const CULL_LIMIT = 1500;
 /** Idle time before collapsed groups in view are laid out ahead, and how many batches. */
 const PREFETCH_DELAY_MS = 400;
 const PREFETCH_BATCHES = 12;
-
-/** What a stack's header buttons do. */
-export type StackAction = 'prev' | 'next' | 'all' | 'stack';
-
-interface Box {
-  item: string;
-  /** a stack: the frame around a repeated block's drawn instance, cards behind it */
-  kind: 'node' | 'group' | 'frame' | 'stack';
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  depth: number;
-}
 
 export interface PaneOptions {
   label: string;
@@ -87,7 +78,8 @@ export class GraphPane {
   private fitted = false;
   private culling = false;
   private renderQueued = false;
-  private maxBytes = 1;
+  /** the largest output of the graph (colour mode 'memory') */
+  maxBytes = 1;
   private disposed = false;
   /** resolves after the first complete draw of the current graph */
   ready: Promise<void> = Promise.resolve();
@@ -441,30 +433,7 @@ export class GraphPane {
   }
 
   private fillFor(node: GraphNode): string {
-    if (this.colorMode === 'numerics' && this.nodeNumerics) {
-      return numericsColour(this.nodeNumerics[node.id]);
-    }
-    if (this.colorMode === 'time' && this.nodeTimes) {
-      return timeColour(this.nodeTimes.get(node.id), this.nodeTimes);
-    }
-    if (this.colorMode === 'memory') {
-      const bytes = outputBytes(node);
-      if (bytes === null || bytes === 0) {
-        return 'hsl(0, 0%, 60%)';
-      }
-      const t = Math.log(bytes + 1) / Math.log(this.maxBytes + 1);
-      return `hsl(${Math.round(220 - 220 * t)}, 75%, 50%)`;
-    }
-    if (this.colorMode === 'changed') {
-      if (this.added.has(node.id)) {
-        return 'var(--al-added)';
-      }
-      if (this.modified.has(node.id)) {
-        return 'var(--al-modified)';
-      }
-      return 'hsl(0, 0%, 60%)';
-    }
-    return `hsl(${hue(node.op)}, 60%, 50%)`;
+    return nodeFill(node, this);
   }
 
   private inView(box: Box, margin: number): boolean {
@@ -496,13 +465,18 @@ export class GraphPane {
       }
       drawn.add(box.item);
       if (box.kind === 'stack') {
-        frames.appendChild(this.drawStack(box));
+        const [g, head] = drawStack(box, model);
+        this.itemEls.set(box.item, head);
+        frames.appendChild(g);
       } else if (box.kind === 'frame') {
-        frames.appendChild(this.drawFrame(box));
-      } else if (box.kind === 'group') {
-        boxes.appendChild(this.drawGroup(box));
+        frames.appendChild(drawFrame(box, model));
       } else {
-        boxes.appendChild(this.drawNode(box));
+        const g =
+          box.kind === 'group'
+            ? drawGroup(box, model)
+            : drawNode(box, model, this.fillFor(model.byId.get(box.item.slice(2))!));
+        this.itemEls.set(box.item, g);
+        boxes.appendChild(g);
       }
     }
     const seen = new Set<string>();
@@ -559,245 +533,6 @@ export class GraphPane {
   setEdgeLabels(show: boolean): void {
     this.edgeLabels = show;
     this.render();
-  }
-
-  private drawNode(box: Box): SVGGElement {
-    const id = box.item.slice(2);
-    const node = this.model!.byId.get(id)!;
-    const shape = formatShape(node.outputs?.[0]);
-    const label = `${node.op}${shape ? ` ${shape}` : ''}${node.name ? `, ${node.name}` : ''}`;
-    const g = s(
-      'g',
-      {
-        class: `al-node${node.bookkeeping ? ' al-bk' : ''}`,
-        'data-item': box.item,
-        'data-id': id,
-        'data-op': node.op,
-        transform: `translate(${box.x},${box.y})`,
-        role: 'button',
-        tabindex: 0,
-        'aria-label': label
-      },
-      s('title', {}, label),
-      s('rect', {
-        width: box.w,
-        height: box.h,
-        rx: 5,
-        fill: this.fillFor(node),
-        'fill-opacity': 0.22,
-        stroke: this.fillFor(node)
-      }),
-      s('text', { x: 8, y: 17, 'font-weight': 600 }, ellipsis(node.op, 24)),
-      s('text', { x: 8, y: 33, 'fill-opacity': 0.8 }, ellipsis(shape || node.kind, 26))
-    );
-    this.itemEls.set(box.item, g);
-    return g;
-  }
-
-  private drawGroup(box: Box): SVGGElement {
-    const id = box.item.slice(2);
-    const group = this.model!.groups.get(id)!;
-    const t = viewerTrans();
-    const count = group.count === 1 ? t.__('1 node') : t.__('%1 nodes', group.count);
-    const g = s(
-      'g',
-      {
-        class: 'al-group',
-        'data-item': box.item,
-        'data-group': id,
-        transform: `translate(${box.x},${box.y})`,
-        role: 'button',
-        tabindex: 0,
-        'aria-expanded': 'false',
-        'aria-label': t.__('scope %1, %2, collapsed', id, count)
-      },
-      s('title', {}, id),
-      s('rect', { width: box.w, height: box.h, rx: 7 }),
-      s(
-        'text',
-        { x: 8, y: 18, 'font-weight': 600 },
-        `\u25b8 ${ellipsis(group.label, 23)}`
-      ),
-      s('text', { x: 8, y: 35, 'fill-opacity': 0.75 }, count)
-    );
-    this.itemEls.set(box.item, g);
-    return g;
-  }
-
-  private drawFrame(box: Box): SVGGElement {
-    const id = box.item.slice(2);
-    const model = this.model!;
-    const group = model.groups.get(id)!;
-    const frame = s(
-      'g',
-      {
-        class: 'al-frame',
-        'data-frame': id,
-        transform: `translate(${box.x},${box.y})`
-      },
-      s('rect', { width: box.w, height: box.h, rx: 8 }),
-      s(
-        'g',
-        {
-          class: 'al-frame-head',
-          'data-item': box.item,
-          'data-group': id,
-          role: 'button',
-          tabindex: 0,
-          'aria-expanded': 'true',
-          'aria-label': viewerTrans().__(
-            'scope %1, expanded, press Enter to collapse',
-            id
-          )
-        },
-        s('rect', {
-          width: box.w,
-          height: GROUP_HEADER,
-          fill: 'transparent',
-          stroke: 'none'
-        }),
-        s(
-          'text',
-          { x: 8, y: 15 },
-          `\u25be ${ellipsis(group.label, Math.max(4, Math.floor(box.w / 7) - 4))}`
-        )
-      )
-    );
-    // stacks of this group shown in full: a button in the header stacks each again
-    let x = box.w - 6;
-    for (const st of model.stacksIn(id)) {
-      if (!model.unstacked.has(st.id)) {
-        continue;
-      }
-      const t = viewerTrans();
-      const text = t.__('stack %1 × %2', st.members.length, st.label);
-      const bw = text.length * 7 + 12;
-      x -= bw;
-      frame.appendChild(
-        this.stackButton(
-          st.id,
-          'stack',
-          text,
-          t.__('Stack the %1 instances of %2 again', st.members.length, st.label),
-          x,
-          2,
-          bw,
-          GROUP_HEADER - 4
-        )
-      );
-      x -= 4;
-    }
-    return frame;
-  }
-
-  /**
-   * A repeated block: "32 × Block" with buttons to step to the previous / next instance
-   * and to show all of them, over cards that stand for the instances not drawn.
-   */
-  private drawStack(box: Box): SVGGElement {
-    const model = this.model!;
-    const id = box.item.slice(2);
-    const stack = model.stacks.get(id)!;
-    const t = viewerTrans();
-    const n = stack.members.length;
-    const instance = model.shownInstanceOf(id);
-    const at = stack.members.indexOf(instance) + 1;
-    const cards = STACK_CARD * STACK_CARDS;
-    const w = box.w - cards;
-    const hgt = box.h - cards;
-    const title = t.__('%1 × %2', n, stack.label);
-    const g = s('g', {
-      class: 'al-stack',
-      'data-stack': id,
-      transform: `translate(${box.x},${box.y})`
-    });
-    for (let i = STACK_CARDS; i >= 1; i--) {
-      g.appendChild(
-        s('rect', {
-          class: 'al-stack-card',
-          x: i * STACK_CARD,
-          y: i * STACK_CARD,
-          width: w,
-          height: hgt,
-          rx: 8
-        })
-      );
-    }
-    g.appendChild(s('rect', { class: 'al-stack-front', width: w, height: hgt, rx: 8 }));
-    const head = s(
-      'g',
-      {
-        class: 'al-stack-head',
-        'data-item': box.item,
-        role: 'group',
-        tabindex: 0,
-        'aria-label': t.__(
-          '%1, instance %2 of %3 drawn (%4); the others are stacked',
-          title,
-          at,
-          n,
-          instance
-        )
-      },
-      s('title', {}, t.__('%1 in %2', title, stack.parent || '/')),
-      s('rect', {
-        width: w,
-        height: STACK_HEADER - 4,
-        fill: 'transparent',
-        stroke: 'none'
-      }),
-      s('text', { class: 'al-stack-title', x: 10, y: 22, 'font-weight': 700 }, title)
-    );
-    g.appendChild(head);
-    this.itemEls.set(box.item, head);
-    const buttons: Array<[StackAction, string, string, number]> = [
-      ['prev', '‹', t.__('Draw the previous %1', stack.label), 26],
-      ['next', '›', t.__('Draw the next %1', stack.label), 26],
-      [
-        'all',
-        t.__('show all %1', n),
-        t.__('Show all %1 instances of %2', n, stack.label),
-        0
-      ]
-    ];
-    let x = w - 6;
-    for (const [action, text, label, fixed] of buttons.reverse()) {
-      const bw = fixed || Math.max(40, text.length * 7 + 14);
-      x -= bw;
-      g.appendChild(
-        this.stackButton(id, action, text, label, x, 6, bw, STACK_HEADER - 12)
-      );
-      x -= 4;
-    }
-    return g;
-  }
-
-  /** One of a stack's buttons (found by its data-stack-action and data-stack-id). */
-  private stackButton(
-    stack: string,
-    action: StackAction,
-    text: string,
-    label: string,
-    x: number,
-    y: number,
-    w: number,
-    hgt: number
-  ): SVGGElement {
-    return s(
-      'g',
-      {
-        class: 'al-stack-btn',
-        'data-stack-action': action,
-        'data-stack-id': stack,
-        transform: `translate(${x},${y})`,
-        role: 'button',
-        tabindex: 0,
-        'aria-label': label
-      },
-      s('title', {}, label),
-      s('rect', { width: w, height: hgt, rx: 4 }),
-      s('text', { x: w / 2, y: hgt / 2 + 4, 'text-anchor': 'middle' }, text)
-    );
   }
 
   /** Re-apply selection/highlight classes without re-drawing. */

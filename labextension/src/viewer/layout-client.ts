@@ -3,7 +3,7 @@
  * synchronous layout (in small slices of time) where Workers are unavailable.
  */
 import { runLayoutJobs } from './layout-core';
-import { GroupLayout, LayoutJob } from './model';
+import { GroupLayout, LayoutJob } from './layout-types';
 import { WORKER_SOURCE } from './worker-source.generated';
 
 type Pending = {

@@ -4,7 +4,7 @@
  * child group laid out in the same batch.
  */
 import * as dagre from '@dagrejs/dagre';
-import { GROUP_HEADER, GROUP_PAD, GroupLayout, LayoutJob, ROOT } from './model';
+import { GROUP_HEADER, GROUP_PAD, GroupLayout, LayoutJob, ROOT } from './layout-types';
 
 /** Above this many items dagre is too slow for an interactive view: use simple layering. */
 export const DAGRE_LIMIT = 1200;

@@ -3,7 +3,7 @@
  * Bundled by scripts/build-viewer.mjs into worker-source.generated.ts.
  */
 import { runLayoutJobs } from './layout-core';
-import { LayoutJob } from './model';
+import { LayoutJob } from './layout-types';
 
 interface WorkerScope {
   onmessage: ((ev: MessageEvent) => void) | null;

@@ -4,43 +4,14 @@
  * Payloads without it show as before.
  */
 
-export interface NumericsStats {
-  shape?: number[];
-  dtype?: string;
-  min?: number | null;
-  max?: number | null;
-  mean?: number | null;
-  std?: number | null;
-  nan?: number;
-  inf?: number;
-  fp16_overflow?: number;
-  fp16_underflow?: number;
-  bf16_overflow?: number;
-  bf16_underflow?: number;
-}
+import type * as schema from './payload.generated';
 
-export interface NumericsNode {
-  cell: string;
-  op_type?: string;
-  max_abs?: number | null;
-  /** null: infinite (NaN/Inf on one side only) */
-  max_rel: number | null;
-  cosine?: number | null;
-  nonfinite?: boolean;
-  diverged: boolean;
-  first?: boolean;
-  a?: NumericsStats[];
-  b?: NumericsStats[];
-}
+// generated from graph.schema.json (see ./types.ts)
+export type NumericsStats = schema.NumericsStats;
 
-export interface NumericsSection {
-  version: number;
-  graph: string;
-  titles: [string, string];
-  first_divergence: string | null;
-  first_cell?: string | null;
-  nodes: Record<string, NumericsNode>;
-}
+export type NumericsNode = schema.Numerics['nodes'][string];
+
+export type NumericsSection = schema.Numerics;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -9,7 +9,7 @@ import { NumericsNode } from './numerics-types';
 import { numericsText } from './numerics-view';
 import { viewerTrans } from './i18n';
 import { LayoutClient } from './layout-client';
-import { NodePanel } from './panel';
+import { NodePanel } from './node-panel';
 import { GraphNode } from './types';
 
 /** The views' names (PanesView `name`), for labels such as "Search nodes in …". */

@@ -15,53 +15,19 @@ import {
   memoryChart,
   ranksList
 } from './profile-measured';
+import type * as schema from './payload.generated';
 
-export interface ProfileKernel {
-  name: string;
-  op_type: string;
-  node: string | null;
-  joined_by?: string | null;
-  calls: number;
-  total_us: number;
-  mean_us: number;
-  min_us?: number | null;
-  max_us?: number | null;
-  share?: number | null;
-  core?: string | null;
-  wait_us?: number | null;
-  block_dim?: number | null;
-}
+// generated from graph.schema.json (see ./types.ts)
+export type ProfileKernel = schema.Profile['kernels'][number];
 
-export interface ProfileStep {
-  index: number;
-  start_us: number;
-  wall_us: number;
-  kernel_sum_us?: number | null;
-  busy_us: number;
-  compute_us?: number | null;
-  communication_us?: number | null;
-  gap_us: number;
-  data_us?: number | null;
-}
+export type ProfileStep = schema.Profile['steps'][number];
 
-export interface ProfileSection {
-  version: number;
-  graph: string | null;
-  source: string;
-  steps: ProfileStep[];
-  kernels: ProfileKernel[];
-  lanes: string[];
-  /** [kernel index, lane index, start us, duration us, step] */
-  launches: Array<[number, number, number, number, number | null]>;
-  launches_dropped?: number;
-  unjoined_rows?: Array<{ name: string; op_type?: string; reason: string }>;
-  unmeasured_nodes?: Array<{
-    node: string | null;
-    name?: string;
-    op_type?: string;
-    reason: string;
-  }>;
-  notes: string[];
+/**
+ * The payload's `profile` section. The schema's fields, and what ascend_lab.profile adds
+ * from the Ascend profiler's own files, which graph.schema.json does not list yet (it lets
+ * them through: the section allows more properties).
+ */
+export interface ProfileSection extends schema.Profile {
   /** from the Ascend profiler's own files (optional; see ./profile-measured.ts) */
   measured_steps?: MeasuredParts['measured_steps'];
   memory?: MeasuredParts['memory'];

@@ -4,157 +4,52 @@
  * Every string in here may come from a model file: views set them as text only.
  */
 
-import { checkNumerics, NumericsSection } from './numerics-types';
+import { checkNumerics } from './numerics-types';
+import type * as schema from './payload.generated';
 
 export const SCHEMA_ID = 'ascend-lab.graph/1';
 
-export interface TensorType {
-  dtype?: string | null;
-  shape?: number[] | null;
-  device_dtype?: string | null;
-  format?: string | null;
-}
+// The contract's shapes are generated from graph.schema.json (./payload.generated.ts,
+// `jlpm build:viewer`; `jlpm lint` fails when it is stale): the names below are the
+// viewer's names for them, never a second copy of their fields.
 
-export type NodeKind = 'op' | 'call' | 'parameter' | 'input' | 'constant' | 'output';
+export type TensorType = schema.TensorType;
 
-export interface GraphNode {
-  id: string;
-  op: string;
-  kind: NodeKind;
-  name?: string | null;
-  scope?: string | null;
-  /** where to draw the node when MindSpore's scope contradicts its data flow */
-  repaired_scope?: string;
-  bookkeeping?: boolean;
-  inputs?: string[];
-  /** the inputs that carry data, where not all of them (Depend: its first; UpdateState: none) */
-  data_inputs?: string[];
-  outputs?: TensorType[];
-  input_types?: TensorType[];
-  attrs?: Record<string, string>;
-  source?: string[];
-  subgraph?: string | null;
-  step?: number | null;
-}
+export type NodeKind = schema.Node['kind'];
 
+export type GraphNode = schema.Node;
+
+/** What a pass changed (sent with a snapshot the kernel loads on demand). */
 export interface PassDiff {
   added?: string[];
   removed?: string[];
   modified?: string[];
 }
 
-export interface GraphData {
-  name: string;
-  file?: string | null;
-  /** true: nodes list `data_inputs` wherever those are not all their inputs */
-  data_inputs_listed?: boolean;
-  nodes: GraphNode[];
+export interface GraphData extends schema.Graph {
   /** Sent with a snapshot the kernel loads on demand: what its pass changed. */
   diff?: PassDiff;
 }
 
-export type Stage =
-  'frontend' | 'optimize' | 'backend' | 'graph_kernel' | 'build' | 'other';
+export type Stage = schema.Pass['stage'];
 
-export interface PassInfo {
-  index: number;
-  name: string;
-  stage: Stage;
-  explain?: string | null;
-  graph?: string | null;
-  node_count?: number | null;
-  changed: boolean;
-  added?: string[];
-  removed?: string[];
-  modified?: string[];
-}
+export type PassInfo = schema.Pass;
 
-export interface FusedKernel {
-  kernel: string;
-  name: string;
-  originals: string[];
-  ops?: string[];
-}
+export type FusionInfo = NonNullable<schema.Payload['fusion']>;
 
-export interface FusionInfo {
-  kernels?: FusedKernel[];
-  kernel_count_before?: number;
-  kernel_count_after?: number;
-}
+export type FusedKernel = NonNullable<FusionInfo['kernels']>[number];
 
-export interface MemoryTensor {
-  id: string;
-  node: string;
-  label?: string;
-  size: number;
-  start: number;
-  end: number;
-  offset: number;
-}
+export type MemoryPlan = schema.Memory;
 
-export interface MemoryPlan {
-  graph: string;
-  alignment: number;
-  strategy: string;
-  strategies?: Record<string, number>;
-  peak: number;
-  lower_bound: number;
-  no_reuse: number;
-  persistent_bytes?: number;
-  steps: number;
-  live_bytes?: number[];
-  tensors: MemoryTensor[];
-  notes?: string[];
-}
-
-export interface Payload {
-  schema: string;
-  meta: {
-    title: string;
-    mindspore_version?: string | null;
-    device?: string | null;
-    fusion?: boolean | null;
-    source?: string | null;
-    created?: string | null;
-    /** shown above the views (e.g. a pasted IR text is partial); optional */
-    notes?: string[];
-  };
-  graphs: Record<string, GraphData>;
-  views: { main: string; before?: string | null; after?: string | null };
-  passes?: PassInfo[];
-  fusion?: FusionInfo | null;
-  memory?: MemoryPlan | null;
-  /** two traces side by side (ascend_lab.compare); older payloads have none */
-  compare?: CompareSection | null;
-  /** per-node numeric error of two runs (ascend_lab.compare_numerics); optional */
-  numerics?: NumericsSection | null;
-}
+export type MemoryTensor = MemoryPlan['tensors'][number];
 
 /** One pairing of the alignment: node ids of A and of B (several across fusion). */
-export interface CompareMatch {
-  a: string[];
-  b: string[];
-  how: string;
-  /** field (dtype, shape, format, fusion) -> [A's, B's] */
-  changes?: Record<string, [string, string]>;
-}
+export type CompareMatch = schema.Compare['matches'][number];
 
-export interface CompareSection {
-  a: string;
-  b: string;
-  titles: [string, string];
-  matches: CompareMatch[];
-  added: string[];
-  removed: string[];
-  summary?: {
-    kernels?: number[];
-    nodes?: number[];
-    casts?: number[];
-    casts_added?: number;
-    peak?: Array<number | null>;
-    time_us?: Array<number | null>;
-    kernel_ops?: Array<Record<string, number>>;
-  };
+export type CompareSection = schema.Compare;
+
+export interface Payload extends schema.Payload {
+  graphs: Record<string, GraphData>;
 }
 
 export class PayloadError extends Error {

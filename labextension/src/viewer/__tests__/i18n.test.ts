@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { TranslationManager } from '@jupyterlab/translation';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { GraphRenderer } from '../../mime';
+import { GraphRenderer } from '../../hosts/mime';
 import { englishTrans, ITrans, TRANSLATION_DOMAIN } from '../../trans';
 import { renderPayload, ViewerHandle } from '../app';
 import { CATALOGUES } from '../catalogues.generated';
@@ -189,15 +189,23 @@ describe('MIME renderer', () => {
 });
 
 describe('the catalogue bundled for the widget and the standalone page', () => {
-  it('is the shipped ascend_lab.json, limited to the messages src/viewer uses', () => {
+  it('is the shipped ascend_lab.json, limited to the messages src/viewer and its bundled hosts use', () => {
     const used = JSON.parse(
       execFileSync(
         process.execPath,
-        [join(root, 'scripts', 'extract-messages.mjs'), 'viewer'],
+        [
+          join(root, 'scripts', 'extract-messages.mjs'),
+          'viewer',
+          'hosts/anywidget.ts',
+          'hosts/standalone.ts'
+        ],
         { encoding: 'utf8' }
       )
     ) as string[];
     expect(used).toContain('Before fusion');
+    // the hosts' own messages (src/hosts/anywidget.ts, standalone.ts) are bundled too
+    expect(used).toContain('the kernel did not answer (is it still running?)');
+    expect(used).toContain('ascend-lab: the embedded payload is not valid JSON (%1)');
     const expected = Object.fromEntries(
       used.map(id => [id, (shipped[id] as string[])[0]])
     );

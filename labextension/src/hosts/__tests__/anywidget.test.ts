@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import widget from '../widget';
-import { VIEW_NAMES } from '../views';
-import { lenetProfile as lenet, withoutTrace } from './profile-payloads';
+import widget from '../anywidget';
+import { VIEW_NAMES } from '../../viewer/views';
+import {
+  lenetProfile as lenet,
+  withoutTrace
+} from '../../viewer/__tests__/profile-payloads';
 
 /** What a profiler folder gives (ascend_lab/viewfile/sources.py): no traced graph. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

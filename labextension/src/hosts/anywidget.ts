@@ -5,9 +5,9 @@
  * Labels are in `lang` (the kernel's ascend_lab.i18n language), from the bundled catalogue:
  * an anywidget module cannot reach JupyterLab's translator.
  */
-import { renderPayload, ViewerHandle, viewName } from './app';
-import { CATALOGUES } from './catalogues.generated';
-import { transForLanguage, viewerTrans } from './i18n';
+import { renderPayload, ViewerHandle, viewName } from '../viewer/app';
+import { CATALOGUES } from '../viewer/catalogues.generated';
+import { transForLanguage, viewerTrans } from '../viewer/i18n';
 
 interface AnyModel {
   get(name: string): unknown;

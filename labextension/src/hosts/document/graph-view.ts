@@ -8,9 +8,10 @@ import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 
-import { API_NAMESPACE } from '../api';
-import { englishTrans, ITrans } from '../trans';
-import { renderPayload } from '../viewer';
+import { API_NAMESPACE } from '../../api';
+import { englishTrans, ITrans } from '../../trans';
+import { renderPayload } from '../../viewer';
+import { ViewName } from '../../viewer/views';
 
 type ViewerHandle = ReturnType<typeof renderPayload>;
 
@@ -86,7 +87,9 @@ export class GraphView extends Widget {
   constructor(
     path: string,
     private readonly _trans: ITrans = englishTrans,
-    private readonly _kind: FolderKind = 'graph'
+    private readonly _kind: FolderKind = 'graph',
+    /** the one view to show (a name of ../../viewer/views.ts), or `all` tabs */
+    private readonly _viewName: ViewName = 'all'
   ) {
     super();
     this.addClass('jp-AscendLab-graphDocument');
@@ -120,7 +123,10 @@ export class GraphView extends Widget {
       this.node.replaceChildren();
       if (this._kind === 'profile') {
         // a profiler folder has no graph: the viewer opens on its Profile tab
-        this._view = renderPayload(this.node, payload, { trans: this._trans });
+        this._view = renderPayload(this.node, payload, {
+          trans: this._trans,
+          view: this._viewName
+        });
         return;
       }
       // a .mindir's weights stay on the server: their statistics are read there on request
@@ -129,6 +135,7 @@ export class GraphView extends Widget {
         : undefined;
       this._view = renderPayload(this.node, payload, {
         trans: this._trans,
+        view: this._viewName,
         onRequestWeightStats,
         // a dump folder's passes stay on the server until the slider reaches one
         onRequestPass: (index: number) => fetchPass(path, index, this._trans)

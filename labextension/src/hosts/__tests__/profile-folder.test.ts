@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
-import './dom-shim';
+import '../../__tests__/dom-shim';
 import { ServerConnection } from '@jupyterlab/services';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { GraphView } from '../document/graph-view';
-import { lenetProfile, withoutTrace } from '../viewer/__tests__/profile-payloads';
+import { lenetProfile, withoutTrace } from '../../viewer/__tests__/profile-payloads';
 
 function answer(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {

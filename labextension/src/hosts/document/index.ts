@@ -18,8 +18,9 @@ import {
 import { Contents } from '@jupyterlab/services';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
-import { npuIcon } from '../icons';
-import { ITrans, TRANSLATION_DOMAIN } from '../trans';
+import { npuIcon } from '../../icons';
+import { ITrans, TRANSLATION_DOMAIN } from '../../trans';
+import { viewName } from '../../viewer/views';
 import { FolderKind, GraphView } from './graph-view';
 
 export const FACTORY_NAME = 'ascend-lab graph';
@@ -125,12 +126,13 @@ export const documentPlugin: JupyterFrontEndPlugin<void> = {
       )
     );
 
-    const openFolder = (args: { path?: unknown }, kind: FolderKind) => {
+    // args: `path` (else the folder under the context menu), `view` (one tab; default all)
+    const openFolder = (args: { path?: unknown; view?: unknown }, kind: FolderKind) => {
       const path = typeof args.path === 'string' ? args.path : folderUnderMenu(app);
       if (path === null) {
         return;
       }
-      const content = new GraphView(path, trans, kind);
+      const content = new GraphView(path, trans, kind, viewName(args.view));
       const widget = new MainAreaWidget({ content });
       widget.id = `ascend-lab-${kind}-${path}`;
       widget.title.label = PathExt.basename(path) || path;

@@ -2,13 +2,16 @@
  * MIME renderer for `application/vnd.ascend-lab.graph+json`: a trace output renders in
  * JupyterLab with the same viewer as the widgets, even where widget state is missing.
  * Its own entry point (`jupyterlab.mimeExtension` in package.json). Labels follow
- * JupyterLab's display language (the translator the rendermime registry passes).
+ * JupyterLab's display language (the translator the rendermime registry passes). The
+ * output's metadata may ask for one view (`{"view": "memory"}`, a name of
+ * ../viewer/views.ts); without it, or with a name it does not know, every tab is shown.
  */
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 
-import { englishTrans, ITrans, TRANSLATION_DOMAIN } from './trans';
-import { renderPayload } from './viewer';
+import { englishTrans, ITrans, TRANSLATION_DOMAIN } from '../trans';
+import { renderPayload } from '../viewer';
+import { viewName, ViewName } from '../viewer/views';
 
 export const GRAPH_MIME_TYPE = 'application/vnd.ascend-lab.graph+json';
 
@@ -24,9 +27,15 @@ export class GraphRenderer extends Widget implements IRenderMime.IRenderer {
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     const payload = model.data[this._mimeType] as unknown;
+    const view = viewName((model.metadata as { view?: unknown } | undefined)?.view);
     try {
+      if (this._view !== null && view !== this._shown) {
+        this._view.dispose();
+        this._view = null;
+      }
       if (this._view === null) {
-        this._view = renderPayload(this.node, payload, { trans: this._trans });
+        this._shown = view;
+        this._view = renderPayload(this.node, payload, { trans: this._trans, view });
       } else {
         this._view.update(payload);
       }
@@ -52,6 +61,7 @@ export class GraphRenderer extends Widget implements IRenderMime.IRenderer {
   private _mimeType: string;
   private _trans: ITrans;
   private _view: ViewerHandle | null = null;
+  private _shown: ViewName = 'all';
 }
 
 export const rendererFactory: IRenderMime.IRendererFactory = {

@@ -5,11 +5,11 @@
  * the page's language (`<html lang>`, written by ascend_lab/widgets/html.py) from the
  * bundled catalogue.
  */
-import { renderPayload, viewName } from './app';
-import { CATALOGUES } from './catalogues.generated';
-import { transForLanguage } from './i18n';
-import { packedPassLoader, readPacked } from './packed-passes';
-import { pageWeightStatsLoader } from './weight-stats';
+import { renderPayload, viewName } from '../viewer/app';
+import { CATALOGUES } from '../viewer/catalogues.generated';
+import { transForLanguage } from '../viewer/i18n';
+import { packedPassLoader, readPacked } from '../viewer/packed-passes';
+import { pageWeightStatsLoader } from '../viewer/weight-stats';
 
 function start(): void {
   const data = document.getElementById('ascend-lab-payload');

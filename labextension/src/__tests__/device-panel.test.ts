@@ -3,7 +3,7 @@ import './dom-shim';
 import { describe, expect, it } from 'vitest';
 
 import { asDeviceStatus, IDeviceStatus } from '../api';
-import { DevicePanel, panelModel, renderPanel, statusAsText } from '../panel';
+import { DevicePanel, panelModel, renderPanel, statusAsText } from '../device-panel';
 import { englishTrans } from '../trans';
 import { StatusPoller } from '../status';
 import ascend from './fixtures/status_910b3_x8.json';
