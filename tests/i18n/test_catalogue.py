@@ -149,7 +149,8 @@ def test_a_changed_status_message_is_noticed(tmp_path):
 
     from tests.i18n.catalogue import REPO
 
-    for folder in ("ascend_lab/doctor", "ascend_lab/device", "ascend_lab/probes", "ascend_lab/i18n"):
+    folders = ("ascend_lab/doctor", "ascend_lab/device", "ascend_lab/probes", "ascend_lab/i18n")
+    for folder in folders:
         shutil.copytree(REPO / folder, tmp_path / folder)
     envcheck = tmp_path / "ascend_lab/probes/envcheck.py"
     text = envcheck.read_text(encoding="utf-8")

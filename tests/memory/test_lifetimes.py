@@ -1,7 +1,6 @@
 """Lifetimes over hand-built kernel graphs: sizes, steps, sharing, exclusions."""
 
-from ascend_lab.analysis.lifetimes import lifetimes
-from ascend_lab.analysis.lifetimes import align_up, op_name, problem_from_intervals
+from ascend_lab.analysis.lifetimes import align_up, lifetimes, op_name, problem_from_intervals
 from ascend_lab.memory import plan_graph, validate
 from ascend_lab.model.graph import Graph, Node, TensorType
 
