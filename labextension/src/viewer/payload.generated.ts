@@ -107,13 +107,13 @@ export interface Node {
    */
   scope?: string | null;
   /**
-   * where views draw the node when its scope contradicts its data flow (ascend_lab.scopes); absent when the scope is right
+   * where views draw the node when its scope contradicts its data flow (ascend_lab.analysis.scopes); absent when the scope is right
    */
   repaired_scope?: string;
   bookkeeping?: boolean;
   inputs?: string[];
   /**
-   * the inputs that carry data (ascend_lab.graph.ops), when not all of them: Depend lists its first input, UpdateState none; absent: all inputs (in a graph with data_inputs_listed)
+   * the inputs that carry data (ascend_lab.model.ops), when not all of them: Depend lists its first input, UpdateState none; absent: all inputs (in a graph with data_inputs_listed)
    */
   data_inputs?: string[];
   outputs?: TensorType[];
