@@ -2,7 +2,7 @@
  * Entry of the standalone HTML export: reads the payload from
  * <script type="application/json" id="ascend-lab-payload"> (and the packed pass snapshots
  * from #ascend-lab-passes, when present) and renders into #ascend-lab-root, with labels in
- * the page's language (`<html lang>`, written by ascend_lab/widgets/html.py) from the
+ * the page's language (`<html lang>`, written by ascend_lab/render/standalone.py) from the
  * bundled catalogue.
  */
 import { renderPayload, viewName } from '../viewer/app';

@@ -36,7 +36,7 @@ export * from './layout-types';
 
 /**
  * Inputs of a hidden node that carry data (Depend: its first, UpdateState: none). A payload
- * lists them (`data_inputs`, from ascend_lab/graph/ops.py) on every node where they are not
+ * lists them (`data_inputs`, from ascend_lab/model/ops.py) on every node where they are not
  * all its inputs, and says so with `data_inputs_listed`; for a graph saved before that, the
  * same rule is derived here.
  */

@@ -1,6 +1,6 @@
 /**
  * The viewer's view names: one list for every host (anywidget `view` trait, standalone
- * page `data-view`, MIME renderer) and for the Python side (ascend_lab/widgets/html.py
+ * page `data-view`, MIME renderer) and for the Python side (ascend_lab/render/standalone.py
  * VIEWS, which a test compares with this list). `all` shows every available tab.
  */
 export const VIEW_NAMES = [

@@ -48,7 +48,7 @@ const anywidgetHost: Host = async (payload, view) => {
   };
 };
 
-/** The standalone page as ascend_lab/widgets/html.py writes it, its script run afresh. */
+/** The standalone page as ascend_lab/render/standalone.py writes it, its script run afresh. */
 const standaloneHost: Host = async (payload, view) => {
   const data = document.createElement('script');
   data.type = 'application/json';
