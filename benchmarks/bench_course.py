@@ -23,6 +23,11 @@ pages copy-on-write. Three sums per sample, peak of each over the run:
   runs on the machine;
 - ``RSS``: resident memory summed, counting shared pages once per process (upper bound).
 
+``time`` is wall time; ``CPU`` is the user + system time of the kernel and everything it
+waited for (``getrusage(RUSAGE_CHILDREN)`` of the runner): on a shared, loaded machine wall
+time grows with the load, CPU time hardly does, and on 2 idle cores wall time is at least
+CPU / 2.
+
 Budgets (issues 15, 28): whole course <= 10 min on 2 cores, each notebook's PSS <= 1.5 GB.
 """
 
@@ -60,9 +65,14 @@ def run_one(path: str, kernel: str, timeout: int, save: str = "") -> Dict[str, A
     except Exception as exc:  # noqa: BLE001 - report any failure (error, timeout, dead kernel)
         error = f"{type(exc).__name__}: {exc}"[-3000:]
     seconds = time.perf_counter() - start
+    # CPU time of every process this one waited for: the kernel, and what the kernel waited
+    # for (msrun and its workers, AKG's compilers): a measure a busy machine does not inflate
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     if save:
         nbformat.write(nb, os.path.join(save, os.path.basename(path)))
-    return {"seconds": seconds, "error": error}
+    return {"seconds": seconds, "cpu_s": usage.ru_utime + usage.ru_stime, "error": error}
 
 
 def rollup(pid: int) -> Optional[Dict[str, int]]:
@@ -206,7 +216,9 @@ def main(argv: List[str]) -> int:
         jobs += [(edition, os.path.join(folder, n)) for n in names]
     rows: List[Tuple[str, Dict[str, Any]]] = []
     failed = 0
-    print(f"{'notebook':44} {'time':>9} {'PSS':>10} {'RSS':>10} {'tree':>10} {'procs':>5}")
+    print(
+        f"{'notebook':44} {'time':>9} {'CPU':>9} {'PSS':>10} {'RSS':>10} {'tree':>10} {'procs':>5}"
+    )
     try:
         for edition, path in jobs:
             name = f"{edition}/{os.path.basename(path)}"
@@ -228,7 +240,11 @@ def main(argv: List[str]) -> int:
             lines = [ln for ln in out.splitlines() if ln.startswith("{")]
             result: Dict[str, Any]
             if child.returncode != 0 or not lines:
-                result = {"seconds": float("nan"), "error": (err or out)[-2000:]}
+                result = {
+                    "seconds": float("nan"),
+                    "cpu_s": float("nan"),
+                    "error": (err or out)[-2000:],
+                }
             else:
                 result = json.loads(lines[-1])
             result["tree_mb"] = sampler.peak_tree / 2**20
@@ -240,7 +256,8 @@ def main(argv: List[str]) -> int:
             status = "FAILED" if result["error"] else ("OVER 1.5 GB" if over else "ok")
             failed += bool(result["error"])
             print(
-                f"{name:44} {result['seconds']:7.1f} s {result['tree_pss_mb']:7.0f} MB "
+                f"{name:44} {result['seconds']:7.1f} s {result['cpu_s']:7.1f} s "
+                f"{result['tree_pss_mb']:7.0f} MB "
                 f"{result['tree_rss_mb']:7.0f} MB {result['tree_mb']:7.0f} MB "
                 f"{result['processes']:5}  {status}",
                 flush=True,
@@ -253,12 +270,14 @@ def main(argv: List[str]) -> int:
     for edition in editions:
         mine = [r for n, r in rows if n.startswith(edition + "/")]
         total = sum(float(r["seconds"]) for r in mine)
+        cpu = sum(float(r["cpu_s"]) for r in mine)
         pss = max((float(r["tree_pss_mb"]) for r in mine), default=0.0)
         rss = max((float(r["tree_rss_mb"]) for r in mine), default=0.0)
         tree = max((float(r["tree_mb"]) for r in mine), default=0.0)
         verdict = "within" if total <= BUDGET_TOTAL_S and pss <= BUDGET_PSS_MB else "OVER"
         print(
-            f"{'total ' + edition:44} {total:7.1f} s {pss:7.0f} MB {rss:7.0f} MB {tree:7.0f} MB"
+            f"{'total ' + edition:44} {total:7.1f} s {cpu:7.1f} s {pss:7.0f} MB {rss:7.0f} MB "
+            f"{tree:7.0f} MB"
             f"  {verdict} budget ({BUDGET_TOTAL_S:.0f} s, {BUDGET_PSS_MB:.0f} MB PSS per notebook)"
         )
     load = os.getloadavg()

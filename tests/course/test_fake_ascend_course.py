@@ -39,7 +39,7 @@ from ascend_lab.doctor import diagnose_text
 from tests.course.nbrun import EXPECTED, NOTEBOOKS, kernel_env, output_text
 from tests.fakes.ascend_machine import FIXTURES, make_fake_machine
 
-pytestmark = pytest.mark.mindspore
+pytestmark = [pytest.mark.mindspore, pytest.mark.slow]  # one kernel per notebook
 
 # MindSpore's own refusal, the first line of its RuntimeError on a CPU wheel (2.10:
 # mindspore/device_manager.py -> MSContext.set_device_target_inner).
@@ -236,7 +236,6 @@ def assert_mindspore_refused(result):
     assert "info" in result["calls_at_the_choice"], result["calls_at_the_choice"]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in EXPECTED if n[:2] not in ("00", "08", "10")])
 def test_notebook_chooses_ascend_and_stops_where_mindspore_needs_the_npu(name, fake_course):
     run = fake_course(name)
