@@ -206,7 +206,7 @@ export class GraphModel {
    */
   displayScope(node: GraphNode): string {
     if (node.repaired_scope !== undefined) {
-      // the graph model repaired it from the data flow (ascend_lab.scopes): one rule
+      // the graph model repaired it from the data flow (ascend_lab.analysis.scopes): one rule
       return node.repaired_scope.replace(/^\/+|\/+$/g, '');
     }
     const own = scopeOf(node);
