@@ -1,6 +1,7 @@
 """Capture each Cell's inputs and outputs on one side: the only module here that imports MindSpore.
 
-How (checked on CPU with MindSpore 2.10.0; 2.7 was not installed on this machine):
+How (checked on CPU with MindSpore 2.10.0 and 2.7.0; the dump mechanisms, their files and
+costs are listed in :mod:`ascend_lab.numerics`'s docstring):
 
 * ``Cell.register_forward_hook`` in PyNative mode works on CPU: every sub-Cell's hook gets
   its inputs and output. This is what is used: the net runs in PyNative for the capture
@@ -10,7 +11,8 @@ How (checked on CPU with MindSpore 2.10.0; 2.7 was not installed on this machine
 * ``MINDSPORE_DUMP_CONFIG`` with ``"saved_data": "statistic"`` is refused on CPU ("storing
   statistic dump is only supported on GPU and Ascend"); ``"tensor"`` works in GRAPH_MODE
   on CPU and writes one ``.npy`` per kernel output (``MatMul.Default_d1-Dense_MatMul-op0…``)
-  plus ``execution_order/*.csv``, i.e. whole tensors on disk: not used by default.
+  plus ``execution_order/*.csv``, i.e. whole tensors on disk: not used. The asynchronous
+  dump (``e2e_dump_settings.enable: false``) writes the same files on CPU.
 * ``ops.TensorDump`` is not supported on CPU ("Unsupported op [TensorDump] on CPU").
 
 With NumPy 2, MindSpore 2.10's first PyNative op in a process can fail spuriously; the
