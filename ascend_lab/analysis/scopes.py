@@ -34,7 +34,7 @@ Pure: no MindSpore, no I/O.
 """
 
 from collections import Counter, defaultdict
-from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ascend_lab.model.graph import Graph, Node
 
@@ -208,6 +208,28 @@ def _families(scopes: Iterable[Path], level: int) -> Dict[Tuple[Path, str], Set[
     return {key: comps for key, comps in members.items() if len(comps) > 1}
 
 
+def _most_elsewhere(
+    counts: Mapping[Any, Counter],
+    held: Any,
+    mine: Any,
+    tops: Dict[Any, Tuple[Any, int, int]],
+) -> int:
+    """The largest count in ``counts[held]`` of an instance other than ``mine`` (0 if
+    none). The counts are final when asked, so each counter's two largest are found once
+    (``tops``): a 32-layer net's ops each asked the other 31 layers' counts again."""
+    top = tops.get(held)
+    if top is None:
+        best_key: Any = None
+        best = second = 0
+        for instance, count in counts[held].items():
+            if best_key is None or count > best:
+                best_key, best, second = instance, count, best
+            elif count > second:
+                second = count
+        top = tops[held] = (best_key, best, second)
+    return top[2] if top[0] == mine else top[1]
+
+
 def _repair_instances(
     order: List[Node],
     scopes: Dict[str, Path],
@@ -235,11 +257,12 @@ def _repair_instances(
     # In doubt: ops of an instance that holds more of them than every other instance does
     # (block 0 with 16 Adds). Optional parts (a downsample in some blocks) are not.
     doubtful: Set[str] = set()
+    tops: Dict[Any, Tuple[Any, int, int]] = {}
     for nid, key in family_of.items():
         scope = scopes[nid]
-        per_instance = counts[(key, scope[level + 1 :], ops[nid])]
-        mine = per_instance[scope[level]]
-        others = max((v for c, v in per_instance.items() if c != scope[level]), default=0)
+        held = (key, scope[level + 1 :], ops[nid])
+        mine = counts[held][scope[level]]
+        others = _most_elsewhere(counts, held, scope[level], tops)
         if mine > max(others, 1):
             doubtful.add(nid)
     if not doubtful:
@@ -365,12 +388,13 @@ def _repair_across_parents(
             cls, inst = found
             counts[(cls, scopes[nid][len(inst) :], ops[nid])][inst] += 1
     doubtful: Set[str] = set()
+    tops: Dict[Any, Tuple[Any, int, int]] = {}
     for nid, found in where.items():
         if found is not None:
             cls, inst = found
-            per = counts[(cls, scopes[nid][len(inst) :], ops[nid])]
-            others = max((v for p, v in per.items() if p != inst), default=0)
-            if per[inst] > max(others, 1):
+            held = (cls, scopes[nid][len(inst) :], ops[nid])
+            others = _most_elsewhere(counts, held, inst, tops)
+            if counts[held][inst] > max(others, 1):
                 doubtful.add(nid)
     position = {n.id: i for i, n in enumerate(order)}
     waiting = [n.id for n in order if n.id in doubtful]

@@ -113,15 +113,44 @@ def _map_strings(value: Any, fn: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return fn(value)
     if isinstance(value, dict):
-        if "id" in value and "op" in value:  # a graph node
-            return {
-                k: (v if k in _IDENTIFIER_FIELDS else _map_strings(v, fn)) for k, v in value.items()
-            }
-        return {k: _map_strings(v, fn) for k, v in value.items()}
+        return _map_dict(value, fn)
     if isinstance(value, list):
-        out: List[Any] = [_map_strings(v, fn) for v in value]
-        return out
+        return _map_list(value, fn)
     return value
+
+
+# Exact types a JSON value's leaves have: kept without a call (a 32-layer decoder's pages
+# hold ~1M values; one call each was most of redacting them).
+_LEAVES = frozenset((int, float, bool, type(None)))
+_NO_FIELDS: frozenset = frozenset()
+
+
+def _map_dict(value: Dict[Any, Any], fn: Callable[[str], str]) -> Dict[Any, Any]:
+    kept = _IDENTIFIER_FIELDS if "id" in value and "op" in value else _NO_FIELDS  # a node
+    out = {}
+    for key, item in value.items():
+        kind = type(item)
+        if kind is str:
+            out[key] = item if key in kept else fn(item)
+        elif kind in _LEAVES or key in kept:
+            out[key] = item
+        else:
+            out[key] = _map_strings(item, fn)
+    return out
+
+
+def _map_list(value: List[Any], fn: Callable[[str], str]) -> List[Any]:
+    out: List[Any] = []
+    append = out.append
+    for item in value:
+        kind = type(item)
+        if kind is str:
+            append(fn(item))
+        elif kind in _LEAVES:
+            append(item)
+        else:
+            append(_map_strings(item, fn))
+    return out
 
 
 def redact_paths(payload: Any, project: Optional[str] = None) -> Any:
