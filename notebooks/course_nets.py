@@ -40,10 +40,15 @@ def pick_device(verbose: bool = True) -> str:
     status = ascend_lab.status()
     target = "Ascend" if status.mode == "ascend" else "CPU"
     setter = getattr(ms, "set_device", None)
-    if setter is not None:
-        setter(target)
-    else:
-        ms.set_context(device_target=target)
+    try:
+        if setter is not None:
+            setter(target)
+        else:
+            ms.set_context(device_target=target)
+    except RuntimeError:
+        if target == "Ascend":  # npu-smi sees NPUs, but MindSpore cannot load CANN's libraries
+            print(i18n._(NO_ASCEND_BACKEND).format(len(status.chips)))
+        raise
     if verbose:
         print(i18n._("MindSpore {}, device: {}").format(ms.__version__, target))
         if target == "CPU":
@@ -52,6 +57,15 @@ def pick_device(verbose: bool = True) -> str:
             print(i18n._("NOTE: {}").format(i18n._(CPU_NOTE)))
     return target
 
+
+# Printed when npu-smi sees NPUs but MindSpore cannot load its Ascend backend (CANN's
+# libraries, e.g. libge_runner.so, are not on the library path of this kernel).
+NO_ASCEND_BACKEND = i18n.N_(
+    "npu-smi shows {} NPU chip(s), but MindSpore cannot load its Ascend backend: CANN's "
+    "libraries are not found by this kernel. Use the MindSpore kernel (ascend-lab "
+    "install-kernel sources CANN's set_env.sh), or source set_env.sh before starting Jupyter; "
+    "then restart the kernel. MindSpore's own error follows."
+)
 
 # Printed when a notebook wants several worker processes on NPUs that are not there.
 TOO_FEW_NPUS = i18n.N_(

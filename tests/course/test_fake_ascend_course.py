@@ -234,6 +234,9 @@ def assert_mindspore_refused(result):
     assert not any(os.sep + "ascend_lab" + os.sep in f for f in below), below
     # the choice was made on the fake machine's live npu-smi, before MindSpore refused
     assert "info" in result["calls_at_the_choice"], result["calls_at_the_choice"]
+    # and the course said what to do before MindSpore's own error (pick_device's advice)
+    advice = result["shipped_stdout"]
+    assert "cannot load its Ascend backend" in advice and "set_env.sh" in advice, advice
 
 
 @pytest.mark.parametrize("name", [n for n in EXPECTED if n[:2] not in ("00", "08", "10")])
