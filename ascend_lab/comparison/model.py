@@ -194,28 +194,41 @@ class Comparison:
 
     # -- text ---------------------------------------------------------------------------
     def summary_rows(self) -> List[Tuple[str, str, str]]:
+        """(label, A, B) per total; the labels in the reader's language."""
+        from ascend_lab.i18n import _
+
         def t(v: Optional[float]) -> str:
             return "-" if v is None else f"{v:.1f} us"
 
         return [
-            ("kernels", str(self.a.kernel_count), str(self.b.kernel_count)),
-            ("nodes", str(len(self.a.graph.nodes)), str(len(self.b.graph.nodes))),
-            ("Cast kernels", str(self.a.casts), str(self.b.casts)),
-            ("memory peak", _fmt_bytes(self.a.peak), _fmt_bytes(self.b.peak)),
-            ("time per step", t(self.a.time_us), t(self.b.time_us)),
+            (_("kernels"), str(self.a.kernel_count), str(self.b.kernel_count)),
+            (_("nodes"), str(len(self.a.graph.nodes)), str(len(self.b.graph.nodes))),
+            (_("Cast kernels"), str(self.a.casts), str(self.b.casts)),
+            (_("memory peak"), _fmt_bytes(self.a.peak), _fmt_bytes(self.b.peak)),
+            (_("time per step"), t(self.a.time_us), t(self.b.time_us)),
         ]
 
     def summary(self) -> str:
-        head = f"Comparison: A = {self.a.title}, B = {self.b.title}"
-        width = max(len(r[0]) for r in self.summary_rows())
-        lines = [head]
-        for label, va, vb in self.summary_rows():
-            lines.append(f"  {label.ljust(width)}  A {va:>12}   B {vb:>12}")
+        """A few lines on the comparison, in the reader's language (names and numbers as
+        they are)."""
+        from ascend_lab.i18n import _, display_width, ljust
+
+        rows = self.summary_rows()
+        lines = [_("Comparison: A = {}, B = {}").format(self.a.title, self.b.title)]
+        width = max(display_width(r[0]) for r in rows)
+        for label, va, vb in rows:
+            lines.append(f"  {ljust(label, width)}  A {va:>12}   B {vb:>12}")
         how = ", ".join(f"{k} {v}" for k, v in sorted(self.alignment.how_counts().items()))
         lines.append(
-            f"  matched {len(self.matched)} ({how or 'none'}); removed {len(self.removed)}, "
-            f"added {len(self.added)} (Casts added: {self.casts_added}), "
-            f"changed {len(self.changed)}"
+            "  "
+            + _("matched {} ({}); removed {}, added {} (Casts added: {}), changed {}").format(
+                len(self.matched),
+                how or _("none"),
+                len(self.removed),
+                len(self.added),
+                self.casts_added,
+                len(self.changed),
+            )
         )
         ops = sorted(set(self.a.kernel_ops) | set(self.b.kernel_ops))
         diffs = [
@@ -224,7 +237,7 @@ class Comparison:
             if self.a.kernel_ops.get(op, 0) != self.b.kernel_ops.get(op, 0)
         ]
         if diffs:
-            lines.append("  kernels per op that differ: " + ", ".join(diffs))
+            lines.append("  " + _("kernels per op that differ: {}").format(", ".join(diffs)))
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -135,6 +135,7 @@ def _chart_block():
     return text[start:end]
 
 
+@pytest.mark.hub  # starts jupyterhub itself
 def test_the_hub_refuses_to_start_until_a_login_is_chosen(tmp_path, merged_4):
     config = tmp_path / "jupyterhub_config.py"
     config.write_text(
@@ -165,6 +166,7 @@ def test_the_hub_refuses_to_start_until_a_login_is_chosen(tmp_path, merged_4):
     assert not (tmp_path / "hub.sqlite").exists()  # it stopped before doing anything
 
 
+@pytest.mark.hub  # reads jupyterhub's own authenticator names
 def test_the_chart_default_login_is_the_open_one_this_file_replaces(merged_4):
     from jupyterhub.app import JupyterHub
 

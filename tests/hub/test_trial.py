@@ -15,7 +15,6 @@ from ascend_lab.hub.trial import (
     bind_warning,
     trial_passwords,
 )
-from ascend_lab.hub.trial_auth import TrialPasswordAuthenticator
 from tests.hub.hub_runner import DEPLOY_CONFIG
 
 LEARNERS_PW = "learners-password"
@@ -54,6 +53,8 @@ def test_binding_beyond_this_machine_warns_about_tls_and_the_shared_unix_user(ho
 
 
 def _authenticator():
+    from ascend_lab.hub.trial_auth import TrialPasswordAuthenticator  # needs jupyterhub
+
     return TrialPasswordAuthenticator(
         password=LEARNERS_PW,
         instructor_password=TEACHERS_PW,
@@ -62,6 +63,7 @@ def _authenticator():
     )
 
 
+@pytest.mark.hub  # the authenticator is a jupyterhub class
 @pytest.mark.parametrize(
     "name, password, who",
     [
@@ -97,9 +99,12 @@ def _read_deploy_config(tmp_path, monkeypatch, capsys, **settings):
     return c, capsys.readouterr().err
 
 
+@pytest.mark.hub  # the deploy config names jupyterhub classes
 def test_the_deploy_config_uses_the_two_passwords_and_warns_on_a_wide_bind(
     tmp_path, monkeypatch, capsys
 ):
+    from ascend_lab.hub.trial_auth import TrialPasswordAuthenticator
+
     with pytest.raises(SystemExit, match="refuses to start.*PASSWORD is not set"):
         _read_deploy_config(tmp_path, monkeypatch, capsys)
     with pytest.raises(SystemExit, match="INSTRUCTOR_PASSWORD is not set"):

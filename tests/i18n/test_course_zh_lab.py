@@ -52,11 +52,11 @@ def zh_lab(tmp_path_factory):
 
 
 def _cell_index(start):
-    """The index of the notebook's code cell that starts with ``start``."""
+    """The index of the notebook's cell that holds the line ``start``."""
     import nbformat
 
     nb = nbformat.read(str(REPO / NOTEBOOK), as_version=4)
-    return next(i for i, c in enumerate(nb.cells) if c.source.startswith(start))
+    return next(i for i, c in enumerate(nb.cells) if start in c.source.splitlines())
 
 
 def test_notebook_03_fusion_view_in_a_chinese_jupyterlab(zh_lab):
@@ -95,12 +95,13 @@ def test_notebook_03_fusion_view_in_a_chinese_jupyterlab(zh_lab):
             viewer.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / "nb03_fusion_view_zh_CN.png"))
 
-            # the cell before: the fused trace's progress line and summary
+            # the cell before: the fused trace against the plain one, in Chinese
             printed = cells.nth(trace_cell).locator(".jp-OutputArea")
-            expect(printed).to_contain_text("ConvBNReLU 的跟踪")
-            expect(printed).to_contain_text("融合：融合前 3 个算子 -> 融合后 3 个")
+            expect(printed).to_contain_text("对比：A = 关闭融合，B = 打开融合")
+            expect(printed).to_contain_text("个数不同的算子类型：")
             text = printed.inner_text()
-            assert "Tracing" not in text and "Trace of" not in text, text
+            for english in ("Tracing", "Trace of", "Comparison", "matched", "fusion on"):
+                assert english not in text, text
             printed.scroll_into_view_if_needed()
             printed.screenshot(path=str(ARTIFACTS / "nb03_fusion_cell_zh_CN.png"))
 
