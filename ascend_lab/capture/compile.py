@@ -51,6 +51,9 @@ _WORK_ROOT: Optional[str] = None
 CONTEXT_KEYS = ("mode", "save_graphs", "save_graphs_path", "enable_graph_kernel")
 
 DUMP_SUBDIR = "dump"
+# What MindSpore 2.x says when a fusion compile reaches its AKG kernel-build server before the
+# server's socket is open (seen once in CI on 2.10 with two compiles at the same time).
+AKG_SERVER_NOT_OPEN = "Send request before Open()"
 # What MindSpore's C++ side printed during the compile (see _native_output_to).
 NATIVE_LOG = "mindspore-native.log"
 
@@ -448,9 +451,19 @@ def capture(
         own_workdir = workdir is None
         workdir = workdir or tempfile.mkdtemp(prefix="ascend-lab-trace-")
         try:
-            output, elapsed, messages = _compile_with_dumps(
-                ms, net, inputs, workdir, fusion, level, run
-            )
+            try:
+                output, elapsed, messages = _compile_with_dumps(
+                    ms, net, inputs, workdir, fusion, level, run
+                )
+            except TraceError as exc:
+                if not (fusion and AKG_SERVER_NOT_OPEN in (exc.ms_message or "")):
+                    raise
+                # MindSpore's graph-kernel (AKG) build server was not up when the compile
+                # sent it the first kernel: a transient of its process start. One retry.
+                shutil.rmtree(os.path.join(workdir, DUMP_SUBDIR), ignore_errors=True)
+                output, elapsed, messages = _compile_with_dumps(
+                    ms, net, inputs, workdir, fusion, level, run
+                )
         except BaseException:
             if own_workdir:
                 shutil.rmtree(workdir, ignore_errors=True)
