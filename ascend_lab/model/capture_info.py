@@ -3,12 +3,7 @@ printed. A live capture (:class:`ascend_lab.capture.compile.CaptureResult`) and 
 someone already has (:class:`RecordedCapture`) both answer it."""
 
 from dataclasses import dataclass, field
-from typing import Any, List, Optional
-
-try:  # Python 3.8 has typing.Protocol; the fallback keeps older type checkers quiet
-    from typing import Protocol
-except ImportError:  # pragma: no cover
-    from typing_extensions import Protocol  # type: ignore[assignment]
+from typing import Any, List, Optional, Protocol
 
 __all__ = ["CaptureInfo", "RecordedCapture"]
 
