@@ -18,6 +18,7 @@ import numpy as np
 from mindspore import nn
 
 from ascend_lab import i18n
+from ascend_lab.course.launch import run_workers  # noqa: F401 - notebook 08 runs msrun with it
 from ascend_lab.course.nets import LeNet5
 
 # Printed in the reader's language (the Chinese edition's kernel picks Chinese by itself).

@@ -69,6 +69,7 @@ MARKED_DIRS = (
     "ascend_lab/viewfile/sources.py",
     "ascend_lab/viewfile/weight_page.py",
     "notebooks/course_nets.py",
+    "ascend_lab/course/launch.py",  # notebook 08's msrun runner
 )
 CLI = "ascend_lab/cli.py"
 CLI_HELPERS = ("ascend_lab/kernel/cli_common.py",)  # options shared by subcommands

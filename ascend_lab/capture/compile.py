@@ -41,6 +41,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ascend_lab.errors.trace import TraceBusyError, TraceError
 from ascend_lab.i18n import _
+from ascend_lab.parsers import limits
 
 # One capture at a time per process: compile, MindIR export and the profiler all change
 # MindSpore's process-wide context (and restore it after).
@@ -298,11 +299,7 @@ _LOG_PATH = re.compile(r"path\[[^\[\]]*\]")
 def native_log_summary(path: str, limit: int = 12) -> List[str]:
     """Distinct lines of MindSpore's native log (without the timestamp prefix), with counts."""
     try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - NATIVE_LOG_TAIL))
-            data = f.read(NATIVE_LOG_TAIL)
+        data, size = limits.read_tail(path, NATIVE_LOG_TAIL)
     except OSError:
         return []
     lines = data.decode("utf-8", errors="replace").splitlines()

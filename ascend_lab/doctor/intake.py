@@ -14,6 +14,7 @@ from typing import IO, Deque, List, Mapping, Optional, Tuple
 
 from ascend_lab import settings
 from ascend_lab.i18n import msg
+from ascend_lab.parsers import limits
 
 # registered in ascend_lab.settings (issue #25): the defaults are 20 MB and 100,000 characters
 ENV_MAX_MB = "ASCEND_LAB_DOCTOR_MAX_MB"
@@ -71,13 +72,9 @@ def _decode_tail(data: bytes, truncated: bool) -> str:
 
 def read_tail_file(path: str, limit: int) -> Tuple[str, int, bool]:
     """(text, total bytes, truncated) for the last ``limit`` bytes of a file."""
-    with open(path, "rb") as f:
-        f.seek(0, os.SEEK_END)
-        size = f.tell()
-        start = max(0, size - limit)
-        f.seek(start)
-        data = f.read(limit)
-    return _decode_tail(data, start > 0), size, start > 0
+    data, size = limits.read_tail(path, limit)
+    cut = size > limit
+    return _decode_tail(data, cut), size, cut
 
 
 def read_tail_stream(stream: IO[bytes], limit: int) -> Tuple[str, int, bool]:

@@ -7,7 +7,7 @@ Limits are read from the environment on each call, so they can be changed in a s
 """
 
 import os
-from typing import Optional
+from typing import Optional, Tuple
 
 from ascend_lab import settings
 from ascend_lab.parsers.errors import GraphParseError
@@ -88,3 +88,13 @@ def decode_text(data: bytes) -> str:
 def read_text_capped(path: str, env: str) -> str:
     """:func:`read_capped` decoded by :func:`decode_text`."""
     return decode_text(read_capped(path, env))
+
+
+def read_tail(path: str, cap: int) -> Tuple[bytes, int]:
+    """The last ``cap`` bytes of a file and its whole size (a log's tail says what went
+    wrong; its head may be gigabytes earlier). OSError as ``open`` raises it."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(max(0, size - cap))
+        return f.read(cap), size
