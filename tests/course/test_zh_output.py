@@ -1,11 +1,10 @@
-"""The Chinese edition prints Chinese (issue #29): a zh run of notebook 00, as shipped, in
-the zh folder (as a learner's kernel starts there), prints no English sentence outside code
-identifiers, paths and the tools' own verbatim output (:mod:`tests.course.english_text`
-says what counts).
+"""The Chinese edition prints Chinese (issue #29): a zh run of notebooks 00, 04 and 05 (the
+status card, memory plans, profiles and the Conv2d chain), as shipped, in the zh folder (as
+a learner's kernel starts there), prints no English sentence outside code identifiers, paths
+and the tools' own verbatim output (:mod:`tests.course.english_text` says what counts).
 
 The fast tests pin the definition on lines the zh run printed before #29 (each was an
-English sentence under Chinese text) and on what it prints now.
-"""
+English sentence under Chinese text) and on what it prints now."""
 
 import os
 import shutil
@@ -89,10 +88,13 @@ def test_html_outputs_are_read_as_their_text():
 
 @pytest.mark.mindspore
 @pytest.mark.slow
-def test_zh_notebook_00_as_shipped_prints_no_english_sentence(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "name", ["00_stack_and_machine.ipynb", "04_memory_reuse.ipynb", "05_execution_on_device.ipynb"]
+)
+def test_zh_notebook_as_shipped_prints_no_english_sentence(name, tmp_path, monkeypatch):
     copy = tmp_path / "notebooks"
     shutil.copytree(NOTEBOOKS, copy, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_*"))
-    path = str(copy / "zh" / "00_stack_and_machine.ipynb")
+    path = str(copy / "zh" / name)
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     monkeypatch.setenv("JPY_SESSION_NAME", path)  # what jupyter_server gives the kernel
     for name in ("ASCEND_LAB_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
@@ -106,7 +108,7 @@ def test_zh_notebook_00_as_shipped_prints_no_english_sentence(tmp_path, monkeypa
     }
     shown = "\n".join(printed.values())
     english = {i: sentences(text) for i, text in printed.items() if sentences(text)}
-    assert english == {}, f"English sentences in the zh run of 00 (cell: sentences): {english}"
+    assert english == {}, f"English sentences in the zh run of {name} (cell: sentences): {english}"
     # something was printed, and in Chinese
     assert sum(1 for text in printed.values() if text.strip()) >= 8
     assert sum(1 for ch in shown if "\u4e00" <= ch <= "\u9fff") >= 200
