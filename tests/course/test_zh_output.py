@@ -1,7 +1,10 @@
-"""The Chinese edition prints Chinese (issue #29): a zh run of notebooks 00, 04 and 05 (the
-status card, memory plans, profiles and the Conv2d chain), as shipped, in the zh folder (as
-a learner's kernel starts there), prints no English sentence outside code identifiers, paths
-and the tools' own verbatim output (:mod:`tests.course.english_text` says what counts).
+"""The Chinese edition prints Chinese (issue #29): a zh run of notebooks 00, 02-05 and 07 (the
+status card, MindIR, passes, memory plans, profiles, the Conv2d chain, deployment), as
+shipped, in the zh folder (as a learner's kernel starts there), prints no English sentence
+outside code identifiers, paths and the tools' own verbatim output
+(:mod:`tests.course.english_text` says what counts). Notebooks 06 and 09 are left out: they
+print MindSpore's own callback lines and error texts, and compare_numerics' summary, which
+stays English so %ascend_doctor can read it when pasted.
 
 The fast tests pin the definition on lines the zh run printed before #29 (each was an
 English sentence under Chinese text) and on what it prints now."""
@@ -89,7 +92,15 @@ def test_html_outputs_are_read_as_their_text():
 @pytest.mark.mindspore
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name", ["00_stack_and_machine.ipynb", "04_memory_reuse.ipynb", "05_execution_on_device.ipynb"]
+    "name",
+    [
+        "00_stack_and_machine.ipynb",
+        "02_python_to_mindir.ipynb",
+        "03_graph_compilation.ipynb",
+        "04_memory_reuse.ipynb",
+        "05_execution_on_device.ipynb",
+        "07_deployment.ipynb",
+    ],
 )
 def test_zh_notebook_as_shipped_prints_no_english_sentence(name, tmp_path, monkeypatch):
     copy = tmp_path / "notebooks"
@@ -111,5 +122,5 @@ def test_zh_notebook_as_shipped_prints_no_english_sentence(name, tmp_path, monke
     assert english == {}, f"English sentences in the zh run of {name} (cell: sentences): {english}"
     # something was printed, and in Chinese
     assert sum(1 for text in printed.values() if text.strip()) >= 8
-    assert sum(1 for ch in shown if "\u4e00" <= ch <= "\u9fff") >= 200
+    assert sum(1 for ch in shown if "\u4e00" <= ch <= "\u9fff") >= 100
     assert os.path.basename(os.path.dirname(path)) == "zh"
