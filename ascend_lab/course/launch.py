@@ -22,7 +22,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from typing import Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from ascend_lab import i18n
 from ascend_lab.parsers import limits
@@ -113,35 +113,49 @@ def failed_worker(output: str, logs: Mapping[str, str]) -> Optional[str]:
     return None
 
 
-def descendants(pid: int) -> List[int]:
-    """Every live descendant of ``pid`` (workers in their own sessions included), found by
-    their parent links (psutil)."""
+def _tree(pid: int) -> List[Any]:
+    """Every live descendant of ``pid`` as a ``psutil.Process`` (workers in their own
+    sessions included, found by their parent links)."""
     import psutil
 
     try:
-        return [c.pid for c in psutil.Process(pid).children(recursive=True)]
+        return list(psutil.Process(pid).children(recursive=True))
     except (psutil.Error, OSError):
         return []
 
 
-def _signal(pids: Sequence[int], sig: int) -> None:
-    for pid in pids:
+def descendants(pid: int) -> List[int]:
+    """The pids of every live descendant of ``pid``."""
+    return [p.pid for p in _tree(pid)]
+
+
+def _kill(procs: Sequence[Any]) -> None:
+    """SIGKILL each process, unless its pid now names another process: psutil checks the
+    start time (pids are reused quickly where pid_max is 32768)."""
+    import psutil
+
+    for p in procs:
         try:
-            os.kill(pid, sig)
-        except OSError:
+            p.kill()
+        except (psutil.Error, OSError):
             pass
 
 
 def stop_tree(proc: "subprocess.Popen[bytes]", wait: float = 5.0) -> None:
     """SIGINT to the launcher (msrun then kills its workers and scheduler), then SIGKILL to
     every process of the tree still alive after ``wait`` seconds."""
-    tree = descendants(proc.pid)  # before the launcher exits and its children are reparented
-    _signal([proc.pid], signal.SIGINT)
+    tree = _tree(proc.pid)  # before the launcher exits and its children are reparented
+    try:
+        os.kill(proc.pid, signal.SIGINT)  # our own child, not yet reaped: its pid is its own
+    except OSError:
+        pass
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
-    tree = sorted(set(tree) | set(descendants(proc.pid)))
-    _signal(tree + ([proc.pid] if proc.poll() is None else []), signal.SIGKILL)
+    if proc.poll() is None:
+        tree += _tree(proc.pid)
+        proc.kill()
+    _kill(tree)
     proc.wait()
 
 

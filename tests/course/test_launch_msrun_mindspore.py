@@ -48,10 +48,13 @@ def test_a_rank_that_fails_before_init_does_not_hold_the_notebook(tmp_path):
     ]  # fmt: skip
     bindir = os.path.dirname(sys.executable)
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
-    tree = set()  # every process msrun started (scheduler, workers), as seen while it ran
+    # every process msrun started (msrun, scheduler, workers), as seen while it ran; not
+    # what this test process had before (a MindSpore AKG build server of an earlier test)
+    before = set(launch.descendants(os.getpid()))
+    tree = set()
 
     def progress(seconds, tails):
-        tree.update(launch.descendants(os.getpid()))
+        tree.update(set(launch.descendants(os.getpid())) - before)
 
     result = launch.run_workers(
         cmd, str(log_dir), env=env, cwd=str(tmp_path), timeout=180, grace=5, progress=progress

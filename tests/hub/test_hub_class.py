@@ -6,11 +6,10 @@ Needs scripts/hub_deps.sh (jupyterhub in the venv, configurable-http-proxy from 
 
 import json
 import math
-import os
-import signal
 import threading
 import time
 
+import psutil
 import pytest
 import requests
 
@@ -28,6 +27,14 @@ PER_CHIP = 2
 INTERVAL = 3.0  # seconds between npu-smi runs in the service
 POLL_EVERY = 1.0  # each learner's status bar polls this often
 POLL_FOR = 30.0
+
+
+def _process(pid):
+    """The live process ``pid`` as psutil sees it now (start time included), or None."""
+    try:
+        return psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return None
 
 
 def _environ(pid):
@@ -70,10 +77,14 @@ def hub(tmp_path):
         yield h.start()
     finally:
         h.stop()
-        for pid in h.server_pids:  # servers the hub started for us, if it left any
+        # servers the hub started for us, if it left any. psutil's kill() checks the process's
+        # start time: a pid the kernel has given to another process since (pid_max is 32768
+        # here and the suite starts thousands) is left alone. A bare os.kill killed a
+        # neighbour test's MindSpore AKG build server this way, and that test hung.
+        for proc in filter(None, h.server_pids):
             try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
+                proc.kill()
+            except psutil.NoSuchProcess:
                 pass
 
 
@@ -96,7 +107,7 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
             server = hub.api("GET", f"/users/{name}").json()["servers"].get("", {})
             if server.get("ready"):
                 pending.discard(name)
-                hub.server_pids.append(server["state"]["pid"])
+                hub.server_pids.append(_process(server["state"]["pid"]))
         time.sleep(1)
     assert not pending, f"servers not ready: {sorted(pending)}\n{hub.log_tail()}"
 
@@ -258,7 +269,7 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
     while time.monotonic() < deadline:
         server = hub.api("GET", f"/users/{INSTRUCTOR}").json()["servers"].get("", {})
         if server.get("ready"):
-            hub.server_pids.append(server["state"]["pid"])
+            hub.server_pids.append(_process(server["state"]["pid"]))
             break
         time.sleep(1)
     mine = lab_api(tokens[INSTRUCTOR], INSTRUCTOR, "status").json()
