@@ -35,12 +35,13 @@ WORKER_TRACEBACK = "Traceback (most recent call last)"
 
 Progress = Callable[[float, Dict[str, str]], None]
 
-RUNNING = i18n.N_("{launcher}: {seconds:.0f} s")
+RUNNING = i18n.N_("{}: running for {:.0f} s")
+# the catalogue's messages take positional fields (its test formats them with numbers)
 FAILED_EARLY = i18n.N_(
-    "{worker} failed after {seconds:.1f} s and {launcher} had not stopped {grace:.0f} s "
-    "later (its scheduler waits for the dead rank): ascend-lab stopped the job."
+    "{} failed after {:.1f} s and {} had not stopped {:.0f} s later (its scheduler waits "
+    "for the dead rank): ascend-lab stopped the job."
 )
-TIMED_OUT = i18n.N_("{launcher} ran past {timeout:.0f} s: ascend-lab stopped the job.")
+TIMED_OUT = i18n.N_("{} ran past {:.0f} s: ascend-lab stopped the job.")
 
 
 class LaunchResult:
@@ -175,7 +176,7 @@ def print_progress() -> Progress:
 
     def show(seconds: float, tails: Dict[str, str]) -> None:
         parts = [f"{name}: {last_line(text, 60)}" for name, text in tails.items()]
-        line = " | ".join([i18n._(RUNNING).format(launcher="msrun", seconds=seconds)] + parts)
+        line = " | ".join([i18n._(RUNNING).format("msrun", seconds)] + parts)
         if handle is not None:
             handle.update(line)
         elif seconds - last[0] >= 30.0:
@@ -237,11 +238,9 @@ def run_workers(
     if failed is None:
         failed = failed_worker(output, logs) if proc.returncode else None
     if reason == "worker-failed":
-        message = i18n._(FAILED_EARLY).format(
-            worker=failed, seconds=failed_at or 0.0, launcher=launcher, grace=grace
-        )
+        message = i18n._(FAILED_EARLY).format(failed, failed_at or 0.0, launcher, grace)
     elif reason == "timeout":
-        message = i18n._(TIMED_OUT).format(launcher=launcher, timeout=timeout)
+        message = i18n._(TIMED_OUT).format(launcher, timeout)
     else:
         message = ""
     return LaunchResult(
