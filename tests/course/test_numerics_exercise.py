@@ -35,8 +35,10 @@ def run_cell(source):
     from mindspore import nn
 
     import ascend_lab
+    from ascend_lab.exercises import tr
 
-    ns = {"ms": ms, "np": np, "nn": nn, "ascend_lab": ascend_lab}
+    # the names the notebook's setup cell gives its later cells
+    ns = {"ms": ms, "np": np, "nn": nn, "ascend_lab": ascend_lab, "tr": tr}
     exec(source, ns)  # noqa: S102 - the course's own notebook cell
     return ns
 
