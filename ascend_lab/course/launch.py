@@ -22,7 +22,9 @@ import signal
 import subprocess
 import tempfile
 import time
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
+
+import psutil
 
 from ascend_lab import i18n
 from ascend_lab.parsers import limits
@@ -114,11 +116,9 @@ def failed_worker(output: str, logs: Mapping[str, str]) -> Optional[str]:
     return None
 
 
-def _tree(pid: int) -> List[Any]:
+def _tree(pid: int) -> List[psutil.Process]:
     """Every live descendant of ``pid`` as a ``psutil.Process`` (workers in their own
     sessions included, found by their parent links)."""
-    import psutil
-
     try:
         return list(psutil.Process(pid).children(recursive=True))
     except (psutil.Error, OSError):
@@ -130,11 +130,9 @@ def descendants(pid: int) -> List[int]:
     return [p.pid for p in _tree(pid)]
 
 
-def _kill(procs: Sequence[Any]) -> None:
+def _kill(procs: Sequence[psutil.Process]) -> None:
     """SIGKILL each process, unless its pid now names another process: psutil checks the
     start time (pids are reused quickly where pid_max is 32768)."""
-    import psutil
-
     for p in procs:
         try:
             p.kill()
@@ -164,7 +162,7 @@ def print_progress() -> Progress:
     """One progress line, redrawn in place in a notebook (an IPython display handle), or a
     printed line every 30 s elsewhere."""
     handle = None
-    last = [0.0]
+    last_print = 0.0
     try:
         from IPython import get_ipython
         from IPython.display import display
@@ -175,12 +173,13 @@ def print_progress() -> Progress:
         handle = None
 
     def show(seconds: float, tails: Dict[str, str]) -> None:
+        nonlocal last_print
         parts = [f"{name}: {last_line(text, 60)}" for name, text in tails.items()]
         line = " | ".join([i18n._(RUNNING).format("msrun", seconds)] + parts)
         if handle is not None:
             handle.update(line)
-        elif seconds - last[0] >= 30.0:
-            last[0] = seconds
+        elif seconds - last_print >= 30.0:
+            last_print = seconds
             print(line, flush=True)
 
     return show
