@@ -5,7 +5,7 @@ from typing import Any, Mapping, Optional
 from ascend_lab.analysis.numeric_compare import K_DEFAULT, align, find_divergence
 from ascend_lab.errors.numerics import NumericsInputError
 from ascend_lab.model.tensor_stats import SAMPLE_SIZE
-from ascend_lab.numerics.result import NumericsResult
+from ascend_lab.numerics.result import REFERENCE, NumericsResult
 
 
 def _is_reference(obj: Any) -> bool:
@@ -38,7 +38,7 @@ def compare_numerics(
                 "arrays as a dict or .npz), or use amp='O2'"
             )
         b, inputs = args[0], list(args[1:])
-        name_b = "reference" if _is_reference(b) else type(b).__name__
+        name_b = REFERENCE if _is_reference(b) else type(b).__name__
     if not inputs:
         raise NumericsInputError("compare_numerics needs the net's inputs after the sides")
     if _is_reference(a):

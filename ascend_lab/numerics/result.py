@@ -1,11 +1,27 @@
-"""The result of a numeric comparison: a table, a plain-text summary and an (escaped) HTML view."""
+"""The result of a numeric comparison: a table, a plain-text summary and an (escaped) HTML view.
+
+The summary, the table and the HTML view speak the reader's language (:func:`ascend_lab.i18n.
+choose`: in a Chinese-edition notebook, Chinese); ``to_dict`` stays English. The doctor reads
+a pasted summary in either language: its ``numerics`` entries match both forms
+(``first divergence:`` / ``首个偏离点：``, ``rel err`` / ``相对误差``, ``side a:`` / ``a 侧：``).
+"""
 
 import html
 import os
 from typing import Any, Dict, List, Optional
 
 from ascend_lab.analysis.numeric_compare import OpComparison, Unmatched
+from ascend_lab.i18n import N_, _, display_width, ljust
 from ascend_lab.numerics.advice import suggest
+
+REFERENCE = N_("reference")  # side b's name when it is reference arrays (numerics.api)
+# what the input error of a divergence was measured on (OpComparison.input_basis)
+BASIS = {
+    "inputs": N_("inputs"),
+    "producers": N_("producers"),
+    "earlier": N_("earlier"),
+    "inner cells": N_("inner cells"),
+}
 
 
 def _g(x: float) -> str:
@@ -45,35 +61,50 @@ class Divergence:
         self.advice = suggest(pair)
 
     def __str__(self) -> str:
-        text = (
-            f"first divergence: {self.label} ({self.op_type_a}) rel err {_g(self.max_rel)}"
-            f" > {_g(self.threshold)} cos {_g(self.pair.cosine)}"
-            f" (inputs {_g(self.input_rel)}, {self.pair.input_basis})"
+        basis = self.pair.input_basis
+        text = _("first divergence: {} ({}) rel err {} > {} cos {} (inputs {}, {})").format(
+            self.label,
+            self.op_type_a,
+            _g(self.max_rel),
+            _g(self.threshold),
+            _g(self.pair.cosine),
+            _g(self.input_rel),
+            _(BASIS[basis]) if basis in BASIS else basis,
         )
         if self.pair.jump_before:
-            text += f"\n  in its own construct, before {self.pair.jump_before} (its inputs differ)"
+            text += "\n  " + _("in its own construct, before {} (its inputs differ)").format(
+                self.pair.jump_before
+            )
         for side, rec in (("a", self.pair.a), ("b", self.pair.b)):
             where = " ".join(w for w in (rec.scope, _where(rec), _dtypes(rec)) if w)
-            text += f"\n  side {side}: {where}"
+            text += "\n  " + _("side {}: {}").format(side, where)
         return text
 
     def __repr__(self) -> str:
         return f"Divergence({self.label!r}, {self.op_type_a})"
 
 
+# The table's columns; "cell" (the Cell's name, what exercise 06.3 asks for) and the
+# nan/inf counts read the same in both languages.
 COLUMNS = (
     "#",
     "cell",
-    "op",
-    "max abs",
-    "max rel",
-    "cosine",
-    "in rel",
+    N_("op"),
+    N_("max abs"),
+    N_("max rel"),
+    N_("cosine"),
+    N_("in rel"),
     "nan/inf a",
     "nan/inf b",
-    "fp16 ovf a/b",
+    N_("fp16 ovf a/b"),
     "",
 )
+LOCALIZED_COLUMNS = frozenset(COLUMNS[2:7] + COLUMNS[9:10])
+
+
+def _columns() -> List[str]:
+    """The column headers in the reader's language."""
+    return [_(c) if c in LOCALIZED_COLUMNS else c for c in COLUMNS]
 
 
 class NumericsResult:
@@ -135,28 +166,30 @@ class NumericsResult:
 
     def table(self) -> str:
         """A fixed-width text table, one row per matched Cell call in execution order."""
-        rows = [list(COLUMNS)] + self.rows()
-        widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        rows = [_columns()] + self.rows()
+        widths = [max(display_width(r[i]) for r in rows) for i in range(len(COLUMNS))]
+        lines = ["  ".join(ljust(c, w) for c, w in zip(r, widths)).rstrip() for r in rows]
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        head = (
-            f"numerics {self.name_a} vs {self.name_b}: {len(self.pairs)} matched,"
-            f" {len(self.unmatched)} unmatched"
+        name_b = _(REFERENCE) if self.name_b == REFERENCE else self.name_b
+        head = _("numerics {} vs {}: {} matched, {} unmatched").format(
+            self.name_a, name_b, len(self.pairs), len(self.unmatched)
         )
         if self.first_divergence is None:
             worst = max(self.pairs, key=lambda p: p.max_rel, default=None)
-            tail = f"no divergence (k={self.k:g})"
+            tail = _("no divergence (k={:g})").format(self.k)
             if worst is not None:
-                tail += f"; largest rel err {_g(worst.max_rel)} at {worst.label}"
+                tail += _("; largest rel err {} at {}").format(_g(worst.max_rel), worst.label)
             return head + "\n" + tail
         lines = [head, str(self.first_divergence)]
         if self.advice:
             lines.append(
-                "  doctor: "
-                + ", ".join(self.advice)
-                + " (paste this summary into %ascend_doctor or `ascend-lab doctor -` for the fix)"
+                "  "
+                + _(
+                    "doctor: {} (paste this summary into %ascend_doctor or "
+                    "`ascend-lab doctor -` for the fix)"
+                ).format(", ".join(self.advice))
             )
         return "\n".join(lines)
 
@@ -168,7 +201,7 @@ class NumericsResult:
         parts = [f"<div class='al-numerics'><pre>{e(str(self))}</pre>"]
         parts.append(
             "<table><thead><tr>{}</tr></thead><tbody>".format(
-                "".join(f"<th>{e(c)}</th>" for c in COLUMNS)
+                "".join(f"<th>{e(c)}</th>" for c in _columns())
             )
         )
         for row in self.rows():
@@ -176,7 +209,8 @@ class NumericsResult:
             parts.append("<tr{}>{}</tr>".format(style, "".join(f"<td>{e(c)}</td>" for c in row)))
         parts.append("</tbody></table>")
         if self.unmatched:
-            parts.append(f"<details><summary>{len(self.unmatched)} unmatched</summary><ul>")
+            unmatched = _("{} unmatched").format(len(self.unmatched))
+            parts.append(f"<details><summary>{e(unmatched)}</summary><ul>")
             for u in self.unmatched[:200]:
                 parts.append(
                     f"<li>{e(u.side)} {e(u.record.label)} {e(u.record.op_type)}: {e(u.reason)}</li>"

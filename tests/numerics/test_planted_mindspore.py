@@ -1,11 +1,14 @@
 """compare_numerics on real MindSpore (CPU, PyNative hooks): each planted discrepancy is found
 as the first divergence, at the planted Cell; a clean pair reports none."""
 
+import re
+
 import mindspore as ms
 import numpy as np
 import pytest
 
 import ascend_lab
+from ascend_lab.i18n import using
 from tests.numerics import nets
 
 pytestmark = pytest.mark.mindspore
@@ -45,11 +48,17 @@ def test_softmax_over_large_logits_in_float16():
 
 
 def doctor_says(result):
-    """The doctor's first entry for the printed summary (what a CI log would carry)."""
+    """The doctor's first entry for the printed summary (what a CI log would carry), the
+    same for the English summary and the Chinese one a zh notebook prints."""
     from ascend_lab.doctor.match import match_text
 
-    ranked = match_text(str(result))
-    return ranked[0].entry.id if ranked else None
+    found = []
+    for lang in ("en", "zh"):
+        with using(lang):
+            ranked = match_text(str(result))
+        found.append(ranked[0].entry.id if ranked else None)
+    assert found[0] == found[1], found
+    return found[0]
 
 
 def line_of(func, text):
@@ -184,6 +193,13 @@ def test_html_is_escaped_and_text_names_the_op():
     assert "side a: Default/softmax-Softmax" in text
     assert "softmax" in r.table() and "FIRST" in r.table()
     assert r.to_dict()["first_divergence"] == "softmax"
+    with using("zh"):  # a zh notebook's reader: the words in Chinese, names and numbers kept
+        zh, table, page = str(r), r.table(), r._repr_html_()
+    assert "首个偏离点：softmax（Softmax）相对误差 " in zh
+    assert "a 侧：Default/softmax-Softmax" in zh and "诊断：numerics-keep-fp32" in zh
+    assert re.findall(r"\d+(?:\.\d+)?", zh) == re.findall(r"\d+(?:\.\d+)?", text)
+    assert table.splitlines()[0].split()[:4] == ["#", "cell", "算子", "最大绝对误差"]
+    assert "<th>最大相对误差</th>" in page and "FIRST" in table
 
 
 def test_tensors_on_request_make_errors_exact():
