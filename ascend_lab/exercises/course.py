@@ -446,7 +446,7 @@ def _skip_peak(nbytes: Any, before: Any, after: Any) -> Result:
     )
 
 
-# -- 05 · execution on the device --------------------------------------------------------
+# -- 05 · execution on the device; 05b · host and device ---------------------------------
 # Ways a Tensor's value reaches the host. On 2.10, float(t) and t.item() read through
 # _item, not asnumpy: each is counted once, however the calls nest inside each other.
 _READS = ("asnumpy", "item", "_item", "tolist", "__float__", "__int__", "__index__", "__bool__")
@@ -542,13 +542,55 @@ def _conv_share(share: Any, rows: Sequence[Any]) -> Result:
     )
 
 
+def _launch_count(count: Any, measured: Any, kernels: Sequence[Any]) -> Result:
+    """05.2: kernel launches in one profiled step of a changed step function, as measured;
+    each call of a compiled graph launches its execution order once, whatever the batch."""
+    launches = sorted(int(s.launches) for s in measured.steps)
+    if not launches:
+        return False, T(
+            "the profile has no measured steps (see the cell above)",
+            "这份性能数据没有测到 step（见上面的单元格）",
+        )
+    want = launches[(len(launches) - 1) // 2]  # the median step (they agree when all is well)
+    got = float(count)
+    per_call = len(kernels)
+    if got == want:
+        calls = want // per_call if per_call and want % per_call == 0 else None
+        if calls:
+            return True, T(
+                f"{want} launches per step: {calls} calls x the {per_call} kernels of the "
+                "execution order; the batch size changed their time, not their number",
+                f"每个 step 启动 {want} 次：{calls} 次调用 x 执行序中的 {per_call} 个 kernel；"
+                "batch 大小改变的是它们的耗时，而不是个数",
+            )
+        return True, T(
+            f"{want} launches per step, as measured", f"每个 step 启动 {want} 次，与实测一致"
+        )
+    if got == per_call:
+        return False, T(
+            f"measured {want}: {per_call} is one call, and two_calls calls the net twice",
+            f"实测 {want}：{per_call} 只是一次调用，而 two_calls 调用了两次网络",
+        )
+    if per_call and got > want and got % per_call == 0:
+        return False, T(
+            f"measured {want}: a bigger batch makes each kernel slower, it does not launch "
+            "more kernels",
+            f"实测 {want}：更大的 batch 让每个 kernel 变慢，并不会启动更多 kernel",
+        )
+    return False, T(
+        f"measured {want}: each call launches every kernel of its execution order "
+        "(t.graph.kernels) once",
+        f"实测 {want}：每次调用都把执行序（t.graph.kernels）中的每个 kernel 启动一次",
+    )
+
+
 def _mean_gap_ms(profile: Any) -> float:
     steps = list(profile.steps)
     return sum(float(s.gap_us) for s in steps) / len(steps) / 1e3 if steps else float("nan")
 
 
 def _slowed_gap(gap_ms: Any, before: Any, after: Any, host_ms: float, batches: int) -> Result:
-    """05.3: the gap per profiled step after adding host work per batch, from the measured
+    """05b.2: the gap per profiled step after adding host work per batch, from the measured
     profiles; timings are noisy (a shared CPU), so within 10 ms + 20% of the measured gap."""
     was, now = _mean_gap_ms(before), _mean_gap_ms(after)
     if not (now == now and was == was):  # NaN: a profile without measured steps
@@ -1056,6 +1098,21 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
             e(
                 "05",
                 2,
+                _launch_count,
+                T(
+                    "Each call of a compiled graph launches every kernel of its execution order "
+                    "once: count t.graph.kernels, then the calls.",
+                    "编译好的图每调用一次，就把执行序中的每个 kernel 启动一次："
+                    "先数 t.graph.kernels，再数调用次数。",
+                ),
+                "# two calls, each launching the kernels of its graph once (batch 64 or 32 alike)\n"
+                "my_launches = 2 * len(t.graph.kernels)",
+            ),
+        ),
+        "05b": (
+            e(
+                "05b",
+                1,
                 _one_sync,
                 T(
                     "Start from ms.Tensor(0.0), add each step's loss, call asnumpy() once.",
@@ -1068,8 +1125,8 @@ def _exercises() -> Dict[str, Tuple[Exercise, ...]]:
                 "    return float(acc.asnumpy())",
             ),
             e(
-                "05",
-                3,
+                "05b",
+                2,
                 _slowed_gap,
                 T(
                     "Host work in the step is time with no kernel running: the gap before, "
@@ -1234,9 +1291,10 @@ EXERCISES = _exercises()
 
 
 def exercises(notebook: str) -> Tuple[Exercise, ...]:
-    """The exercises of notebook ``"NN"`` in order: ``q1, q2 = exercises("03")``."""
+    """The exercises of notebook ``"NN"`` (or ``"05b"``) in order: ``q1, q2 = exercises("03")``;
+    a notebook's file name works too (``"05b_host_and_device"``)."""
     try:
-        return EXERCISES[str(notebook)[:2]]
+        return EXERCISES[str(notebook).split("_", 1)[0]]
     except KeyError:
         raise KeyError(
             f"no exercises for notebook {notebook!r}; known: {sorted(EXERCISES)}"

@@ -25,7 +25,7 @@ SESSION_ENV = "JPY_SESSION_NAME"
 ZH_FOLDER = "zh"  # notebooks/zh holds the Chinese edition
 CHINESE = "zh_CN"
 ENGLISH = "en"
-_COURSE_NOTEBOOK = re.compile(r"\d\d_[A-Za-z0-9_]+\.ipynb")
+_COURSE_NOTEBOOK = re.compile(r"\d\d[a-z]?_[A-Za-z0-9_]+\.ipynb")  # 05b_host_and_device too
 MAX_PATH = 4096
 
 

@@ -15,6 +15,7 @@ EXPECTED = [
     "03_graph_compilation.ipynb",
     "04_memory_reuse.ipynb",
     "05_execution_on_device.ipynb",
+    "05b_host_and_device.ipynb",
     "06_training_mixed_precision.ipynb",
     "07_deployment.ipynb",
     "08_parallel_training.ipynb",

@@ -109,7 +109,12 @@ def cases(tmp_path):
             },
         ),
         ("05", 1): (0.75, 0.5, {"rows": rows}),
-        ("05", 3): (
+        ("05", 2): (
+            6,
+            3,
+            {"measured": NS(steps=[NS(launches=6), NS(launches=6)]), "kernels": [1, 2, 3]},
+        ),
+        ("05b", 2): (
             240.0,
             40.0,
             {
@@ -141,7 +146,7 @@ def cases(tmp_path):
 # tested below with a real net; the #28 experiments (02.1, 03.1, 03.2: the check traces or
 # runs the net itself) in both languages in test_exercises.py; 06.3 (it runs
 # compare_numerics) in test_numerics_exercise.py
-NEED_MINDSPORE = {("02", 1), ("03", 1), ("03", 2), ("03", 3), ("05", 2), ("06", 3)}
+NEED_MINDSPORE = {("02", 1), ("03", 1), ("03", 2), ("03", 3), ("05b", 1), ("06", 3)}
 
 
 def test_the_cases_cover_every_exercise(tmp_path):
@@ -317,7 +322,7 @@ def test_fold_and_one_sync_in_both_languages():
             acc = acc + forward(a, b)
         return float(acc.asnumpy())
 
-    q_fold, q_sync = exercises("03")[2], exercises("05")[1]
+    q_fold, q_sync = exercises("03")[2], exercises("05b")[0]
     for lang, script in (("zh", CJK), ("en", re.compile(r"^[^\u4e00-\u9fff]*$"))):
         for q, right, wrong, context in (
             (q_fold, fold, no_sqrt, {"cbr": cbr, "x": x}),

@@ -33,7 +33,11 @@ def info():
 
 
 def test_every_notebook_has_numbered_exercises_with_hint_and_solution():
-    assert sorted(EXERCISES) == [f"{i:02d}" for i in range(11)]
+    from tests.course.nbrun import EXPECTED
+
+    # one set per notebook, keyed by the number its file name starts with ("05b_...": "05b")
+    assert sorted(EXERCISES) == sorted(name.split("_")[0] for name in EXPECTED)
+    assert exercises("05b_host_and_device") == EXERCISES["05b"]
     for notebook, qs in EXERCISES.items():
         assert len(qs) >= 2
         assert [q.number for q in qs] == list(range(1, len(qs) + 1))
@@ -281,11 +285,11 @@ def test_03_fold(conv_bn_relu):
 
 
 @pytest.mark.mindspore
-def test_05_one_sync():
+def test_05b_one_sync():
     import mindspore as ms
     from mindspore import nn
 
-    q2 = exercises("05")[1]
+    q2 = exercises("05b")[0]
     dense = nn.Dense(4, 1)
     rng = np.random.default_rng(0)
     steps = [(ms.Tensor(rng.standard_normal((3, 4)).astype(np.float32)),) * 2 for _ in range(4)]
@@ -392,10 +396,10 @@ def _four_steps():
 
 
 @pytest.mark.mindspore
-def test_05_one_sync_counts_float_and_item_reads():
+def test_05b_one_sync_counts_float_and_item_reads():
     import mindspore as ms
 
-    q2 = exercises("05")[1]
+    q2 = exercises("05b")[0]
     steps, forward = _four_steps()
 
     def floats(steps):  # float(t) reads through _item on 2.10, not asnumpy
@@ -503,7 +507,7 @@ def test_03_fold_without_eps_is_wrong(conv_bn_relu):
     assert np.array_equal(conv_bn_relu.bn.moving_variance.asnumpy(), before)
 
 
-# -- issue #28: change -> predict -> measure experiments (04.3, 05.3, 07.2) ---------------
+# -- issue #28: change -> predict -> measure experiments (04.3, 05.2, 05b.2, 07.2) ---------------
 def _step_times(*gaps_ms):
     """A profile's measured steps, as ascend_lab.profile returns them (gaps in ms)."""
     from ascend_lab.model.profile import StepTime
@@ -514,10 +518,10 @@ def _step_times(*gaps_ms):
     ]
 
 
-def test_05_slowed_gap_is_checked_against_the_measured_gap():
+def test_05b_slowed_gap_is_checked_against_the_measured_gap():
     from types import SimpleNamespace as NS
 
-    q3 = exercises("05")[2]
+    q3 = exercises("05b")[1]
     before = NS(steps=_step_times(30.0, 50.0))  # 40 ms of gap before the change
     after = NS(steps=_step_times(262.0, 270.0))  # measured after 8 x 25 ms of host work
     ctx = dict(before=before, after=after, host_ms=25, batches=8)
@@ -534,6 +538,36 @@ def test_05_slowed_gap_is_checked_against_the_measured_gap():
     assert kind(q3, solution, before=before, after=quiet, host_ms=25, batches=8) == "wrong"
     assert kind(q3, 40.0, before=before, after=quiet, host_ms=25, batches=8) == "right"
     assert kind(q3, 240.0, before=before, after=NS(steps=[]), host_ms=25, batches=8) == "wrong"
+
+
+@pytest.mark.mindspore
+def test_05_launch_count_is_checked_against_a_real_profile_of_the_changed_step(conv_bn_relu):
+    """05.2 as the notebook runs it: ConvBNReLU on batch 32, then 64, profiled by MindSpore."""
+    import mindspore as ms
+
+    import ascend_lab
+
+    rng = np.random.default_rng(5)
+    x = ms.Tensor(rng.standard_normal((32, 3, 32, 32)).astype(np.float32))
+    x64 = ms.Tensor(rng.standard_normal((64, 3, 32, 32)).astype(np.float32))
+    t = ascend_lab.trace(conv_bn_relu, x, progress=False)
+
+    def two_calls():
+        conv_bn_relu(x)
+        conv_bn_relu(x64)
+
+    twice = ascend_lab.profile(conv_bn_relu, x, step=two_calls, steps=2, warmup=1, trace=False)
+    n = len(t.graph.kernels)
+    assert n >= 3 and [s.launches for s in twice.steps] == [2 * n, 2 * n]
+    q2 = exercises("05")[1]
+    ctx = dict(measured=twice, kernels=t.graph.kernels)
+    assert kind(q2, ____, **ctx) == "open"  # as shipped
+    assert kind(q2, solved(q2, t=t)["my_launches"], **ctx) == "right"
+    one_call = q2.verdict(n, lang="en", **ctx)
+    assert one_call[0] == "wrong" and "twice" in one_call[1], one_call
+    by_batch = q2.verdict(3 * n, lang="en", **ctx)  # batch 64 thought to launch twice as many
+    assert by_batch[0] == "wrong" and "slower" in by_batch[1], by_batch
+    assert kind(q2, 2 * n + 1, **ctx) == "wrong"
 
 
 @pytest.mark.mindspore

@@ -45,6 +45,16 @@ def test_a_zh_notebook_session_beats_ascend_lab_lang_and_the_locale(monkeypatch,
     assert choose() == "en" and language.edition() == "en"
 
 
+def test_every_course_notebook_name_is_recognised_and_others_are_not():
+    from tests.course.nbrun import EXPECTED
+
+    for name in EXPECTED:  # 05b_host_and_device too
+        assert edition.from_notebook_path(f"notebooks/zh/{name}") == "zh_CN", name
+        assert edition.from_notebook_path(f"notebooks/{name}") == "en", name
+    for other in ("Untitled.ipynb", "5_x.ipynb", "05bb_x.ipynb", "notebooks/zh/05b_.md"):
+        assert edition.from_notebook_path(other) is None, other
+
+
 def test_without_a_course_notebook_ascend_lab_lang_then_the_locale(monkeypatch, no_kernel_folder):
     monkeypatch.setenv("JPY_SESSION_NAME", "Untitled.ipynb")
     monkeypatch.setenv("ASCEND_LAB_LANG", "zh")
