@@ -1,8 +1,9 @@
 """The course on a fake Ascend machine, up to where MindSpore itself needs the NPU (issue #28).
 
-Each English notebook runs in a real kernel whose environment is an Ascend machine's: a fake
-``npu-smi`` first on PATH (it prints the recorded 8 x 910B3 table) and a fake install root
-(``tests/fakes/ascend_machine.py``, with what CANN's ``set_env.sh`` sets). ascend-lab takes
+Each English notebook (and three of the Chinese edition) runs in a real kernel whose
+environment is an Ascend machine's: a fake ``npu-smi`` first on PATH (it prints the
+recorded 8 x 910B3 table) and a fake install root (``tests/fakes/ascend_machine.py``, with
+what CANN's ``set_env.sh`` sets). ascend-lab takes
 the same code path as on a real machine: it runs ``npu-smi``, reads the version files, and
 the course's ``pick_device()`` chooses Ascend.
 
@@ -150,7 +151,10 @@ def fake_course(tmp_path):
         copy = tmp_path / "notebooks"
         if not copy.exists():
             shutil.copytree(
-                NOTEBOOKS, copy, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_*", "zh")
+                NOTEBOOKS,
+                copy,
+                symlinks=True,  # zh/course_nets.py and zh/data point at the English edition's
+                ignore=shutil.ignore_patterns("__pycache__", ".ipynb_*"),
             )
         home = tmp_path / "home"
         home.mkdir(exist_ok=True)
@@ -248,6 +252,37 @@ def test_notebook_chooses_ascend_and_stops_where_mindspore_needs_the_npu(name, f
     first = output_text(result["ran"][0])
     assert "device: Ascend" in first and "NOTE:" not in first, first
     assert result["boundary"] is not None, "no cell started MindSpore's runtime"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["00_stack_and_machine.ipynb", "03_graph_compilation.ipynb", "05b_host_and_device.ipynb"],
+)
+def test_zh_edition_chooses_ascend_and_says_what_to_do_in_chinese(name, fake_course):
+    """The Chinese edition (its kernel runs in notebooks/zh) takes the same path: Ascend is
+    chosen from the fake npu-smi, the advice before MindSpore's refusal is in Chinese, and
+    the cells run up to the device boundary."""
+    run = fake_course(os.path.join("zh", name))
+    result = run_to_the_boundary(run)
+    error = result["shipped_error"]
+    assert error is not None and UNSUPPORTED.search(error["evalue"]), error
+    advice = result["shipped_stdout"]
+    assert "无法加载它的 Ascend 后端" in advice and "set_env.sh" in advice, advice
+    assert "cannot load" not in advice, advice
+    assert result["asked"] == [["Ascend", None]], result["asked"]
+    first = output_text(result["ran"][0])
+    assert "设备：Ascend" in first and "注意" not in first, first
+    if name.startswith("00_"):  # the status card, in Chinese, shows the fake machine's NPUs
+        card = [c for c in result["ran"] if c.source.strip() == "%ascend_status"]
+        assert card, "the boundary came before %ascend_status"
+        shown = output_text(card[0]) + "".join(
+            str(o.get("data", {}).get("text/html", "")) for o in card[0].outputs
+        )
+        assert "910B3" in shown and "0000:C1:00.0" in shown, shown[:2000]
+        assert "CPU mode" not in shown and "CPU 模式" not in shown, shown[:2000]
+        assert re.search(r"[\u4e00-\u9fff]", shown), shown[:2000]
+    else:
+        assert result["boundary"] is not None, "no cell started MindSpore's runtime"
 
 
 def test_00_status_card_shows_the_fake_npus(fake_course):
