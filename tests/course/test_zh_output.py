@@ -1,10 +1,11 @@
-"""The Chinese edition prints Chinese (issue #29): a zh run of notebooks 00, 02-05 and 07 (the
-status card, MindIR, passes, memory plans, profiles, the Conv2d chain, deployment), as
-shipped, in the zh folder (as a learner's kernel starts there), prints no English sentence
-outside code identifiers, paths and the tools' own verbatim output
-(:mod:`tests.course.english_text` says what counts). Notebooks 06 and 09 are left out: they
-print MindSpore's own callback lines and error texts, and compare_numerics' summary, which
-stays English so %ascend_doctor can read it when pasted.
+"""The Chinese edition prints Chinese (issue #29): a zh run of notebooks 00, 02-07 and 09 (the
+status card, MindIR, passes, memory plans, profiles, the Conv2d chain, training and mixed
+precision, deployment, troubleshooting), as shipped, in the zh folder (as a learner's kernel
+starts there), prints no English sentence outside code identifiers, paths and the tools' own
+verbatim output (:mod:`tests.course.english_text` says what counts: 06 and 09 print
+MindSpore's TimeMonitor line and error reports, NumPy's 1.x message and the doctor's quoted
+evidence as the tools wrote them). compare_numerics' summary is Chinese there, and the
+doctor reads it pasted in either language (tests/numerics, tests/doctor).
 
 The fast tests pin the definition on lines the zh run printed before #29 (each was an
 English sentence under Chinese text) and on what it prints now."""
@@ -15,7 +16,7 @@ import shutil
 import nbformat
 import pytest
 
-from tests.course.english_text import output_texts, sentences
+from tests.course.english_text import html_text, output_texts, sentences
 from tests.course.nbrun import NOTEBOOKS, execute_in_place
 
 # printed by the zh run of 00 / 04 / 05 before #29 (recorded 2026-12-01, MindSpore 2.10 CPU)
@@ -38,6 +39,23 @@ ENGLISH_BEFORE = [
         None,
     ),
     ("solve exercise 2 to time your version against every_step", None),
+    # printed by the zh run of 06 / 09 before compare_numerics spoke Chinese (2026-12-02)
+    ("no divergence (k=10); largest rel err 0.00064 at fc2", ["largest rel err"]),
+    (
+        "#   cell     op         max abs   max rel   cosine  in rel    nan/inf a  nan/inf b  "
+        "fp16 ovf a/b",
+        ["cell op max abs max rel cosine in rel"],
+    ),
+    (
+        "  doctor: numerics-dense-transposed (paste this summary into %ascend_doctor or "
+        "`ascend-lab doctor -` for the fix)",
+        ["(paste this summary into", "for the fix)"],
+    ),
+    # a list of English phrases is still English; a quoted name in a sentence is a word
+    ("['the device is not found', 'retry']", ["['the device is not found',"]),
+    ("the 'mindspore' kernel is registered", ["the 'mindspore' kernel is registered"]),
+    # English in full-width brackets that follows no Chinese term is no gloss
+    ("（the kernel is not registered）", None),
 ]
 
 # printed by the zh run now, or by tools verbatim: no English sentence
@@ -54,6 +72,28 @@ CHINESE_NOW = [
     "[12184] Parsing: [####################] 2/2 Done Elapsed: 0s",
     "本页面不含统计信息。请用 `ascend-lab view MODEL.mindir --weight-stats -o PAGE.html` 生成页面",
     "\x1b[33m练习 1：尚未作答——请替换上面的 ____（提示：q1.hint()）\x1b[0m",
+    # 06 / 09 now
+    "层： ['embed', 'act', 'norm', 'hidden', 'act2', 'head']",
+    "('broadcast', 'tensor if', 'loop')",
+    "首个偏离点：fc1（Dense）相对误差 1.06 > 0.0001 cos 0.58（输入误差 0，取自此前的 Cell）",
+    "建链超时（link setup timeout）",
+    # MindSpore's TimeMonitor and error report, NumPy's 1.x message, Python's traceback
+    "Train epoch time: 722.459 ms, per step time: 90.307 ms",
+    "- C++ Call Stack: (For framework developers)",
+    "- The Traceback of Net Construct Code:",
+    " (See file '/tmp/ascend-course-nhzwknki/rank_0/om/analyze_fail.ir' for more details. Get "
+    "instructions about `analyze_fail.ir` at https://www.mindspore.cn/search?inputValue="
+    "analyze_fail.ir)",
+    "A module that was compiled using NumPy 1.x cannot be run in\n"
+    "NumPy 2.4.6 as it may crash. To support both 1.x and 2.x\n"
+    "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+    "Some module may need to rebuild instead e.g. with 'pybind11>=2.12'.\n\n"
+    "If you are a user of the module, the easiest solution will be to\n"
+    "downgrade to 'numpy<2' or try to upgrade the affected module.\n"
+    "We expect that some modules will need time to support NumPy 2.",
+    'Traceback (most recent call last):  File "<frozen runpy>", line 198, in _run_module_as_main',
+    '  File "/work/main/.venv/lib/python3.11/site-packages/ipykernel/kernelapp.py", line 768, '
+    "in start",
 ]
 
 
@@ -89,6 +129,28 @@ def test_html_outputs_are_read_as_their_text():
     assert sentences(texts[0]) == ["the device is not found"]
 
 
+def test_the_doctors_quoted_evidence_is_the_tools_text_and_the_rest_is_read():
+    markup = (
+        '<div>1. HCCL 未能在规定时间内完成各 rank 的建链</div><div class="ascend-doctor-evidence" '
+        'style="font-family: monospace;"><span style="color: #666;">第 1 行：</span> EI0006: '
+        "Getting socket times out. Reason: Remote Rank did not send the data</div>"
+        "<div><b>原因：</b> the ranks did not all arrive in time</div>"
+    )
+    text = html_text(markup)
+    assert "EI0006" not in text and "HCCL" in text
+    assert sentences(text) == ["the ranks did not all arrive in time"]
+
+
+def test_the_verbatim_rules_take_only_the_tools_fixed_lines():
+    # the same words in another form are read
+    assert sentences("Train epoch time was long, per step time too") != []
+    assert sentences("We expect that some modules will need time to support it") != []
+    assert sentences('  File "x.py", line 3, in f: the value is not set') != []
+    # an exception's own message under a traceback is read
+    text = 'Traceback (most recent call last):\n  File "x.py", line 3, in f\nValueError: it is gone'
+    assert sentences(text) == ["it is gone"]
+
+
 @pytest.mark.mindspore
 @pytest.mark.slow
 @pytest.mark.parametrize(
@@ -99,7 +161,9 @@ def test_html_outputs_are_read_as_their_text():
         "03_graph_compilation.ipynb",
         "04_memory_reuse.ipynb",
         "05_execution_on_device.ipynb",
+        "06_training_mixed_precision.ipynb",
         "07_deployment.ipynb",
+        "09_troubleshooting_and_migration.ipynb",
     ],
 )
 def test_zh_notebook_as_shipped_prints_no_english_sentence(name, tmp_path, monkeypatch):
