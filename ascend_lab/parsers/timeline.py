@@ -35,6 +35,7 @@ _GRAPH_ID_SUFFIX_RE = re.compile(r"(?:_kernel_graph\d+|_graph_\d+(?:_\d+)?(?:_.*
 _PM_RE = re.compile(r"^(?P<prefix>.*?)_?pm_\d+_(?P<key>.+)$")
 _HEX_DIGITS = b"0123456789abcdefABCDEF"
 _OPNUM_RE = re.compile(r"-op\d+$")
+_PARA_PREFIX_RE = re.compile(r"^%?para\d+_")
 _KERNEL_GRAPH_ID_RE = re.compile(r"(?:kernel_graph|graph_build_|graph_)(\d+)")
 
 # One line per stage MindSpore 2.x dumps; keys are names without numbers or graph ids.
@@ -321,7 +322,7 @@ def node_key(node: Node) -> str:
     (``Default/conv-Conv2d/Conv2D-op0``); both give ``Default/conv-Conv2d/Conv2D|Conv2D``.
     """
     if node.kind in ("parameter", "input"):
-        return "param:" + re.sub(r"^%?para\d+_", "", node.id)
+        return "param:" + _PARA_PREFIX_RE.sub("", node.id)
     if node.kind == "call" and node.subgraph:
         # The callee's name is unique and kept from pass to pass; a call's printed name is
         # not: "Scope: (Default)" in ``opt_pass_*`` dumps, "Fullname with scope: (151)" or
@@ -329,10 +330,19 @@ def node_key(node: Node) -> str:
         base = "call:" + node.subgraph
     elif node.name:
         # "-opN" suffixes are a process-wide counter and are renumbered between passes.
-        base = _OPNUM_RE.sub("", node.name)
+        base = _without_op_number(node.name)
     else:
         base = (node.scope + "/" if node.scope else "") + node.op
     return base + "|" + node.op
+
+
+def _without_op_number(name: str) -> str:
+    """``name`` without a trailing ``-op<digits>`` (what ``_OPNUM_RE.sub("", name)`` gives,
+    with str methods: a fingerprint asks it of every node of every pass)."""
+    if "\n" in name:  # `$` also matches before a final newline
+        return _OPNUM_RE.sub("", name)
+    cut = name.rfind("-op")
+    return name[:cut] if cut >= 0 and name[cut + 3 :].isdecimal() else name
 
 
 def graph_keys(graph: Graph) -> Dict[str, Node]:
@@ -358,13 +368,17 @@ def graph_keys(graph: Graph) -> Dict[str, Node]:
 
 
 def _signature(node: Node, id_to_key: Dict[str, str]) -> Tuple[object, ...]:
-    inputs = tuple(id_to_key.get(src, "const:" + src.split("#", 1)[-1]) for src in node.inputs)
-    return (
-        node.op,
-        inputs,
-        tuple((t.dtype, t.shape, t.device_dtype, t.format) for t in node.outputs),
-        tuple(sorted((k, v) for k, v in node.attrs.items() if k not in ("output_name",))),
-    )
+    """What a diff compares of ``node``: op, inputs (by stable key), output types and
+    attributes (``output_name`` left out). Compared with ``==`` only: output types are the
+    frozen TensorTypes themselves (equal when dtype, shape, device dtype and format are),
+    attributes a dict (equal when the sorted pairs are)."""
+    inputs = []
+    for src in node.inputs:
+        key = id_to_key.get(src)
+        inputs.append("const:" + src.split("#", 1)[-1] if key is None else key)
+    attrs = dict(node.attrs)
+    attrs.pop("output_name", None)
+    return (node.op, inputs, tuple(node.outputs), attrs)
 
 
 @dataclass
@@ -378,12 +392,19 @@ class GraphFingerprint:
 def fingerprint(graph: Graph) -> GraphFingerprint:
     """The :class:`GraphFingerprint` of ``graph`` (computed once per pass by a timeline)."""
     keyed = graph_keys(graph)
-    by_object = {id(n): k for k, n in keyed.items()}
     id_to_key: Dict[str, str] = {}
-    for g in [graph] + list(graph.subgraphs.values()):
-        for n in g.nodes:
-            if id(n) in by_object:
-                id_to_key[n.id] = by_object[id(n)]
+    if len(keyed) == sum(
+        1 for g in [graph, *graph.subgraphs.values()] for n in g.nodes if n.kind != "constant"
+    ):
+        # no key was given twice: ``keyed`` holds every node, in textual order
+        for k, n in keyed.items():
+            id_to_key[n.id] = k
+    else:
+        by_object = {id(n): k for k, n in keyed.items()}
+        for g in [graph] + list(graph.subgraphs.values()):
+            for n in g.nodes:
+                if id(n) in by_object:
+                    id_to_key[n.id] = by_object[id(n)]
     return GraphFingerprint(
         ids={k: n.id for k, n in keyed.items()},
         signatures={k: _signature(n, id_to_key) for k, n in keyed.items()},
