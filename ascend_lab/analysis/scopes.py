@@ -34,6 +34,7 @@ Pure: no MindSpore, no I/O.
 """
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ascend_lab.model.graph import Graph, Node
@@ -43,11 +44,18 @@ __all__ = ["MODULE_ROOTS", "data_neighbours", "repair_scopes", "split_scope"]
 Path = Tuple[str, ...]
 
 
+# Scopes and their components repeat across nodes, graphs and passes: each helper below
+# is asked tens of thousands of times per graph, about a few thousand distinct texts.
+_CACHED = 1 << 16
+
+
+@lru_cache(maxsize=_CACHED)
 def split_scope(scope: Optional[str]) -> Path:
     """``"Default/layers-SequentialCell/0-Bottleneck"`` -> its components."""
     return tuple(part for part in (scope or "").split("/") if part)
 
 
+@lru_cache(maxsize=_CACHED)
 def _class_of(component: str) -> Optional[str]:
     # "0-Bottleneck" -> "Bottleneck", "attn-Attention" -> "Attention"; "Default" has none
     cut = component.find("-")
@@ -447,6 +455,7 @@ def _instance_vote(
 # ------------------------------------------------------------------ 4. ops under a parent
 
 
+@lru_cache(maxsize=_CACHED)
 def _instance_index(component: str) -> Optional[int]:
     cut = component.find("-")
     head = component[:cut] if cut > 0 else ""
