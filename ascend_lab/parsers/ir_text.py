@@ -71,14 +71,13 @@ file (``Float32*N``) are checked against what the line holds before anything is 
 and the file size and line length are capped (:mod:`ascend_lab.parsers.limits`).
 """
 
-import bisect
 import hashlib
 import os
 import re
 from dataclasses import replace
 from functools import lru_cache
 from sys import intern
-from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.model.ops import fused_kernel_name
@@ -167,6 +166,26 @@ def _small_int(text: str) -> Optional[int]:
     return int(text)
 
 
+class _LineFinder:
+    """The first of ``lines`` from a start that equals ``line`` (-1: none), found with
+    ``list.index`` (C speed). Starts come in increasing order: a start at or before the
+    last answer gets that answer again without a scan, so all the searches of one file
+    read each line once at most."""
+
+    def __init__(self, lines: List[str], line: str) -> None:
+        self.lines = lines
+        self.line = line
+        self.last = -1  # the last answer's index (len(lines) when there was none)
+
+    def find(self, start: int) -> int:
+        if start > self.last:
+            try:
+                self.last = self.lines.index(self.line, start)
+            except ValueError:
+                self.last = len(self.lines)
+        return self.last if self.last < len(self.lines) else -1
+
+
 def _entry_name(line: str) -> Optional[str]:
     """``# IR entry: @name`` -> ``name`` (trailing spaces dropped)."""
     name = line[len(_ENTRY_PREFIX) :].rstrip()
@@ -201,32 +220,36 @@ def _subgraph_header(line: str) -> Optional[Tuple[str, str]]:
 # ---------------------------------------------------------------------------- splitting
 
 
-def _top_level(text: str, start: int = 0) -> Iterator[Tuple[str, int, int, int]]:
-    """``(char, start, end, depth after it)`` for each bracket and comma outside quotes."""
+def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
+    """One walk over the brackets, commas and double quotes of ``text`` from ``start``:
+    ``(positions of the commas outside brackets and quotes, index just past the bracket
+    that closes the one at text[start] or -1)``; with ``to_close`` it stops there. A plain
+    loop, not a generator: parsing a dump splits some 100,000 argument lists."""
+    commas: List[int] = []
     depth = 0
-    quote = ""
+    in_quote = False
     for m in _SPECIAL_RE.finditer(text, start):
-        ch = m.group()
-        if quote:
-            if ch == quote and text[m.start() - 1] != "\\":
-                quote = ""
-            continue
-        if ch == '"':
-            quote = ch
-            continue
-        if ch in _OPEN:
+        at = m.start()
+        ch = text[at]
+        if in_quote:
+            if ch == '"' and text[at - 1] != "\\":
+                in_quote = False
+        elif ch == '"':
+            in_quote = True
+        elif ch in _OPEN:
             depth += 1
         elif ch in _CLOSE:
             depth -= 1
-        yield ch, m.start(), m.end(), depth
+            if depth == 0 and to_close:
+                return commas, at + 1
+        elif ch == "," and depth == 0:
+            commas.append(at)
+    return commas, -1
 
 
 def _match_close(text: str, start: int) -> int:
     """Index just past the bracket that closes the one at ``text[start]``; -1 if none."""
-    for ch, _start, end, depth in _top_level(text, start):
-        if depth == 0 and ch in _CLOSE:
-            return end
-    return -1
+    return _scan_top(text, start, True)[1]
 
 
 def split_top(text: str) -> List[str]:
@@ -238,10 +261,9 @@ def split_top(text: str) -> List[str]:
         return [p.strip() for p in text.split(",")]
     parts = []
     last = 0
-    for ch, start, end, depth in _top_level(text):
-        if ch == "," and depth == 0:
-            parts.append(text[last:start].strip())
-            last = end
+    for at in _scan_top(text, 0, False)[0]:
+        parts.append(text[last:at].strip())
+        last = at + 1
     parts.append(text[last:].strip())
     return parts
 
@@ -626,9 +648,7 @@ class _IRParser:
         source_of: Dict[str, str] = {}
         memo = self.memo
         current: Dict[bytes, Graph] = memo.start() if memo is not None else {}
-        block_ends: List[int] = (
-            [i for i, text_line in enumerate(lines) if text_line == "}"] if memo is not None else []
-        )
+        block_end = _LineFinder(lines, "}")  # where a block that opens at a line ends
         skip_to = 0  # lines of a reused block are not read again
         chunk: Optional[Tuple[bytes, int, Tuple[int, ...]]] = None  # (key, last line, state)
 
@@ -793,9 +813,9 @@ class _IRParser:
                 pending_attrs = {}
                 chunk = None
                 if memo is not None and not pending_source and not pending_param_types:
-                    at = bisect.bisect_left(block_ends, idx)
-                    if at < len(block_ends):
-                        end = block_ends[at]
+                    # the block's closing line: the first "}" line from here (C-speed)
+                    end = block_end.find(idx)
+                    if end >= 0:
                         block_text = "\n".join(lines[idx : end + 1])
                         block_key = memo.key(block_text)
                         reused = memo.get(block_key)
