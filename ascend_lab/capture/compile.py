@@ -39,6 +39,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ascend_lab.capture import akg_server
 from ascend_lab.errors.trace import TraceBusyError, TraceError
 from ascend_lab.i18n import _
 from ascend_lab.parsers import limits
@@ -411,6 +412,22 @@ def require_fusion_dependencies() -> None:
         ) from None
 
 
+def require_live_akg_server() -> None:
+    """Raise :class:`TraceError` if the AKG build server MindSpore started in this process
+    has exited: a fusion compile would then wait forever (see :mod:`.akg_server`)."""
+    akg_server.note_servers()  # also one started by the learner's own fusion compile
+    pid = akg_server.dead_server()
+    if pid is not None:
+        raise TraceError(
+            _(
+                "MindSpore's build server for fused kernels (AKG, pid {}) has exited in this "
+                "process, and MindSpore does not start another: a fusion compile now would "
+                "wait forever. Restart the kernel (or the Python process), then trace again. "
+                "Without fusion, ascend_lab.trace(net, x) still works."
+            ).format(pid)
+        )
+
+
 def capture(
     net: Any,
     inputs: Sequence[Any],
@@ -429,6 +446,7 @@ def capture(
         raise ValueError(f"level must be 1, 2 or 3 (MindSpore's save_graphs levels), got {level!r}")
     if fusion:
         require_fusion_dependencies()
+        require_live_akg_server()
     if not CAPTURE_LOCK.acquire(blocking=False):
         raise TraceBusyError(
             "Another ascend_lab.trace() is running in this process. MindSpore's context is "
@@ -461,6 +479,8 @@ def capture(
                 output, elapsed, messages = _compile_with_dumps(
                     ms, net, inputs, workdir, fusion, level, run
                 )
+            if fusion:
+                akg_server.note_servers()
         except BaseException:
             if own_workdir:
                 shutil.rmtree(workdir, ignore_errors=True)
