@@ -5,13 +5,10 @@ It must run on Python 3.8 (Ascend notebook images, MindSpore 2.3 and later).
 """
 
 import atexit
-import contextlib
-import io
 import os
 import shutil
 import socket
 import statistics
-import sys
 import tempfile
 import time
 from typing import Any, Callable, List, Optional, Tuple
@@ -21,6 +18,7 @@ import numpy as np
 from mindspore import nn
 
 from ascend_lab import i18n
+from ascend_lab.capture.cell_outputs import prime_pynative
 from ascend_lab.course.launch import run_workers  # noqa: F401 - notebook 08 runs msrun with it
 from ascend_lab.course.nets import LeNet5
 
@@ -54,7 +52,11 @@ def pick_device(verbose: bool = True) -> str:
             print(i18n._(NO_ASCEND_BACKEND).format(len(status.chips)))
         raise
     if target == "CPU":
-        _numpy_bridge_once()
+        # MindSpore 2.10 under NumPy 2 prints NumPy's long "compiled using NumPy 1.x" error
+        # at a process's first PyNative op, once: let it happen here, silenced, not in the
+        # middle of a lesson. Only on CPU: on an NPU the op would open the device in this
+        # process (notebook 8's workers need it).
+        prime_pynative()
     if verbose:
         print(i18n._("MindSpore {}, device: {}").format(ms.__version__, target))
         if target == "CPU":
@@ -62,31 +64,6 @@ def pick_device(verbose: bool = True) -> str:
                 print(i18n._("(CPU mode: {})").format(i18n.localize(status.reason)))
             print(i18n._("NOTE: {}").format(i18n._(CPU_NOTE)))
     return target
-
-
-def _numpy_bridge_once() -> None:
-    """Run one Tensor operator now, with its error output dropped.
-
-    MindSpore 2.10's wheel has a helper built against NumPy 1.x. Under NumPy 2 the first
-    Tensor operator of a process (``t + 1``) prints NumPy's long "compiled using NumPy 1.x"
-    ImportError, once, and then computes the right value. Here it lands before the lesson
-    instead of in the middle of an exercise. Only on CPU: on an NPU the operator would open
-    the device in the notebook's process (notebook 8's workers need it). With NumPy 1.x
-    nothing is printed, and nothing is dropped but that one operator's output.
-    """
-    if int(np.__version__.split(".")[0]) < 2:
-        return
-    sys.stderr.flush()
-    saved = os.dup(2)
-    try:
-        with open(os.devnull, "w") as null, contextlib.redirect_stderr(io.StringIO()):
-            os.dup2(null.fileno(), 2)
-            (ms.Tensor(1.0, ms.float32) + 1).asnumpy()
-    except Exception:  # noqa: BLE001 - a warm-up: the lesson's own cells show real errors
-        pass
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
 
 # Printed when npu-smi sees NPUs but MindSpore cannot load its Ascend backend (CANN's

@@ -16,7 +16,7 @@ costs are listed in :mod:`ascend_lab.numerics`'s docstring):
 * ``ops.TensorDump`` is not supported on CPU ("Unsupported op [TensorDump] on CPU").
 
 With NumPy 2, MindSpore 2.10's first PyNative op in a process can fail spuriously; the
-capture runs a throw-away op first (:func:`_prime_pynative`). Nothing is written to disk.
+capture runs a throw-away op first (:func:`prime_pynative`). Nothing is written to disk.
 Hooks are removed afterwards, also when the net fails. Known MindSpore 2.10 bug, not
 undone here: when the ``construct`` of a ``to_float`` Cell raises, its PyNative
 mixed-precision type stays set for the rest of the process (later ops are cast).
@@ -133,8 +133,9 @@ def _scopes(net: Any) -> Dict[str, Tuple[str, str]]:
 _primed = False
 
 
-def _prime_pynative() -> None:
-    """Run one tiny PyNative op first, once per process, and drop its failure.
+def prime_pynative() -> None:
+    """Run one tiny PyNative op first, once per process, and drop its failure (the capture
+    calls it, and so does the course's ``pick_device``).
 
     MindSpore 2.10 with NumPy 2 prints "Numpy init failed" on the first PyNative op that
     takes a Python tuple or scalar, and leaves a Python exception set: that op then fails
@@ -234,7 +235,7 @@ def capture_side(
     mode = ms.get_context("mode")
     ms.set_context(mode=ms.PYNATIVE_MODE)
     try:
-        _prime_pynative()
+        prime_pynative()
         output = net(*to_tensors(inputs))
     except Exception as exc:  # noqa: BLE001 - reported with the side and MindSpore's text
         text = str(exc).strip()
