@@ -27,6 +27,10 @@ its fixed form:
 - NumPy's "compiled using NumPy 1.x" message, which MindSpore 2.10's wheel trips under
   NumPy 2 on a process's first PyNative error (seven fixed lines), and Python's traceback
   header and frame lines (``File "…", line 3, in f``); the exception's own message is read;
+- ``mindspore.run_check()``'s verdict (``The result of multiplication calculation is
+  correct, MindSpore has been installed on platform [CPU] successfully!``);
+- lines a cell quotes from a native file behind a ``│`` gutter (notebook 10's
+  ``first_lines``: an install-info file, a CANN log, a profiler CSV, as recorded);
 - in HTML, the doctor's evidence lines (``ascend-doctor-evidence``: the error text it was
   given, quoted verbatim).
 
@@ -43,7 +47,9 @@ WORD = re.compile(r"[A-Za-z][a-z]*(?:'[a-z]+)?")
 OPENERS = "(\"'“‘[<"
 CLOSERS = ",.;:!?)\"'”’]>"
 ENDS_CLAUSE = ".;:!?|"
-TOOL_LINE = re.compile(r"^\s*(?:[|+]|\[(?:WARNING|INFO|ERROR|DEBUG|EXCEPTION)\] |\[\d+\] )")
+TOOL_LINE = re.compile(
+    r"^\s*(?:[|+│]|\[(?:WARNING|INFO|ERROR|DEBUG|EXCEPTION)\] |\[\d+\] )"  # │: a quoted file
+)
 # whole lines MindSpore, NumPy and Python print in English whatever the reader's language
 VERBATIM_LINE = re.compile(
     r"Train epoch time: \d{1,12}\.?\d{0,6} ms, per step time: \d{1,12}\.?\d{0,6} ms"
@@ -58,6 +64,8 @@ VERBATIM_LINE = re.compile(
     r"|If you are a user of the module, the easiest solution will be to"
     r"|downgrade to 'numpy<2' or try to upgrade the affected module\."
     r"|We expect that some modules will need time to support NumPy 2\."
+    r"|The result of multiplication calculation is correct, MindSpore has been installed on"
+    r" platform \[[A-Za-z]{1,20}\] successfully!"
     r"|\s{0,8}(?:Traceback \(most recent call last\):)?"
     r"\s{0,8}(?:File \"[^\"\n]{1,4096}\", line \d{1,9}, in [^\s]{1,200})?\s{0,8}"
 )
