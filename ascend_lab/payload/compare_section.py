@@ -8,6 +8,7 @@ carries the alignment and the summary bar's numbers (see ``graph.schema.json``).
 import datetime
 from typing import TYPE_CHECKING, Any, Dict
 
+from ascend_lab.parsers.gc_pause import gc_paused
 from ascend_lab.payload.build import add_graph
 from ascend_lab.payload.schema import SCHEMA_ID
 
@@ -16,6 +17,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def comparison_payload(cmp: "Comparison") -> Dict[str, Any]:
+    with gc_paused():  # two graphs' worth of small dicts, no cycles: see gc_pause
+        return _comparison_payload(cmp)
+
+
+def _comparison_payload(cmp: "Comparison") -> Dict[str, Any]:
     graphs: Dict[str, Any] = {}
     key_a = add_graph(graphs, "a", cmp.a.graph)
     key_b = add_graph(graphs, "b", cmp.b.graph)

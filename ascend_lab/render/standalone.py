@@ -20,6 +20,7 @@ import secrets
 from typing import Any, Optional, Tuple
 
 from ascend_lab import i18n
+from ascend_lab.parsers.gc_pause import gc_paused
 from ascend_lab.payload import PayloadError, payload_for_view
 from ascend_lab.payload.packing import PassPacker, pack_passes
 from ascend_lab.payload.redact import PathRedactor
@@ -96,6 +97,20 @@ def render_html(
     """The HTML page as a string (see :func:`to_html`)."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
+    # checking, redacting (a copy) and encoding a big payload allocate millions of small
+    # objects and make no cycles: without the cyclic collector's passes over the heap
+    with gc_paused():
+        return _render_html(payload, title, view, redact, project, lang)
+
+
+def _render_html(
+    payload: Any,
+    title: Optional[str],
+    view: str,
+    redact: bool,
+    project: Optional[str],
+    lang: Optional[str],
+) -> str:
     redactor = PathRedactor(project) if redact else None
     transform = redactor.value if redactor is not None else None
     # A trace hands each pass to the packer as it is built (never all passes at once).
