@@ -282,16 +282,19 @@ class Comparison:
         }
 
     def summary_dict(self) -> Dict[str, Any]:
+        # each side's kernels counted once (kernel_count and casts are totals of kernel_ops)
+        ops_a, ops_b = self.a.kernel_ops, self.b.kernel_ops
+        added = self.added
         return {
-            "kernels": [self.a.kernel_count, self.b.kernel_count],
+            "kernels": [sum(ops_a.values()), sum(ops_b.values())],
             "nodes": [len(self.a.graph.nodes), len(self.b.graph.nodes)],
-            "casts": [self.a.casts, self.b.casts],
-            "casts_added": self.casts_added,
+            "casts": [ops_a.get("Cast", 0), ops_b.get("Cast", 0)],
+            "casts_added": sum(1 for n in added if op_name(n.op) == "Cast"),
             "peak": [self.a.peak, self.b.peak],
             "time_us": [self.a.time_us, self.b.time_us],
-            "kernel_ops": [self.a.kernel_ops, self.b.kernel_ops],
-            "matched": len(self.matched),
-            "added": len(self.added),
+            "kernel_ops": [ops_a, ops_b],
+            "matched": len(self.alignment.matches),
+            "added": len(added),
             "removed": len(self.removed),
             "changed": len(self.changed),
         }

@@ -122,19 +122,29 @@ def _map_strings(value: Any, fn: Callable[[str], str]) -> Any:
 # Exact types a JSON value's leaves have: kept without a call (a 32-layer decoder's pages
 # hold ~1M values; one call each was most of redacting them).
 _LEAVES = frozenset((int, float, bool, type(None)))
-_NO_FIELDS: frozenset = frozenset()
 
 
 def _map_dict(value: Dict[Any, Any], fn: Callable[[str], str]) -> Dict[Any, Any]:
-    kept = _IDENTIFIER_FIELDS if "id" in value and "op" in value else _NO_FIELDS  # a node
+    if "id" in value and "op" in value:
+        return _map_node(value, fn)
     out = {}
     for key, item in value.items():
         kind = type(item)
         if kind is str:
-            out[key] = item if key in kept else fn(item)
-        elif kind in _LEAVES or key in kept:
+            out[key] = fn(item)
+        elif kind in _LEAVES:
             out[key] = item
         else:
+            out[key] = _map_strings(item, fn)
+    return out
+
+
+def _map_node(value: Dict[Any, Any], fn: Callable[[str], str]) -> Dict[Any, Any]:
+    """A graph node: copied whole (keys in their order), then only the fields that are
+    not identifiers and not leaves are mapped (its attributes and source lines)."""
+    out = dict(value)
+    for key, item in value.items():
+        if key not in _IDENTIFIER_FIELDS and type(item) not in _LEAVES:
             out[key] = _map_strings(item, fn)
     return out
 
