@@ -21,6 +21,8 @@ from ascend_lab import i18n
 from ascend_lab.capture.cell_outputs import prime_pynative
 from ascend_lab.course.launch import run_workers  # noqa: F401 - notebook 08 runs msrun with it
 from ascend_lab.course.nets import LeNet5
+from ascend_lab.exercises.language import edition
+from ascend_lab.i18n.plot_font import prefer_cjk_font
 
 # Printed in the reader's language (the Chinese edition's kernel picks Chinese by itself).
 CPU_NOTE = i18n.N_(
@@ -57,6 +59,8 @@ def pick_device(verbose: bool = True) -> str:
         # middle of a lesson. Only on CPU: on an NPU the op would open the device in this
         # process (notebook 8's workers need it).
         prime_pynative()
+    if edition() == "zh":  # the figures' tr() titles in Chinese, not as empty boxes
+        prefer_cjk_font()
     if verbose:
         print(i18n._("MindSpore {}, device: {}").format(ms.__version__, target))
         if target == "CPU":

@@ -97,3 +97,22 @@ def use_font(fig: Any, font: Optional[str]) -> Any:
         if any("\u4e00" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" for ch in text.get_text()):
             text.set_fontfamily(families)
     return fig
+
+
+def prefer_cjk_font(candidates: Optional[Sequence[str]] = None) -> Optional[str]:
+    """Put the first installed CJK font at the head of matplotlib's sans-serif list, for
+    the rest of the process: figures drawn in code cells (``plt.subplots`` with Chinese
+    titles) then show Chinese, not boxes. For a Chinese course notebook's first cell; the
+    library's own plots use :func:`plot_labels` and :func:`use_font` instead. Returns the
+    font, or None (then with :func:`plot_language`'s one-line note) when none is installed."""
+    lang, font = plot_language(CHINESE, candidates)
+    if font is None:
+        return None
+    import matplotlib
+
+    installed = _installed_families()
+    rest = [f for f in matplotlib.rcParams["font.sans-serif"] if f != font and f in installed]
+    matplotlib.rcParams["font.sans-serif"] = [font] + (rest or ["DejaVu Sans"])
+    matplotlib.rcParams["font.family"] = "sans-serif"
+    matplotlib.rcParams["axes.unicode_minus"] = False  # the CJK fonts lack U+2212 (minus)
+    return font

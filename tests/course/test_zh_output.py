@@ -195,6 +195,10 @@ def test_zh_notebook_as_shipped_prints_no_english_sentence(name, tmp_path, monke
     shown = "\n".join(printed.values())
     english = {i: sentences(text) for i, text in printed.items() if sentences(text)}
     assert english == {}, f"English sentences in the zh run of {name} (cell: sentences): {english}"
+    # the figures drew their Chinese with a Chinese font: matplotlib warns for each glyph
+    # its font lacks (an empty box in the image)
+    tofu = [i for i, text in printed.items() if "missing from font" in text or "findfont:" in text]
+    assert tofu == [], f"{name}: figures drew Chinese as empty boxes in cells {tofu}"
     # something was printed, and in Chinese
     assert sum(1 for text in printed.values() if text.strip()) >= 5
     assert sum(1 for ch in shown if "\u4e00" <= ch <= "\u9fff") >= 100
