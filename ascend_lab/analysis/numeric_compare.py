@@ -15,11 +15,21 @@ seen before it. ``floor`` defaults by the lower precision of the two outputs. Wh
 inputs are already worse than everything before them (by the same rule), the error arose in
 its parent's own ``construct`` (``x * scale``, a missing residual between two sub-Cells): the
 parent is the first divergence, with ``jump_before`` naming the sub-Cell that saw it first.
+
+Op records (``capture="dump"``, :func:`align_ops`): ops are matched by path (Cell path and
+op type, ``attn/Softmax``: the kernel's full scope name without its ``-opN``) and their
+number among the ops of that path in execution order, and only when both sides ran as many
+ops of that path: when the counts differ, no position is trusted and all of them are
+unmatched. A Cast on one side only (AMP's, or an explicit ``astype``) is unmatched, with
+that reason, and is never a divergence. An op's input error is the largest error of its
+*producers* (the kernels whose outputs it reads, from the dump's kernel graph; an
+unmatched producer, such as a one-sided Cast, is looked through to its own producers); an
+op that reads only weights and graph inputs has input error 0.
 """
 
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
-from ascend_lab.model.numeric_records import OpRecord, SideRecord
+from ascend_lab.model.numeric_records import OpRecord, SideRecord, op_cell
 from ascend_lab.model.tensor_stats import ErrorStats, TensorStats, compare, fingerprint
 
 K_DEFAULT = 10.0
@@ -126,6 +136,18 @@ def _input_rel(a: OpRecord, b: OpRecord) -> Optional[float]:
     return worst
 
 
+def _pair(
+    rec: OpRecord, other: OpRecord, pairs: List[OpComparison], unmatched: List[Unmatched]
+) -> None:
+    """Compare a record with its partner: a pair, or both unmatched with the reason."""
+    errors, why = _errors(rec, other)
+    if errors is None:
+        unmatched.append(Unmatched("a", rec, why))
+        unmatched.append(Unmatched("b", other, why))
+    else:
+        pairs.append(OpComparison(rec, other, errors))
+
+
 def align(
     side_a: SideRecord,
     side_b: SideRecord,
@@ -149,12 +171,7 @@ def align(
             unmatched.append(Unmatched("a", rec, why))
             continue
         used.add(key)
-        errors, why = _errors(rec, other)
-        if errors is None:
-            unmatched.append(Unmatched("a", rec, why))
-            unmatched.append(Unmatched("b", other, why))
-            continue
-        pairs.append(OpComparison(rec, other, errors))
+        _pair(rec, other, pairs, unmatched)
     for key, rec in b_by_key.items():
         if key not in used:
             unmatched.append(
@@ -163,16 +180,97 @@ def align(
     return pairs, unmatched
 
 
+def align_ops(
+    side_a: SideRecord,
+    side_b: SideRecord,
+    mapping: Optional[Mapping[str, str]] = None,
+) -> Tuple[List[OpComparison], List[Unmatched]]:
+    """Pair op records by (path, call) where both sides ran as many ops of the path; the
+    rest is unmatched, with the reason (``mapping`` renames Cell paths of side a)."""
+    rename = dict(mapping or {})
+    groups_a: Dict[str, List[OpRecord]] = {}
+    groups_b: Dict[str, List[OpRecord]] = {}
+    for rec in side_a.records:
+        groups_a.setdefault(_renamed(rec.path, rename), []).append(rec)
+    for rec in side_b.records:
+        groups_b.setdefault(rec.path, []).append(rec)
+    pairs: List[OpComparison] = []
+    unmatched: List[Unmatched] = []
+    for path, recs in groups_a.items():
+        others = groups_b.get(path, [])
+        if len(others) != len(recs):
+            for side, group, n_other in (("a", recs, len(others)), ("b", others, len(recs))):
+                other_side = "b" if side == "a" else "a"
+                for rec in group:
+                    unmatched.append(Unmatched(side, rec, _op_reason(rec, other_side, n_other)))
+            continue
+        for rec, other in zip(recs, others):
+            _pair(rec, other, pairs, unmatched)
+    for path, others in groups_b.items():
+        if path not in groups_a:
+            for rec in others:
+                unmatched.append(Unmatched("b", rec, _op_reason(rec, "a", 0)))
+    return pairs, unmatched
+
+
+def _renamed(path: str, rename: Mapping[str, str]) -> str:
+    cell, op = op_cell(path)
+    if cell in rename:
+        return f"{rename[cell]}/{op}" if rename[cell] else op
+    return path
+
+
+def _op_reason(rec: OpRecord, other_side: str, n_other: int) -> str:
+    if n_other == 0 and rec.op_type == "Cast":
+        return "a Cast on this side only (AMP or an explicit cast): not compared"
+    if n_other == 0:
+        return f"no {rec.op_type} op at {rec.path} on side {other_side}"
+    return (
+        f"side {other_side} ran {n_other} op(s) {rec.path}, a different number: "
+        "not paired by position"
+    )
+
+
 def find_divergence(
-    pairs: List[OpComparison], k: float = K_DEFAULT, floor: Optional[float] = None
+    pairs: List[OpComparison],
+    k: float = K_DEFAULT,
+    floor: Optional[float] = None,
+    side_a: Optional[SideRecord] = None,
+    side_b: Optional[SideRecord] = None,
 ) -> Optional[OpComparison]:
-    """Mark each pair's input error and threshold; the first that jumps past it, or None."""
+    """Mark each pair's input error and threshold; the first that jumps past it, or None.
+
+    ``side_a`` and ``side_b`` (op records): an unmatched producer is looked through to its
+    own producers, and an op is judged at the floor of the lowest precision it reads on
+    either side (an op after AMP's one-sided Cast to float16 is a float16 op)."""
+    by_key_a = side_a.by_key() if side_a is not None else {}
+    by_key_b = side_b.by_key() if side_b is not None else {}
+    rel_of: Dict[Tuple[str, int], float] = {}
+
+    def producer_rel(key: Tuple[str, int], depth: int = 0) -> float:
+        if key in rel_of:
+            return rel_of[key]
+        rec = by_key_a.get(key)
+        if rec is None or not rec.producers or depth > 50:
+            return 0.0
+        return max(producer_rel(p, depth + 1) for p in rec.producers)
+
     produced: Dict[Tuple[object, ...], float] = {}
     worst_before = 0.0
     first: Optional[OpComparison] = None
     jump: Optional[OpComparison] = None  # the first Cell whose inputs are worse than before
     done: List[OpComparison] = []
     for pair in sorted(pairs, key=lambda p: p.a.index):
+        if pair.a.producers is not None:  # an op: its producers in the kernel graph
+            pair.input_rel = max((producer_rel(p) for p in pair.a.producers), default=0.0)
+            pair.input_basis = "producers"
+            fed_a = _fed_stats(pair.a, by_key_a)
+            fed_b = _fed_stats(pair.b, by_key_b)
+            _judge(pair, k, floor, fed_a, fed_b)
+            rel_of[pair.a.key] = pair.max_rel
+            if pair.diverged and first is None:
+                first = pair
+            continue
         measured = _input_rel(pair.a, pair.b)
         inner = _inner_rel(done, pair.a.path)
         if measured is not None and jump is None and first is None:
@@ -209,6 +307,44 @@ def find_divergence(
             owner.threshold = max(k * _worst_before(pairs, jump), owner.threshold)
             return owner
     return first
+
+
+def _fed_stats(
+    rec: OpRecord, by_key: Dict[Tuple[str, int], OpRecord]
+) -> List[Optional[TensorStats]]:
+    """The outputs of the records that feed ``rec`` (its producers), and through Casts
+    (an AMP round trip float32 -> float16 -> float32 still rounded the data to float16)."""
+    out: List[Optional[TensorStats]] = []
+    todo = list(rec.producers or [])
+    seen: Set[Tuple[str, int]] = set()
+    while todo and len(seen) < 64:
+        key = todo.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        producer = by_key.get(key)
+        if producer is not None:
+            out.extend(producer.outputs)
+            if producer.op_type == "Cast":
+                todo.extend(producer.producers or [])
+    return out
+
+
+def _judge(
+    pair: OpComparison,
+    k: float,
+    floor: Optional[float],
+    fed_a: Sequence[Optional[TensorStats]] = (),
+    fed_b: Sequence[Optional[TensorStats]] = (),
+) -> None:
+    bar = (
+        floor
+        if floor is not None
+        else default_floor(list(pair.a.outputs) + list(fed_a), list(pair.b.outputs) + list(fed_b))
+    )
+    pair.threshold = max(k * pair.input_rel, bar)
+    pair.suspicious = pair.max_rel > bar
+    pair.diverged = pair.max_rel > pair.threshold
 
 
 def _owner(pairs: List[OpComparison], child: OpComparison) -> Optional[OpComparison]:
