@@ -78,8 +78,9 @@ export class GraphPane {
   private fitted = false;
   private culling = false;
   private renderQueued = false;
-  /** the largest output of the graph (colour mode 'memory') */
-  maxBytes = 1;
+  /** the nodes whose largest output colour mode 'memory' scales to (those shown first) */
+  private sizedNodes: GraphNode[] = [];
+  private largestOutput: number | null = null;
   private disposed = false;
   /** resolves after the first complete draw of the current graph */
   ready: Promise<void> = Promise.resolve();
@@ -103,6 +104,18 @@ export class GraphPane {
       this.busy
     );
     this.bindEvents();
+  }
+
+  /** the largest output of the graph's nodes as first shown (colour mode 'memory') */
+  get maxBytes(): number {
+    if (this.largestOutput === null) {
+      let most = 1;
+      for (const n of this.sizedNodes) {
+        most = Math.max(most, outputBytes(n) ?? 0);
+      }
+      this.largestOutput = most;
+    }
+    return this.largestOutput;
   }
 
   get nodeCount(): number {
@@ -145,10 +158,9 @@ export class GraphPane {
     }
     this.model = new GraphModel(graph, this.showBookkeeping);
     this.model.applyDefaultExpansion();
-    this.maxBytes = 1;
-    for (const n of this.model.visible) {
-      this.maxBytes = Math.max(this.maxBytes, outputBytes(n) ?? 0);
-    }
+    // measured when colour mode 'memory' first asks, not before the first view
+    this.sizedNodes = this.model.visible;
+    this.largestOutput = null;
     await this.relayout();
   }
 

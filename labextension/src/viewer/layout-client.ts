@@ -1,10 +1,24 @@
 /**
  * Runs layout jobs in a web worker made from the bundled worker source; falls back to a
- * synchronous layout (in small slices of time) where Workers are unavailable.
+ * synchronous layout (in small slices of time) where Workers are unavailable. A batch of
+ * few items (a first view of collapsed blocks, one block opened) is laid out at once,
+ * here: a few milliseconds, against a worker's round trip, and on a fresh page against
+ * waiting for the worker to start.
  */
 import { runLayoutJobs } from './layout-core';
 import { GroupLayout, LayoutJob } from './layout-types';
 import { WORKER_SOURCE } from './worker-source.generated';
+
+/** A batch with at most this many items in all is laid out on the calling thread. */
+export const INLINE_LAYOUT_ITEMS = 40;
+
+function itemCount(jobs: LayoutJob[]): number {
+  let n = 0;
+  for (const job of jobs) {
+    n += job.items.length;
+  }
+  return n;
+}
 
 type Pending = {
   jobs: LayoutJob[];
@@ -73,6 +87,13 @@ export class LayoutClient {
   layout(jobs: LayoutJob[]): Promise<GroupLayout[]> {
     if (jobs.length === 0) {
       return Promise.resolve([]);
+    }
+    if (itemCount(jobs) <= INLINE_LAYOUT_ITEMS) {
+      try {
+        return Promise.resolve(runLayoutJobs(jobs));
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
     }
     if (!this.worker) {
       return new Promise((resolve, reject) => {
