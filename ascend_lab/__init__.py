@@ -159,19 +159,28 @@ def compare(
 
 
 def compare_numerics(a: Any, *args: Any, **kwargs: Any) -> Any:
-    """Where do two runs of a network part ways? Compare them Cell by Cell.
+    """Where do two runs of a network part ways? Compare them Cell by Cell, or op by op.
 
     >>> r = ascend_lab.compare_numerics(net, port, x)        # two Cells, same inputs
     >>> r = ascend_lab.compare_numerics(net, x, amp="O2")    # net vs its AMP copy
     >>> r = ascend_lab.compare_numerics(net, "ref.npz", x)   # vs reference arrays by Cell path
+    >>> r = ascend_lab.compare_numerics(net, port, x, capture="dump")  # op by op, graph mode
     >>> print(r); print(r.table()); r.first_divergence
 
-    Each side runs once in PyNative mode with a forward hook on every sub-Cell (context
-    restored afterwards). Statistics only by default (min/max/mean/std, NaN/Inf, float16
-    and bfloat16 overflow/underflow, a 4096-value sample for the errors); ``tensors=True``
-    keeps whole tensors (exact errors). Keywords: ``amp``, ``mapping`` (``{a_path:
-    b_path}``), ``k`` and ``floor`` (first divergence: rel err > max(k x input rel err,
-    floor)), ``tensors``, ``sample_size``. Returns a
+    ``capture="cells"`` (default): each side runs once in PyNative mode with a forward hook
+    on every sub-Cell (context restored afterwards); an op inside a ``construct`` counts as
+    part of its Cell. ``capture="dump"``: each side is compiled and run once in GRAPH_MODE
+    (graph-kernel fusion off) in a child process with MindSpore's own dump on, one record
+    per kernel (outputs only), matched by scope and op type (``attn/Softmax``) through
+    one-sided Casts (unmatched, never a divergence); an op's input error is its producers'
+    in the dumped kernel graph. It needs Cells whose classes live in a module file (not a
+    notebook cell), takes no reference arrays, costs a MindSpore start and a compile per
+    side, and leaves nothing on disk (see :mod:`ascend_lab.numerics.api`). Statistics only
+    by default (min/max/mean/std, NaN/Inf, float16 and bfloat16 overflow/underflow, a
+    4096-value sample for the errors); ``tensors=True`` keeps whole tensors (exact
+    errors). Keywords: ``amp``, ``mapping`` (``{a_path: b_path}``), ``k`` and ``floor``
+    (first divergence: rel err > max(k x input rel err, floor)), ``tensors``,
+    ``sample_size``, ``capture``. Returns a
     :class:`~ascend_lab.numerics.result.NumericsResult`; bad sides, inputs or references
     raise :class:`~ascend_lab.errors.numerics.NumericsError` subclasses.
     """

@@ -11,8 +11,8 @@ costs are listed in :mod:`ascend_lab.numerics`'s docstring):
 * ``MINDSPORE_DUMP_CONFIG`` with ``"saved_data": "statistic"`` is refused on CPU ("storing
   statistic dump is only supported on GPU and Ascend"); ``"tensor"`` works in GRAPH_MODE
   on CPU and writes one ``.npy`` per kernel output (``MatMul.Default_d1-Dense_MatMul-op0…``)
-  plus ``execution_order/*.csv``, i.e. whole tensors on disk: not used. The asynchronous
-  dump (``e2e_dump_settings.enable: false``) writes the same files on CPU.
+  plus ``execution_order/*.csv``: that is ``capture="dump"`` (:mod:`.op_dump`, op by op, in
+  a child process), not this module.
 * ``ops.TensorDump`` is not supported on CPU ("Unsupported op [TensorDump] on CPU").
 
 With NumPy 2, MindSpore 2.10's first PyNative op in a process can fail spuriously; the

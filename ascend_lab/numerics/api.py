@@ -1,11 +1,30 @@
-"""``compare_numerics(a, b, *inputs)``: where two runs of a network part ways."""
+"""``compare_numerics(a, b, *inputs)``: where two runs of a network part ways.
+
+Two captures (``capture=``):
+
+* ``"cells"`` (the default): each side runs once in PyNative with a forward hook on every
+  sub-Cell (:mod:`ascend_lab.capture.cell_outputs`): one record per Cell call, with its
+  inputs and outputs. An op written in a ``construct`` (``ops.softmax(x)``) is part of the
+  Cell whose ``construct`` holds it.
+* ``"dump"``: each side is compiled and run once in GRAPH_MODE (graph-kernel fusion off) in
+  a child process with MindSpore's own dump on (:mod:`ascend_lab.capture.op_dump`, which
+  says why a child process): one record per kernel, outputs only, aligned by full scope
+  name and op type (``attn/Softmax``), a one-sided Cast unmatched and never a divergence
+  (:func:`ascend_lab.analysis.numeric_compare.align_ops`). An op's input error is that of
+  its producers in the dumped kernel graph. Both sides must be Cells whose classes live in
+  a module file (not a notebook cell); ``amp=`` works (the AMP copy is sent). Reference
+  arrays are keyed by Cell, so they go with ``capture="cells"`` only. The dump folder is
+  removed afterwards, also when a compile fails.
+"""
 
 from typing import Any, Mapping, Optional
 
-from ascend_lab.analysis.numeric_compare import K_DEFAULT, align, find_divergence
+from ascend_lab.analysis.numeric_compare import K_DEFAULT, align, align_ops, find_divergence
 from ascend_lab.errors.numerics import NumericsInputError
 from ascend_lab.model.tensor_stats import SAMPLE_SIZE
 from ascend_lab.numerics.result import REFERENCE, NumericsResult
+
+CAPTURES = ("cells", "dump")
 
 
 def _is_reference(obj: Any) -> bool:
@@ -23,8 +42,14 @@ def compare_numerics(
     floor: Optional[float] = None,
     tensors: bool = False,
     sample_size: int = SAMPLE_SIZE,
+    capture: str = "cells",
 ) -> NumericsResult:
-    """See :func:`ascend_lab.compare_numerics`."""
+    """See :func:`ascend_lab.compare_numerics` (and this module's docstring for ``capture``)."""
+    if capture not in CAPTURES:
+        raise NumericsInputError(
+            f"capture must be 'cells' (PyNative, Cell by Cell) or 'dump' (graph mode, op by "
+            f"op), got {capture!r}"
+        )
     from ascend_lab.capture.cell_outputs import amp_copy, capture_side
 
     if amp is not None:
@@ -45,6 +70,19 @@ def compare_numerics(
         raise NumericsInputError("side a must be a mindspore.nn.Cell; a reference goes second")
     if sample_size < 1:
         raise NumericsInputError("sample_size must be at least 1")
+    if capture == "dump":
+        if _is_reference(b):
+            raise NumericsInputError(
+                "capture='dump' compares two Cells; reference arrays are keyed by Cell: "
+                "use capture='cells'"
+            )
+        from ascend_lab.capture.op_dump import capture_side_dump
+
+        ops_a = capture_side_dump(a, inputs, "a", tensors, sample_size)
+        ops_b = capture_side_dump(b, inputs, "b", tensors, sample_size)
+        pairs, unmatched = align_ops(ops_a, ops_b, mapping)
+        first = find_divergence(pairs, k, floor, ops_a, ops_b)
+        return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, capture)
     side_a, _ = capture_side(a, inputs, "a", tensors, sample_size)
     if _is_reference(b):
         from ascend_lab.numerics.reference import reference_side

@@ -118,7 +118,9 @@ class NumericsResult:
         unmatched: List[Unmatched],
         first: Optional[OpComparison],
         k: float,
+        capture: str = "cells",
     ):
+        self.capture = capture  # "cells" (PyNative, per Cell call) or "dump" (graph, per op)
         self.name_a = name_a
         self.name_b = name_b
         self.pairs = sorted(pairs, key=lambda p: p.a.index)
@@ -176,6 +178,8 @@ class NumericsResult:
         head = _("numerics {} vs {}: {} matched, {} unmatched").format(
             self.name_a, name_b, len(self.pairs), len(self.unmatched)
         )
+        if self.capture == "dump":
+            head += " " + _("(op by op, graph mode, MindSpore's dump)")
         if self.first_divergence is None:
             worst = max(self.pairs, key=lambda p: p.max_rel, default=None)
             tail = _("no divergence (k={:g})").format(self.k)
@@ -274,4 +278,5 @@ class NumericsResult:
             ],
             "first_divergence": first.label if first else None,
             "advice": self.advice,
+            "capture": self.capture,
         }

@@ -121,3 +121,50 @@ class Twice(nn.Cell):
         y = self.fc(x)
         z = self.fc(y * self.gain)
         return y, z
+
+
+class ScoreHead(nn.Cell):
+    """Dense logits (+ a large offset), then ``ops.softmax`` written in the construct, in
+    float16 when ``half`` (the planted bug sits inside this Cell, not in a sub-Cell)."""
+
+    def __init__(self, d=16, offset=1000.0, half=False):
+        super().__init__()
+        self.logits = nn.Dense(d, d)
+        self.offset = ms.Tensor(np.float32(offset))
+        self.half = half
+
+    def construct(self, x):
+        z = self.logits(x) + self.offset
+        if self.half:
+            return ops.softmax(z.astype(ms.float16), -1).astype(ms.float32)
+        return ops.softmax(z, -1)
+
+
+class InlineSoftmax(nn.Cell):
+    """Dense -> ScoreHead (softmax via ops inside its construct) -> Dense."""
+
+    def __init__(self, d=16, half=False):
+        super().__init__()
+        self.proj = nn.Dense(d, d)
+        self.head = ScoreHead(d, half=half)
+        self.out = nn.Dense(d, d)
+
+    def construct(self, x):
+        return self.out(self.head(self.proj(x)))
+
+
+class NoGraph(nn.Cell):
+    """Runs in PyNative but does not compile in GRAPH_MODE: a generator in ``construct``
+    ("Unsupported expression 'Yield'", MindSpore 2.10 and 2.7)."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Dense(d, d)
+
+    def construct(self, x):
+        def layers():
+            yield self.fc
+
+        for layer in layers():
+            x = layer(x)
+        return x

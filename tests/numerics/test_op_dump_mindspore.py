@@ -1,0 +1,142 @@
+"""compare_numerics(..., capture="dump") on real MindSpore (CPU, GRAPH_MODE, MindSpore's own
+dump in a child process): a discrepancy planted inside a Cell's construct is named as the
+op it is, where the per-Cell capture can only name the Cell; a clean pair reports none; a
+side that does not compile is a clear NumericsError; nothing is left on disk."""
+
+import os
+import tempfile
+
+import mindspore as ms
+import pytest
+
+import ascend_lab
+from ascend_lab.errors.numerics import NumericsError, NumericsInputError, NumericsRunError
+from ascend_lab.i18n import using
+from tests.numerics import nets
+from tests.numerics.test_planted_mindspore import line_of
+
+pytestmark = pytest.mark.mindspore
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch):
+    """Every temporary file of the capture (ours and the child's) goes to ``tmp_path``."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    return tmp_path
+
+
+def test_softmax_inside_a_construct_is_the_first_divergence_op_by_op(private_tmp):
+    net = nets.InlineSoftmax()
+    other = nets.twin(net, lambda: nets.InlineSoftmax(half=True))
+    cwd_before = sorted(os.listdir(os.getcwd()))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(), capture="dump")
+    d = r.first_divergence
+    assert d is not None
+    assert d.label == "head/Softmax" and d.op_type_a == "Softmax" == d.op_type_b
+    assert d.scope_a == "Default/head-ScoreHead/Softmax-op0"
+    assert d.source_a.endswith(
+        "nets.py:{}".format(line_of(nets.ScoreHead.construct, "return ops.softmax(z, -1)"))
+    )
+    assert d.source_b.endswith(
+        "nets.py:{}".format(line_of(nets.ScoreHead.construct, "ops.softmax(z.astype"))
+    )
+    assert d.pair.input_basis == "producers" and d.pair.input_rel == 0.0
+    assert [s.dtype for s in d.pair.b.outputs] == ["Float16"]
+    before = [p for p in r.pairs if p.a.index < d.pair.a.index]
+    assert [p.label for p in before] == [
+        "proj/MatMul",
+        "proj/BiasAdd",
+        "head.logits/MatMul",
+        "head.logits/BiasAdd",
+        "head/Add",
+    ]
+    assert all(p.max_rel == 0.0 for p in before)
+    # side b's two explicit casts have no partner: unmatched, with the reason, not a divergence
+    assert sorted((u.side, u.record.label) for u in r.unmatched) == [
+        ("b", "head/Cast"),
+        ("b", "head/Cast#1"),
+    ]
+    assert all("Cast on this side only" in u.reason for u in r.unmatched)
+    assert r.advice and r.advice[0] == "numerics-keep-fp32"
+    assert "op by op, graph mode" in str(r)
+    with using("zh"):
+        assert "逐算子" in str(r) and "首个偏离点" in str(r)
+    # the per-Cell capture of the same pair can only name the Cell whose construct holds it
+    cells = ascend_lab.compare_numerics(net, other, nets.inputs())
+    assert cells.first_divergence is not None and cells.first_divergence.label == "head"
+    assert cells.first_divergence.op_type_a == "ScoreHead"
+    assert list(private_tmp.iterdir()) == []
+    assert sorted(os.listdir(os.getcwd())) == cwd_before
+
+
+def test_same_net_twice_op_by_op_has_no_divergence(private_tmp):
+    net = nets.Stack()
+    r = ascend_lab.compare_numerics(net, net, nets.inputs(), capture="dump")
+    assert r.first_divergence is None
+    assert not r.unmatched
+    # 3 x (LayerNorm, 2 x (MatMul, BiasAdd), ReLU, the residual Add) + the output Dense
+    assert len(r.pairs) == 3 * 7 + 2
+    assert all(p.max_abs == 0.0 for p in r.pairs)
+    # MindSpore names the residual Add of every block under the first block's scope
+    assert [p.label for p in r.pairs if p.op_type == "Add"] == [
+        "blocks.0/Add",
+        "blocks.0/Add#1",
+        "blocks.0/Add#2",
+    ]
+    assert "no divergence" in str(r)
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_amp_copy_op_by_op_aligns_through_its_casts(private_tmp):
+    net = nets.Stack()
+    r = ascend_lab.compare_numerics(net, nets.inputs(), amp="O2", capture="dump")
+    assert r.first_divergence is None, str(r)
+    assert len(r.pairs) == 3 * 7 + 2
+    assert r.unmatched and all(u.side == "b" and u.record.op_type == "Cast" for u in r.unmatched)
+    # AMP's wrappers (_OutputTo16/_backbone) are not part of the names that are matched
+    norm = r.find("blocks.0.norm/LayerNorm")
+    assert norm is not None and "_OutputTo16" in norm.b.scope
+    # MatMul ran in float32 on CPU although the graph types it float16: its dump says
+    # float16 over float32 bytes, and is read as float32
+    matmul = r.find("blocks.0.mlp.0/MatMul")
+    assert matmul is not None and matmul.max_rel < 1e-2
+    assert [s.dtype for s in matmul.b.outputs] == ["Float32"]
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_a_side_that_does_not_compile_is_a_clear_error_and_leaves_nothing(private_tmp):
+    net = nets.NoGraph()
+    with pytest.raises(NumericsRunError) as info:
+        ascend_lab.compare_numerics(net, net, nets.inputs(), capture="dump")
+    msg = str(info.value)
+    assert msg.startswith("side a (NoGraph) could not compile or run in graph mode")
+    assert "Yield" in msg and "nets.py:" in msg
+    assert list(private_tmp.iterdir()) == []
+    # the per-Cell capture runs it (PyNative)
+    assert ascend_lab.compare_numerics(net, net, nets.inputs()).first_divergence is None
+
+
+def test_mismatched_inputs_are_an_input_error(private_tmp):
+    with pytest.raises(NumericsInputError, match=r"on the inputs \[\(4, 8\)\]: For 'MatMul'"):
+        ascend_lab.compare_numerics(nets.Head(), nets.Head(), nets.inputs((4, 8)), capture="dump")
+    assert list(private_tmp.iterdir()) == []
+
+
+class Local(ms.nn.Cell):  # this test module's class: importable, so it is accepted
+    def __init__(self):
+        super().__init__()
+        self.fc = ms.nn.Dense(16, 16)
+
+    def construct(self, x):
+        return self.fc(x)
+
+
+def test_classes_the_child_cannot_import_and_bad_arguments_are_refused(monkeypatch):
+    monkeypatch.setattr(Local, "__module__", "__main__")
+    with pytest.raises(NumericsInputError, match="notebook cell or a script's __main__: Local"):
+        ascend_lab.compare_numerics(Local(), Local(), nets.inputs(), capture="dump")
+    with pytest.raises(NumericsError, match="capture must be 'cells'"):
+        ascend_lab.compare_numerics(nets.Head(), nets.Head(), nets.inputs(), capture="ops")
+    with pytest.raises(NumericsInputError, match="reference arrays are keyed by Cell"):
+        ascend_lab.compare_numerics(nets.Head(), {"proj": None}, nets.inputs(), capture="dump")
