@@ -11,8 +11,9 @@ single-threaded Python parts, CPU seconds (what the wall time is on an idle mach
     smaps_rollup`` over the process and everything it starts, summed);
   * ``compare(a, b)`` split: reading both sides (their memory plans) and the alignment;
     then the payload (both graphs with their repaired scopes), the HTML page (validation,
-    path redaction, JSON, the page), and Chromium (offline) until both panes are drawn,
-    with the browser processes' CPU seconds; time to a first view = their sum (target 3 s);
+    path redaction, JSON, the page) with digests of its content, and Chromium (offline)
+    until both panes are drawn, with the browser processes' CPU seconds; time to a first
+    view = their sum (target 3 s);
   * fp32 against AMP O2: Cast kernels added, dtypes changed (per op), each side's memory
     peak, and what stayed unpaired.
 
@@ -144,6 +145,24 @@ def print_phases(layers, out):
     )
 
 
+def content_digests(data, path):
+    """SHA-256 (first 16 hex digits) of the compare payload as JSON and of the JSON the page
+    embeds, with the creation time left out: what a faster build must keep equal. (The
+    page's redacted paths depend on the current folder: compare runs made in one folder.)"""
+    import hashlib
+    import re
+
+    def digest(text):
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    payload = dict(data, meta=dict(data["meta"], created=None))
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    embedded = re.search(r'id="ascend-lab-payload">(.*?)</script>', page, re.S).group(1)
+    embedded = re.sub(r'"created":"[^"]*"', '"created":null', embedded, count=1)
+    return f"payload {digest(json.dumps(payload, sort_keys=True))}, page JSON {digest(embedded)}"
+
+
 def print_compare(a, b, out, browser):
     import ascend_lab
     from ascend_lab.render import to_html
@@ -167,6 +186,7 @@ def print_compare(a, b, out, browser):
     with Clock() as page:
         to_html(data, path, title=f"{cmp.a.title} vs {cmp.b.title}")
     print(f"HTML page (validation, redaction, JSON): {page}, {os.path.getsize(path) / 1e6:.1f} MB")
+    print(f"  content digests (equal before and after a speed-up): {content_digests(data, path)}")
     wall = total.wall + payload.wall + page.wall
     cpu = total.cpu + payload.cpu + page.cpu
     if not browser:
