@@ -18,7 +18,8 @@ into :class:`~ascend_lab.model.tensor_stats.TensorStats` and sends back the reco
   parameters travel; attributes added to a Primitive after ``__init__`` do not). A Cell class
   must be importable in the child: one defined in a notebook cell or a script's
   ``__main__`` is refused with a clear :class:`NumericsInputError` (use
-  ``capture="cells"``). The child gets the parent's ``sys.path``.
+  ``capture="cells"``). The child gets the parent's ``sys.path`` (the current folder of the
+  parent included, so a module next to the notebook is found).
 * Dump settings: ``e2e_dump_settings.enable: true``, ``saved_data: "tensor"`` (``"statistic"``
   and ``"full"`` are refused on CPU: "storing statistic dump is only supported on GPU and
   Ascend"), ``input_output: 2`` (outputs only), ``dump_mode: 0`` (all kernels),
@@ -160,7 +161,9 @@ def _run_child(work: str, data: bytes, who: str) -> SideRecord:
         json.dump(dump_config(os.path.join(work, DUMP_SUBDIR)), fh)
     env = dict(os.environ)
     env["MINDSPORE_DUMP_CONFIG"] = config
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    # the parent's sys.path, its "" (the current folder) and relative entries made absolute:
+    # the child runs in the temporary folder
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p or os.curdir) for p in sys.path)
     log_path = os.path.join(work, LOG_FILE)
     with open(log_path, "wb") as log:
         code = subprocess.call(

@@ -1,7 +1,8 @@
-"""``%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [-o var]``.
+"""``%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [--capture dump] [-o var]``.
 
-Cell-by-Cell numeric comparison of two sides (``a`` a Cell; ``b`` a Cell, a dict of
-reference arrays or a ``.npz`` path) on the inputs that follow; with ``--amp O2`` there is
+Cell-by-Cell (``--capture dump``: op-by-op, graph mode) numeric comparison of two sides
+(``a`` a Cell; ``b`` a Cell, a dict of reference arrays or a ``.npz`` path) on the inputs
+that follow; with ``--amp O2`` there is
 no ``b``: ``a`` is compared with its AMP copy. Names are Python expressions in the user's
 namespace. The :class:`~ascend_lab.numerics.result.NumericsResult` is stored in
 ``_numerics`` (or the ``-o`` name) and displayed.
@@ -13,7 +14,7 @@ from typing import Any, List, Optional
 from ascend_lab.i18n.magic_args import MagicArgumentParser
 from ascend_lab.tracing.magic import _evaluate, check_output_name, split_words
 
-USAGE = "%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [-o var]"
+USAGE = "%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [--capture dump] [-o var]"
 
 
 def parse_line(line: str) -> argparse.Namespace:
@@ -22,6 +23,7 @@ def parse_line(line: str) -> argparse.Namespace:
     p.add_argument("names", nargs="+")
     p.add_argument("--amp", default=None, choices=("O1", "O2", "O3"))
     p.add_argument("--tensors", action="store_true")
+    p.add_argument("--capture", default="cells", choices=("cells", "dump"))
     p.add_argument("-o", "--output", default="_numerics")
     args = p.parse_args(split_words(line, USAGE))
     check_output_name(args.output)
@@ -40,7 +42,7 @@ def numerics_magic(shell: Any, line: str) -> Optional[Any]:
     try:
         args = parse_line(line)
         values: List[Any] = [_evaluate(shell, name) for name in args.names]
-        result = compare_numerics(*values, amp=args.amp, tensors=args.tensors)
+        result = compare_numerics(*values, amp=args.amp, tensors=args.tensors, capture=args.capture)
     except (ValueError, TypeError, AscendLabError) as exc:
         print(f"%ascend_compare --numerics: {exc}")
         return None

@@ -11,6 +11,8 @@ pytestmark = pytest.mark.mindspore
 def test_parse_line_needs_sides_and_inputs():
     assert parse_line("--numerics a b x y").names == ["a", "b", "x", "y"]
     assert parse_line("--numerics net x --amp O2").amp == "O2"
+    assert parse_line("--numerics a b x").capture == "cells"
+    assert parse_line("--numerics a b x --capture dump").capture == "dump"
     with pytest.raises(ValueError, match="two sides and the inputs"):
         parse_line("--numerics a b")
     with pytest.raises(ValueError, match="a net and its inputs"):

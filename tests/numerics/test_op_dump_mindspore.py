@@ -140,3 +140,33 @@ def test_classes_the_child_cannot_import_and_bad_arguments_are_refused(monkeypat
         ascend_lab.compare_numerics(nets.Head(), nets.Head(), nets.inputs(), capture="ops")
     with pytest.raises(NumericsInputError, match="reference arrays are keyed by Cell"):
         ascend_lab.compare_numerics(nets.Head(), {"proj": None}, nets.inputs(), capture="dump")
+
+
+MODULE = '''
+import mindspore as ms
+
+
+class NextToTheNotebook(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = ms.nn.Dense(16, 16)
+
+    def construct(self, x):
+        return self.fc(x)
+'''
+
+
+def test_a_module_in_the_current_folder_is_found_by_the_child(tmp_path, monkeypatch):
+    # sys.path's "" is the current folder: the child runs elsewhere, so it gets it absolute
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "next_to_the_notebook.py").write_text(MODULE)
+    monkeypatch.chdir(folder)
+    monkeypatch.syspath_prepend("")
+    import importlib
+
+    module = importlib.import_module("next_to_the_notebook")
+    net = module.NextToTheNotebook()
+    r = ascend_lab.compare_numerics(net, net, nets.inputs(), capture="dump")
+    assert [p.label for p in r.pairs] == ["fc/MatMul", "fc/BiasAdd"]
+    assert r.first_divergence is None
