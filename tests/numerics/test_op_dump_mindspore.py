@@ -142,7 +142,7 @@ def test_classes_the_child_cannot_import_and_bad_arguments_are_refused(monkeypat
         ascend_lab.compare_numerics(nets.Head(), {"proj": None}, nets.inputs(), capture="dump")
 
 
-MODULE = '''
+MODULE = """
 import mindspore as ms
 
 
@@ -153,7 +153,7 @@ class NextToTheNotebook(ms.nn.Cell):
 
     def construct(self, x):
         return self.fc(x)
-'''
+"""
 
 
 def test_a_module_in_the_current_folder_is_found_by_the_child(tmp_path, monkeypatch):
