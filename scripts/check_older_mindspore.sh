@@ -2,7 +2,7 @@
 # The Python 3.9 leg of `make test`: the oldest MindSpore the registry offers for Python 3.9
 # (2.7.0, which needs numpy<2), as on the Ascend notebook images, in its own venv. Runs every
 # test that drives MindSpore's compiler (trace capture, pass timeline, fusion map, MindIR,
-# memory plans), the numeric comparison's tests (tests/numerics: 39 passed on 2.7.0, issue #30)
+# memory plans), the numeric comparison's tests (tests/numerics: 56 passed on 2.7.0, with capture="dump", issue #30)
 # and the course helper's tests. The IR fixtures' re-recording test is left
 # out: its line numbers are 2.10's.
 #   scripts/check_older_mindspore.sh VENV      (the Makefile's `py39` target builds VENV)

@@ -170,3 +170,18 @@ def test_a_module_in_the_current_folder_is_found_by_the_child(tmp_path, monkeypa
     r = ascend_lab.compare_numerics(net, net, nets.inputs(), capture="dump")
     assert [p.label for p in r.pairs] == ["fc/MatMul", "fc/BiasAdd"]
     assert r.first_divergence is None
+
+
+def test_tensors_true_keeps_whole_op_outputs(private_tmp):
+    net = nets.Head(offset=1000.0)
+    other = nets.twin(net, lambda: nets.Head(offset=1000.0))
+    big = nets.inputs((300, 16))  # 4,800 values: more than the 4,096-value sample
+    r = ascend_lab.compare_numerics(net, other, big, capture="dump", tensors=True)
+    softmax = r.find("softmax/Softmax")
+    assert softmax is not None and softmax.exact
+    assert softmax.a.outputs[0].array is not None and softmax.a.outputs[0].array.shape == (300, 16)
+    assert r.first_divergence is None
+    sampled = ascend_lab.compare_numerics(net, other, big, capture="dump", sample_size=64)
+    assert sampled.find("softmax/Softmax").a.outputs[0].array is None
+    assert not sampled.find("softmax/Softmax").exact
+    assert list(private_tmp.iterdir()) == []
