@@ -7,6 +7,7 @@ import mindspore as ms
 import pytest
 
 import ascend_lab
+from ascend_lab.model.numeric_records import op_path
 from ascend_lab.payload import PayloadError, check_payload
 from ascend_lab.payload.validate import validate_payload
 from tests.numerics import nets
@@ -65,3 +66,28 @@ def test_bad_sections_are_refused(traced):
     bad["numerics"]["nodes"][nid]["max_rel"] = "0.5"
     with pytest.raises(PayloadError, match="numbers are needed"):
         check_payload(bad)
+
+
+def test_op_records_colour_the_kernel_of_their_name():
+    # capture="dump": each compared op is the traced kernel of the same full name
+    net = nets.InlineSoftmax()
+    net.set_train(False)
+    other = nets.twin(net, lambda: nets.InlineSoftmax(half=True))
+    x = nets.inputs()
+    trace = ascend_lab.trace(net, ms.Tensor(x), run=False)
+    result = ascend_lab.compare_numerics(net, other, x, capture="dump")
+    payload = result.to_payload(trace)
+    validate_payload(payload)
+    section = payload["numerics"]
+    nodes = {n["id"]: n for n in payload["graphs"][section["graph"]]["nodes"]}
+    first = nodes[section["first_divergence"]]
+    assert first["op"] == "Softmax" and first["name"] == "Default/head-ScoreHead/Softmax-op0"
+    assert section["first_cell"] == "head/Softmax"
+    entries = section["nodes"]
+    assert len(entries) == len(result.pairs)
+    # each entry on the kernel of its op path (its -opN may differ: this process compiled
+    # the Stack before, the dump's child process nothing)
+    by_label = {p.label: p.a.path for p in result.pairs}
+    for node_id, entry in entries.items():
+        node = nodes[node_id]
+        assert op_path(node["name"])[0] == by_label[entry["cell"]], (node["name"], entry["cell"])
