@@ -24,7 +24,9 @@ unmatched. A Cast on one side only (AMP's, or an explicit ``astype``) is unmatch
 that reason, and is never a divergence. An op's input error is the largest error of its
 *producers* (the kernels whose outputs it reads, from the dump's kernel graph; an
 unmatched producer, such as a one-sided Cast, is looked through to its own producers); an
-op that reads only weights and graph inputs has input error 0.
+op that reads only weights and graph inputs has input error 0. Should a dump lack its
+kernel graph (``producers`` None), an op's input error is the largest error of the ops
+before it in execution order (basis ``earlier``), as for a Cell whose inputs are unknown.
 """
 
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple

@@ -291,7 +291,7 @@ def read_dump(
     for gid, names in graphs:
         files = _output_files(os.path.join(rank, NET_NAME, str(gid)), names)
         dumped = set(files)
-        producers: Dict[str, List[str]] = {}
+        producers: Optional[Dict[str, List[str]]] = None
         sources: Dict[str, List[str]] = {}
         ir = os.path.join(rank, "graphs", f"{parse.IR_PREFIX}{gid}.ir")
         if os.path.exists(ir):
@@ -309,7 +309,13 @@ def read_dump(
             stats: List[Any] = []  # None where a file could not be read
             for slot in sorted(outs):
                 stats.append(_read_stats(*outs[slot], sample_size=sample_size, keep=keep))
-            fed = [keys[p] for p in producers.get(full, []) if p in keys]
+            # no kernel graph: no producers (None), and the first divergence falls back to
+            # the largest error before the op in run order
+            fed = (
+                None
+                if producers is None
+                else [keys[p] for p in producers.get(full, []) if p in keys]
+            )
             source = parse.user_source(sources.get(full, []), _LIBRARY_MARKS)
             rec = OpRecord(len(records), path, call, op, full, source, [], stats, fed)
             keys[full] = rec.key

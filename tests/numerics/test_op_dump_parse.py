@@ -181,3 +181,16 @@ def test_a_float16_header_over_float32_bytes_is_read_as_float32(tmp_path):
         np.lib.format.write_array_header_1_0(fh, header)
         fh.write(b"\0" * 5)
     assert load_dumped(str(short)) is None
+
+
+def test_without_a_kernel_graph_the_input_error_is_the_largest_before():
+    a = _side("a", [("p/MatMul", "MatMul", [1.0, 2.0], []), ("q/ReLU", "ReLU", [1.0, 2.0], [])])
+    b = _side("b", [("p/MatMul", "MatMul", [1.0, 2.5], []), ("q/ReLU", "ReLU", [1.0, 2.5], [])])
+    for rec in a.records + b.records:
+        rec.producers = None  # what read_dump records when the dump has no kernel graph
+    pairs, _ = align_ops(a, b)
+    first = find_divergence(pairs, side_a=a, side_b=b)
+    assert first is not None and first.label == "p/MatMul"
+    relu = [p for p in pairs if p.label == "q/ReLU"][0]
+    assert relu.input_basis == "earlier" and relu.input_rel == first.max_rel
+    assert not relu.diverged
