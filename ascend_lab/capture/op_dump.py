@@ -62,6 +62,9 @@ ERROR_FILE = "error.json"
 CONFIG_FILE = "dump.json"
 LOG_FILE = "child.log"
 DUMP_SUBDIR = "dump"
+# One side's compile and run in the child, at most (the 32-layer decoder takes ~35 s here);
+# past it, or when the learner interrupts the kernel, the child and its children are killed.
+CHILD_TIMEOUT_S = 900.0
 
 
 def _primitive(cls: Any, attrs: Dict[str, Any]) -> Any:
@@ -166,7 +169,7 @@ def _run_child(work: str, data: bytes, who: str) -> SideRecord:
     env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p or os.curdir) for p in sys.path)
     log_path = os.path.join(work, LOG_FILE)
     with open(log_path, "wb") as log:
-        code = subprocess.call(
+        child = subprocess.Popen(
             [sys.executable, "-m", "ascend_lab.capture.op_dump", work],
             cwd=work,
             env=env,
@@ -174,6 +177,7 @@ def _run_child(work: str, data: bytes, who: str) -> SideRecord:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
+        code = _wait_or_kill(child, CHILD_TIMEOUT_S, who)
     error = os.path.join(work, ERROR_FILE)
     if os.path.exists(error):
         from ascend_lab.parsers import limits
@@ -195,6 +199,33 @@ def _run_child(work: str, data: bytes, who: str) -> SideRecord:
     if not isinstance(side, SideRecord):
         raise NumericsRunError(f"{who}: the dump capture sent back no records")
     return side
+
+
+def _wait_or_kill(child: "subprocess.Popen[bytes]", timeout: float, who: str) -> int:
+    """The child's exit code; on the timeout or an interrupt (Ctrl+C, a kernel interrupt)
+    the child and everything it started are killed first (MindSpore's AKG build server
+    and compile pool would otherwise outlive it)."""
+    import psutil
+
+    try:
+        return child.wait(timeout=timeout)
+    except BaseException as exc:  # TimeoutExpired, KeyboardInterrupt, ...
+        try:
+            tree = psutil.Process(child.pid).children(recursive=True)
+        except psutil.Error:
+            tree = []
+        child.kill()
+        for proc in tree:
+            try:
+                proc.kill()  # psutil checks the start time: a reused pid is not hit
+            except psutil.Error:
+                pass
+        child.wait()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            raise NumericsRunError(
+                f"{who}: the dump capture's child process ran past {timeout:.0f} s and was stopped"
+            ) from None
+        raise
 
 
 def _read_capped(path: str, cap: int) -> bytes:

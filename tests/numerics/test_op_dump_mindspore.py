@@ -117,6 +117,25 @@ def test_a_side_that_does_not_compile_is_a_clear_error_and_leaves_nothing(privat
     assert ascend_lab.compare_numerics(net, net, nets.inputs()).first_divergence is None
 
 
+def test_a_child_past_its_time_is_stopped_with_all_it_started(private_tmp, monkeypatch):
+    """The child never holds the notebook: past the limit it and its children are killed."""
+    import psutil
+
+    from ascend_lab.capture import op_dump
+
+    monkeypatch.setattr(op_dump, "CHILD_TIMEOUT_S", 1.0)  # importing MindSpore takes longer
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    with pytest.raises(NumericsRunError) as info:
+        ascend_lab.compare_numerics(nets.Stack(), nets.Stack(), nets.inputs(), capture="dump")
+    assert "ran past 1 s and was stopped" in str(info.value), str(info.value)
+    left = [
+        p for p in psutil.Process().children(recursive=True)
+        if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE
+    ]  # fmt: skip
+    assert left == []
+    assert list(private_tmp.iterdir()) == []
+
+
 def test_mismatched_inputs_are_an_input_error(private_tmp):
     with pytest.raises(NumericsInputError, match=r"on the inputs \[\(4, 8\)\]: For 'MatMul'"):
         ascend_lab.compare_numerics(nets.Head(), nets.Head(), nets.inputs((4, 8)), capture="dump")
