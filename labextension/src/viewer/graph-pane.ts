@@ -197,6 +197,7 @@ export class GraphPane {
     if (!this.fitted) {
       this.fitInitial();
       this.fitted = true;
+      this.refitWhenSized();
     }
     this.render();
     this.el.setAttribute('data-state', 'ready');
@@ -398,6 +399,33 @@ export class GraphPane {
     this.tx = (vw - width * this.k) / 2;
     this.ty = Math.max(10, (vh - height * this.k) / 2);
     this.applyTransform();
+  }
+
+  /**
+   * A pane laid out before it has a size (a notebook output not yet attached: the first
+   * layout can finish in a microtask) was fitted to the fallback 800 x 480, so its graph
+   * sits off-centre, partly under the node panel. Fit it again once it has a size, unless
+   * the learner has moved the view by then.
+   */
+  private refitWhenSized(): void {
+    if (
+      (this.svg.clientWidth > 0 && this.svg.clientHeight > 0) ||
+      typeof ResizeObserver === 'undefined'
+    ) {
+      return;
+    }
+    const placed = [this.k, this.tx, this.ty].join();
+    const observer = new ResizeObserver(() => {
+      if (this.disposed || this.svg.clientWidth === 0 || this.svg.clientHeight === 0) {
+        return;
+      }
+      observer.disconnect();
+      if ([this.k, this.tx, this.ty].join() === placed) {
+        this.fitInitial();
+        this.render();
+      }
+    });
+    observer.observe(this.svg);
   }
 
   /**
