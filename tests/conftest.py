@@ -1,6 +1,9 @@
-"""Settings shared by every test: a non-interactive matplotlib, quiet progress output."""
+"""Settings shared by every test: a non-interactive matplotlib, quiet progress output, and
+a watch on MindSpore's AKG build servers (tests/support/akg_watch.py)."""
 
 import os
+
+pytest_plugins = ["tests.support.akg_watch"]
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 # ascend-lab shows progress bars only for people; tests are not people.

@@ -1,0 +1,108 @@
+"""Which test ends this pytest worker's AKG build server? (a pytest plugin, tests/conftest.py)
+
+MindSpore starts one AKG kernel-build server per process at the first fusion compile and
+never another; ascend-lab then refuses fusion traces in that process
+(:mod:`ascend_lab.capture.akg_server`), so every later fusion test of the worker fails. In
+some CI runs the server of one worker ended mid-suite (MindSpore 2.10 ends it on SIGINT, on
+end of input or on a FINISH line), and the run did not say by whom. This plugin checks the
+servers after each test and, when one noted alive has ended, names the test it ended in and
+how (exit code or signal, read by reaping the zombie MindSpore never reaps), in a file
+(``$ASCEND_LAB_AKG_WATCH_LOG``, a fresh temporary file per run) and in the
+terminal summary. It changes no outcome."""
+
+import os
+import tempfile
+import time
+from typing import Dict, List
+
+import psutil
+import pytest
+
+SERVER_SCRIPT = "kernel_build_server_akg"
+_alive: Dict[int, float] = {}  # pid -> start time
+_ended: List[str] = []
+
+
+LOG_ENV = "ASCEND_LAB_AKG_WATCH_LOG"
+
+
+def _log_path() -> str:
+    return os.environ.get(LOG_ENV, os.path.join(tempfile.gettempdir(), "ascend-lab-akg-watch.log"))
+
+
+def pytest_configure(config):
+    """One fresh log per run, made by the controller before xdist starts its workers (they
+    inherit the variable)."""
+    if not hasattr(config, "workerinput") and LOG_ENV not in os.environ:
+        fd, path = tempfile.mkstemp(prefix="ascend-lab-akg-watch-", suffix=".log")
+        os.close(fd)
+        os.environ[LOG_ENV] = path
+
+
+def _servers() -> Dict[int, float]:
+    found: Dict[int, float] = {}
+    try:
+        children = psutil.Process(os.getpid()).children()
+    except psutil.Error:
+        return found
+    for child in children:
+        try:
+            if any(SERVER_SCRIPT in part for part in child.cmdline()[:4]):
+                found[child.pid] = child.create_time()
+        except psutil.Error:
+            pass
+    return found
+
+
+def _how_it_ended(pid: int) -> str:
+    try:
+        reaped, status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return "already reaped"
+    if not reaped:
+        return "still running?"
+    if os.WIFEXITED(status):
+        return f"exit code {os.WEXITSTATUS(status)}"
+    return f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else "unknown"
+
+
+def _has_ended(pid: int, started: float) -> bool:
+    try:
+        proc = psutil.Process(pid)
+        return proc.create_time() != started or proc.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return False
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    yield
+    for pid, started in list(_alive.items()):
+        if _has_ended(pid, started):
+            del _alive[pid]
+            line = (
+                f"{time.strftime('%H:%M:%S')} pid {os.getpid()}: AKG build server {pid} ended "
+                f"during {item.nodeid} ({_how_it_ended(pid)})"
+            )
+            _ended.append(line)
+            try:
+                with open(_log_path(), "a", encoding="utf-8") as fh:
+                    fh.write(line + "\n")
+            except OSError:
+                pass
+    _alive.update(_servers())
+
+
+def pytest_terminal_summary(terminalreporter):
+    lines = list(_ended)
+    try:  # xdist workers write the file; the controller reads it
+        with open(_log_path(), encoding="utf-8") as fh:
+            lines += [ln.rstrip("\n") for ln in fh if ln.strip() and ln.rstrip("\n") not in lines]
+    except OSError:
+        pass
+    if lines:
+        terminalreporter.section("AKG build servers that ended during a test")
+        for line in lines:
+            terminalreporter.write_line(line)
