@@ -580,6 +580,8 @@ NOT_SETTINGS: Dict[str, str] = {
     "ASCEND_LAB_HUB_": "a prefix, not a variable",
     # tests/report/test_redact_by_value.py: a made-up variable in a set_env.sh it redacts
     "ASCEND_LAB_MIRROR": "a test's made-up secret, not read by ascend-lab",
+    # tests/support/akg_watch.py: the pytest controller hands its workers one log per run
+    "ASCEND_LAB_AKG_WATCH_LOG": "the test suite's AKG-server log, set per run by the suite",
 }
 
 
