@@ -1,4 +1,4 @@
-"""The course's exercises: two or three per notebook, keyed by the notebook's number.
+"""The course's exercises: two or three per notebook, keyed by its file name's prefix ("05b").
 
 Every verifier computes the right answer itself, from what the notebook built (a trace, a
 plan, a parsed ``npu-smi`` table, a net) or from an invariant (a formula, a simulation),
