@@ -76,9 +76,62 @@ def _has_ended(pid: int, started: float) -> bool:
         return False
 
 
+_pipes: Dict[int, Dict[int, str]] = {}  # server pid -> {our fd: "pipe:[inode]"} shared with it
+
+
+def _fd_targets(pid: int) -> Dict[int, str]:
+    """fd -> what it points at (``pipe:[123]``), of process ``pid`` (Linux /proc)."""
+    folder = f"/proc/{pid}/fd"
+    found: Dict[int, str] = {}
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return found
+    for name in names:
+        try:
+            found[int(name)] = os.readlink(os.path.join(folder, name))
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def _shared_pipes(server: int) -> Dict[int, str]:
+    """Our fds that point at a pipe the server also holds: the two ends MindSpore talks on."""
+    theirs = {t for t in _fd_targets(server).values() if t.startswith("pipe:")}
+    return {fd: t for fd, t in _fd_targets(os.getpid()).items() if t in theirs}
+
+
+def _note(line: str) -> None:
+    _ended.append(line)
+    try:
+        with open(_log_path(), "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+    except OSError:
+        pass
+
+
+def _check_pipes(item) -> None:
+    """A pipe end to a live server that this process no longer holds was closed during
+    ``item`` (the server then reads end of input and exits 0, later)."""
+    mine = _fd_targets(os.getpid())
+    for server, pipes in list(_pipes.items()):
+        lost = {fd: t for fd, t in pipes.items() if mine.get(fd) != t}
+        if lost:
+            _note(
+                f"{time.strftime('%H:%M:%S')} pid {os.getpid()}: its fds {sorted(lost)} to AKG "
+                f"build server {server}'s pipes ({', '.join(sorted(set(lost.values())))}) were "
+                f"closed or replaced during {item.nodeid}"
+            )
+            _pipes[server] = {fd: t for fd, t in pipes.items() if fd not in lost}
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     yield
+    try:
+        _check_pipes(item)
+    except Exception:  # noqa: BLE001, S110 - a diagnostic must never fail a test run
+        pass
     for pid, started in list(_alive.items()):
         if _has_ended(pid, started):
             del _alive[pid]
@@ -86,13 +139,15 @@ def pytest_runtest_protocol(item, nextitem):
                 f"{time.strftime('%H:%M:%S')} pid {os.getpid()}: AKG build server {pid} ended "
                 f"during {item.nodeid} ({_how_it_ended(pid)})"
             )
-            _ended.append(line)
+            _note(line)
+            _pipes.pop(pid, None)
+    for pid, started in _servers().items():
+        if pid not in _alive:
+            _alive[pid] = started
             try:
-                with open(_log_path(), "a", encoding="utf-8") as fh:
-                    fh.write(line + "\n")
-            except OSError:
-                pass
-    _alive.update(_servers())
+                _pipes[pid] = _shared_pipes(pid)
+            except Exception:  # noqa: BLE001 - a diagnostic must never fail a test run
+                _pipes[pid] = {}
 
 
 def pytest_terminal_summary(terminalreporter):
