@@ -29,18 +29,25 @@ def _is_server(proc: "psutil.Process") -> bool:
         return False
 
 
-def note_servers() -> None:
-    """Remember this process's live AKG build servers (call after a fusion compile)."""
+def live_servers() -> Dict[int, float]:
+    """This process's live AKG build servers: pid -> start time."""
+    found: Dict[int, float] = {}
     try:
         children = psutil.Process(os.getpid()).children()
     except psutil.Error:
-        return
+        return found
     for child in children:
         if _is_server(child):
             try:
-                _servers[child.pid] = child.create_time()
+                found[child.pid] = child.create_time()
             except psutil.Error:
                 pass
+    return found
+
+
+def note_servers() -> None:
+    """Remember this process's live AKG build servers (call after a fusion compile)."""
+    _servers.update(live_servers())
 
 
 def dead_server() -> Optional[int]:

@@ -18,7 +18,8 @@ from typing import Dict, List
 import psutil
 import pytest
 
-SERVER_SCRIPT = "kernel_build_server_akg"
+from ascend_lab.capture.akg_server import live_servers
+
 _alive: Dict[int, float] = {}  # pid -> start time
 _ended: List[str] = []
 
@@ -37,21 +38,6 @@ def pytest_configure(config):
         fd, path = tempfile.mkstemp(prefix="ascend-lab-akg-watch-", suffix=".log")
         os.close(fd)
         os.environ[LOG_ENV] = path
-
-
-def _servers() -> Dict[int, float]:
-    found: Dict[int, float] = {}
-    try:
-        children = psutil.Process(os.getpid()).children()
-    except psutil.Error:
-        return found
-    for child in children:
-        try:
-            if any(SERVER_SCRIPT in part for part in child.cmdline()[:4]):
-                found[child.pid] = child.create_time()
-        except psutil.Error:
-            pass
-    return found
 
 
 def _how_it_ended(pid: int) -> str:
@@ -141,7 +127,7 @@ def pytest_runtest_protocol(item, nextitem):
             )
             _note(line)
             _pipes.pop(pid, None)
-    for pid, started in _servers().items():
+    for pid, started in live_servers().items():
         if pid not in _alive:
             _alive[pid] = started
             try:
