@@ -7,6 +7,7 @@ Their help (``%ascend_trace?``) is in the reader's language, set when they are r
 """
 
 import importlib
+import sys
 from typing import Any, Callable, Dict, Optional
 
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
@@ -79,6 +80,19 @@ def _set_help(translate: Callable[[str], str]) -> None:
 _set_help(str)  # English in the code; register() translates
 
 
+def after_cell(*_args: Any) -> None:
+    """After each cell: once MindSpore is imported, a broken pipe must not end its AKG build
+    server (MindSpore's SIGPIPE handler does; see :mod:`ascend_lab.capture.akg_server`), or
+    the learner's next fusion compile waits forever."""
+    if "mindspore" in sys.modules:
+        from ascend_lab.capture.akg_server import ignore_broken_pipes
+
+        ignore_broken_pipes()
+
+
 def register(ipython: Any) -> None:
     _set_help(_)
     ipython.register_magics(AscendMagics)
+    events = getattr(ipython, "events", None)
+    if events is not None and after_cell not in events.callbacks.get("post_run_cell", []):
+        events.register("post_run_cell", after_cell)

@@ -7,12 +7,25 @@ an empty or ``FINISH`` line, or on Ctrl+C (SIGINT to the process group). MindSpo
 notices: the next fusion compile polls forever in ``AkgKernelBuilder::ParallelBuild`` for
 answers that cannot come (seen on 2.10: a notebook cell, or a test, that never ends).
 
+What ended it in our CI (and can in a learner's kernel) is MindSpore itself: when it starts
+the server it installs a C handler for SIGPIPE in the whole process (``DuplexPipe``'s
+``SignalHandler``), and that handler closes the server's pipes. So *any* broken pipe in the
+process afterwards (a write to a subprocess that has exited, a socket whose peer has gone),
+which in Python is only a ``BrokenPipeError``, also ends the server, with exit code 0.
+:func:`ignore_broken_pipes` puts back Python's own setting (SIGPIPE ignored), under which a
+broken pipe is only that ``BrokenPipeError``, and MindSpore's own writes to a dead server fail
+with an error instead of a signal. It runs after every fusion compile we make and, in a
+kernel, after every cell (the learner's own fusion compiles).
+
 So after each fusion compile we note the server's pid (with its start time, so a reused pid is
 not taken for it), and before the next one we check that it still runs. A dead server is
 reported as a :class:`TraceError` saying to restart the kernel, instead of a hang.
 """
 
 import os
+import signal
+import sys
+import threading
 from typing import Dict, Optional
 
 import psutil
@@ -45,9 +58,27 @@ def live_servers() -> Dict[int, float]:
     return found
 
 
+def ignore_broken_pipes() -> bool:
+    """Ignore SIGPIPE again (Python's setting at start) once MindSpore is imported, so that a
+    broken pipe anywhere in the process cannot end the AKG server through MindSpore's handler.
+
+    Cheap (one system call), so it can run after every cell. Returns whether it ran: a signal
+    disposition can only be set from the main thread, and without MindSpore there is nothing
+    to undo."""
+    if "mindspore" not in sys.modules or threading.current_thread() is not threading.main_thread():
+        return False
+    try:
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    except (ValueError, OSError, AttributeError):  # no SIGPIPE (Windows), or not allowed
+        return False
+    return True
+
+
 def note_servers() -> None:
-    """Remember this process's live AKG build servers (call after a fusion compile)."""
+    """Remember this process's live AKG build servers (call after a fusion compile), and keep
+    broken pipes from ending them (:func:`ignore_broken_pipes`)."""
     _servers.update(live_servers())
+    ignore_broken_pipes()
 
 
 def dead_server() -> Optional[int]:

@@ -8,7 +8,13 @@ end of input or on a FINISH line), and the run did not say by whom. This plugin 
 servers after each test and, when one noted alive has ended, names the test it ended in and
 how (exit code or signal, read by reaping the zombie MindSpore never reaps), in a file
 (``$ASCEND_LAB_AKG_WATCH_LOG``, a fresh temporary file per run) and in the
-terminal summary. It changes no outcome."""
+terminal summary.
+
+What ended it was MindSpore's own SIGPIPE handler: any broken pipe in the worker after a fusion
+compile closed the server's pipes (:mod:`ascend_lab.capture.akg_server`). ascend_lab's traces
+and the MindSpore kernel (after each cell) ignore SIGPIPE again; this plugin does the same
+after each test, for the tests that compile with fusion through MindSpore directly. Apart from
+that it changes no outcome."""
 
 import os
 import tempfile
@@ -18,7 +24,7 @@ from typing import Dict, List
 import psutil
 import pytest
 
-from ascend_lab.capture.akg_server import live_servers
+from ascend_lab.capture.akg_server import ignore_broken_pipes, live_servers
 
 _alive: Dict[int, float] = {}  # pid -> start time
 _ended: List[str] = []
@@ -114,6 +120,7 @@ def _check_pipes(item) -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     yield
+    ignore_broken_pipes()  # as the kernel does after each cell
     try:
         _check_pipes(item)
     except Exception:  # noqa: BLE001, S110 - a diagnostic must never fail a test run
