@@ -24,7 +24,7 @@ WHEELHOUSE := .wheelhouse-py38
 # Tools the recipes call (jlpm, jupyter-builder, node helpers) come from the venv first.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course test lint pytest hub-deps py38 py39 older-mindspore wheel wheel-test browser-deps clean help
+.PHONY: course test setup lint pytest hub-deps py38 py39 older-mindspore wheel wheel-test browser-deps clean help
 
 help:
 	@echo "make course  - set up and open the course in JupyterLab"
@@ -136,7 +136,19 @@ wheel-test: wheel
 	  ASCEND_LAB_WHEELHOUSE=$(abspath $(WHEELHOUSE)) ASCEND_LAB_PY38=$(PY38) \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider -m packaging tests/packaging; fi
 
-test: lint pytest py38 py39 wheel-test
+# Everything the checks need is set up first, in parallel (mostly downloads and unpacking:
+# ~2 min side by side instead of ~6 one after the other), then the checks run one after the
+# other, each on every core. A leg whose interpreter is missing is left out of the set-up; its
+# check target then says so (and fails in CI).
+SETUP_ALL := $(STAMP) browser-deps hub-deps \
+  $(if $(wildcard $(PY38)),$(PY38_VENV)/.installed $(WHEELHOUSE)/.complete) \
+  $(if $(wildcard $(PY39)),$(PY39_VENV)/.installed)
+
+setup: $(SETUP_ALL)
+
+test:
+	$(MAKE) --no-print-directory -j4 --output-sync=target setup
+	$(MAKE) --no-print-directory lint pytest py38 py39 wheel-test
 
 clean:
 	rm -rf $(VENV) .venv-mindspore-* .venv-py3* .venv-wheelhouse $(WHEELHOUSE) dist \
