@@ -12,14 +12,19 @@ dumping every later call: the side runs in a child process instead, which import
 with the variable set, compiles and runs the net once, reads the dump one file at a time
 into :class:`~ascend_lab.model.tensor_stats.TensorStats` and sends back the records.
 
-* The net and inputs go to the child by pickle. A Cell does not pickle as it is (its
-  Primitives refuse: ``cannot pickle 'Reshape' object``); they are rebuilt from their
-  ``init_attrs``, as ``copy.deepcopy`` of a Primitive does (so AMP's ``to_float`` and
-  parameters travel; attributes added to a Primitive after ``__init__`` do not). A Cell class
-  must be importable in the child: one defined in a notebook cell or a script's
-  ``__main__`` is refused with a clear :class:`NumericsInputError` (use
-  ``capture="cells"``). The child gets the parent's ``sys.path`` (the current folder of the
-  parent included, so a module next to the notebook is found).
+* The net and inputs go to the child by pickle (:mod:`ascend_lab.capture.side_pickle`). A
+  Cell does not pickle as it is (its Primitives refuse: ``cannot pickle 'Reshape'
+  object``); they are rebuilt from their ``init_attrs``, as ``copy.deepcopy`` of a Primitive
+  does, and then given the attributes added, changed or deleted after ``__init__``
+  (``add_prim_attr``: a MatMul's ``transpose_b`` set on a built Cell changes its result).
+  AMP's ``to_float`` and parameters travel. Classes and functions defined in a notebook
+  cell or a script's ``__main__`` go by value (dill, a MindSpore dependency), with the
+  cells' source text (MindSpore's parser reads a ``construct`` through :mod:`linecache`,
+  where IPython keeps its cells) and their globals in the child's ``__main__`` (where the
+  parser looks names up). What cannot be pickled even so (a lambda closing over a
+  generator) is a :class:`NumericsInputError` with the reason (use ``capture="cells"``).
+  The child gets the parent's ``sys.path`` (the current folder of the parent included, so
+  a module next to the notebook is found).
 * Dump settings: ``e2e_dump_settings.enable: true``, ``saved_data: "tensor"`` (``"statistic"``
   and ``"full"`` are refused on CPU: "storing statistic dump is only supported on GPU and
   Ascend"), ``input_output: 2`` (outputs only), ``dump_mode: 0`` (all kernels),
@@ -37,7 +42,6 @@ into :class:`~ascend_lab.model.tensor_stats.TensorStats` and sends back the reco
   record has no statistics).
 """
 
-import io
 import json
 import os
 import pickle
@@ -47,6 +51,7 @@ import sys
 import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
+from ascend_lab.capture import side_pickle
 from ascend_lab.errors.numerics import NumericsInputError, NumericsRunError
 from ascend_lab.model.numeric_records import OpRecord, SideRecord, op_path
 from ascend_lab.model.tensor_stats import SAMPLE_SIZE, TensorStats
@@ -57,6 +62,7 @@ MAX_RESULT_BYTES = 8 << 30  # the records sent back (whole tensors with tensors=
 _LIBRARY_MARKS = ("site-packages", "dist-packages", os.sep + "mindspore" + os.sep)
 _SHAPE_WORDS = ("shape", "dimension", "rank", "size of", "in_channels", "must be equal")
 SIDE_FILE = "side.pkl"
+SOURCES_FILE = "sources.json"  # linecache entries for by-value classes (notebook cells)
 RESULT_FILE = "records.pkl"
 ERROR_FILE = "error.json"
 CONFIG_FILE = "dump.json"
@@ -65,25 +71,6 @@ DUMP_SUBDIR = "dump"
 # One side's compile and run in the child, at most (the 32-layer decoder takes ~35 s here);
 # past it, or when the learner interrupts the kernel, the child and its children are killed.
 CHILD_TIMEOUT_S = 900.0
-
-
-def _primitive(cls: Any, attrs: Dict[str, Any]) -> Any:
-    """Rebuild a Primitive in the child (what ``Primitive.__deepcopy__`` does)."""
-    return cls(**attrs)
-
-
-def _pickle_side(payload: Any) -> bytes:
-    from mindspore.ops import Primitive
-
-    class _Pickler(pickle.Pickler):
-        def reducer_override(self, obj: Any) -> Any:
-            if isinstance(obj, Primitive):
-                return _primitive, (type(obj), dict(getattr(obj, "init_attrs", {})))
-            return NotImplemented
-
-    buf = io.BytesIO()
-    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(payload)
-    return buf.getvalue()
 
 
 def dump_config(dump_dir: str) -> Dict[str, Any]:
@@ -102,16 +89,6 @@ def dump_config(dump_dir: str) -> Dict[str, Any]:
         },
         "e2e_dump_settings": {"enable": True, "trans_flag": True},
     }
-
-
-def _main_module_cells(net: Any) -> List[str]:
-    return sorted(
-        {
-            type(cell).__name__
-            for _, cell in net.cells_and_names()
-            if type(cell).__module__ == "__main__"
-        }
-    )
 
 
 def capture_side_dump(
@@ -133,17 +110,9 @@ def capture_side_dump(
             "(capture='dump' compares two Cells)"
         )
     who = f"side {name} ({type(net).__name__})"
-    local = _main_module_cells(net)
-    if local:
-        raise NumericsInputError(
-            f"capture='dump' runs {who} in a child process (MindSpore reads its dump "
-            "settings once per process), which cannot import classes defined in a notebook "
-            f"cell or a script's __main__: {', '.join(local)}. Move them to a module file, "
-            "or use capture='cells'"
-        )
     options = {"name": name, "keep": bool(keep_tensors), "sample_size": int(sample_size)}
     try:
-        data = _pickle_side((net, to_tensors(inputs), options))
+        data = side_pickle.dumps((net, to_tensors(inputs), options))
     except Exception as exc:  # noqa: BLE001 - any part of the user's Cell
         raise NumericsInputError(
             f"capture='dump' cannot send {who} to its child process: {exc} (use capture='cells')"
@@ -155,9 +124,11 @@ def capture_side_dump(
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _run_child(work: str, data: bytes, who: str) -> SideRecord:
+def _run_child(work: str, data: Tuple[bytes, Dict[str, List[str]]], who: str) -> SideRecord:
     with open(os.path.join(work, SIDE_FILE), "wb") as fh:
-        fh.write(data)
+        fh.write(data[0])
+    with open(os.path.join(work, SOURCES_FILE), "w", encoding="utf-8") as fh:
+        json.dump(data[1], fh)
     del data
     config = os.path.join(work, CONFIG_FILE)
     with open(config, "w", encoding="utf-8") as fh:
@@ -257,6 +228,9 @@ def child_main(work: str) -> int:
             _write_error(work, f"cannot be rebuilt in the child process: {exc}", True)
             return 0
     os.remove(os.path.join(work, SIDE_FILE))
+    with open(os.path.join(work, SOURCES_FILE), encoding="utf-8") as fh:
+        side_pickle.install_sources(json.loads(fh.read(side_pickle.MAX_SOURCE_BYTES * 2)))
+    side_pickle.adopt_main(net)  # a construct's globals, where MindSpore looks them up
     import mindspore as ms
 
     from ascend_lab.capture.cell_outputs import _first_line, _shapes, prime_pynative
