@@ -39,7 +39,9 @@ into :class:`~ascend_lab.model.tensor_stats.TensorStats` and sends back the reco
 * Memory: one dumped tensor is in memory at a time in the child (read, reduced to its
   statistics, deleted from disk); the whole run's dump is on disk until then (MindSpore
   writes it during the run). A tensor file over :data:`MAX_TENSOR_BYTES` is not read (its
-  record has no statistics).
+  record has no statistics). A bfloat16 output (MindSpore 2.10 on CPU runs Cast, Add, Mul
+  in bfloat16; its ``.npy`` header says ``'<E2'``, which NumPy cannot read) is read as
+  float32 exactly, its statistics' dtype ``BFloat16`` (:func:`load_dumped`).
 """
 
 import json
@@ -377,30 +379,44 @@ _REAL_DTYPES = {4: ("float32", "Float32")}
 
 
 def load_dumped(path: str) -> Optional[Tuple[Any, str]]:
-    """A dumped ``.npy`` and, when its header lies, the dtype its bytes really hold.
+    """A dumped ``.npy`` and, when its header lies or NumPy cannot hold its type, the dtype
+    its bytes really hold.
 
     MindSpore's CPU dump (2.10 and 2.7) writes a kernel that ran in float32 although the
     graph typed it float16 (AMP's MatMul and BiasAdd on CPU) with a float16 header over
     float32 bytes (a (4, 16) output: 256 bytes of data where float16 needs 128). Such a file
     is read as float32 of the header's shape (dtype ``"Float32"`` returned); any other
-    size mismatch is not read (None). ``("", "")`` second item: the header was right.
+    size mismatch is not read (None). A bfloat16 file (header ``'<E2'``, which NumPy cannot
+    read) is read as float32, each value's 16 bits the high half of a float32 (exact), and
+    ``"BFloat16"`` returned. ``("", "")`` second item: the header was right.
     """
     import numpy as np
 
+    from ascend_lab.parsers import op_dump as parse
+
     with open(path, "rb") as fh:
-        version = np.lib.format.read_magic(fh)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-        else:
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
-        if dtype.hasobject or dtype.kind not in "fiub":
+        header = parse.npy_header(fh.read(parse.NPY_HEADER_MAX + 12))
+        if header is None:
             return None
+        shape, fortran, descr, offset = header
         count = 1
         for d in shape:
             count *= int(d)
-        offset = fh.tell()
         size = os.fstat(fh.fileno()).st_size - offset
         order: Any = "F" if fortran else "C"
+        fh.seek(offset)
+        if descr in parse.BF16_DESCRS:
+            if size != count * 2:
+                return None
+            bits = np.frombuffer(fh.read(size), dtype=">u2" if parse.BF16_DESCRS[descr] else "<u2")
+            data = (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
+            return data.reshape(shape, order=order), "BFloat16"
+        try:
+            dtype = np.dtype(descr)
+        except TypeError:
+            return None
+        if dtype.hasobject or dtype.kind not in "fiub":
+            return None
         if size == count * dtype.itemsize:
             data = np.frombuffer(fh.read(size), dtype=dtype)
             return data.reshape(shape, order=order), ""

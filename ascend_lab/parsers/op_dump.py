@@ -22,10 +22,17 @@ What MindSpore 2.7.0 and 2.10.0 write on CPU for one run of a graph (``dump_mode
   :func:`ascend_lab.parsers.ir_text.parse_ir_file` reads): each kernel's inputs, so its real
   producers, and ``In file`` source lines.
 
+A bfloat16 output (``….output.0.DefaultFormat.BFloat16.npy``, 2.10 on CPU: Cast, Mul, Add
+run in bfloat16; ReLU refuses it) is an ``.npy`` whose header says ``'descr': '<E2'`` (the
+``E`` of the ``ml_dtypes`` bfloat16, which NumPy itself cannot read: ``np.load`` fails with
+"descr is not a valid dtype descriptor") over 2 bytes per value, the high half of a float32;
+:func:`npy_header` reads such a header, :data:`BF16_DESCRS` names it.
+
 Everything here takes text or names and returns plain data; the capture walks the folders.
 """
 
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+import ast
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from ascend_lab.model.graph import Graph
 from ascend_lab.model.ops import BOOKKEEPING_OPS
@@ -35,6 +42,10 @@ IR_PREFIX = "ms_output_trace_code_graph_"
 NPY_SUFFIX = ".npy"
 # the fields after the name: task, stream, timestamp, io, slot, format, dtype, "npy"
 _TAIL_FIELDS = 8
+NPY_MAGIC = b"\x93NUMPY"
+NPY_HEADER_MAX = 1 << 16  # NumPy writes a few hundred bytes; version 1's length is 16 bits
+# bfloat16's descr (ml_dtypes' type character "E"), by byte order: True for big-endian
+BF16_DESCRS = {"<E2": False, "=E2": False, "|E2": False, "E2": False, ">E2": True}
 
 
 class DumpFile:
@@ -196,3 +207,34 @@ def user_source(source: List[str], library_marks: Tuple[str, ...]) -> str:
     if user:
         return user[-1]
     return source[0] if source else ""
+
+
+def npy_header(head: bytes) -> Optional[Tuple[Tuple[int, ...], bool, str, int]]:
+    """``(shape, fortran_order, descr, data offset)`` of an ``.npy`` file from its first
+    bytes (at most :data:`NPY_HEADER_MAX` after the length field are looked at); None when
+    ``head`` is not an ``.npy`` header. The descr is returned as written, also one NumPy
+    does not know (bfloat16's ``<E2``)."""
+    if not head.startswith(NPY_MAGIC) or len(head) < 10:
+        return None
+    major = head[6]
+    if major == 1:
+        length, start = int.from_bytes(head[8:10], "little"), 10
+    elif major in (2, 3) and len(head) >= 12:
+        length, start = int.from_bytes(head[8:12], "little"), 12
+    else:
+        return None
+    if length > NPY_HEADER_MAX or len(head) < start + length:
+        return None
+    try:
+        text = head[start : start + length].decode("utf-8" if major == 3 else "latin1")
+        info: Any = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(info, dict):
+        return None
+    descr, fortran, shape = info.get("descr"), info.get("fortran_order"), info.get("shape")
+    if not isinstance(descr, str) or not isinstance(fortran, bool) or not isinstance(shape, tuple):
+        return None
+    if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
+        return None
+    return tuple(shape), fortran, descr, start + length

@@ -7,6 +7,7 @@ import os
 import tempfile
 
 import mindspore as ms
+import numpy as np
 import pytest
 
 import ascend_lab
@@ -209,4 +210,45 @@ def test_tensors_true_keeps_whole_op_outputs(private_tmp):
     sampled = ascend_lab.compare_numerics(net, other, big, capture="dump", sample_size=64)
     assert sampled.find("softmax/Softmax").a.outputs[0].array is None
     assert not sampled.find("softmax/Softmax").exact
+    assert list(private_tmp.iterdir()) == []
+
+
+class Cancel(ms.nn.Cell):
+    """``(y + 1000) + -1000`` after a Dense: y again in float32; in bfloat16 (8 bits of
+    mantissa: 1000 is spaced by 4) the second Add's cancellation leaves y rounded to a
+    multiple of 4 (an Add: MindSpore 2.10's CPU Sub has no bfloat16 kernel)."""
+
+    def __init__(self, d=16, bf16=False):
+        super().__init__()
+        self.fc = ms.nn.Dense(d, d)
+        # a Parameter, cast at run time (a constant Tensor's cast to bfloat16 is folded
+        # through NumPy, which MindSpore 2.10 refuses under NumPy 2)
+        self.big = ms.Parameter(ms.Tensor(np.full((d,), 1000.0, np.float32)), name="big")
+        self.neg = ms.Parameter(ms.Tensor(np.full((d,), -1000.0, np.float32)), name="neg")
+        self.bf16 = bf16
+
+    def construct(self, x):
+        y = self.fc(x)
+        big, neg = self.big, self.neg
+        if self.bf16:
+            y = y.astype(ms.bfloat16)
+            big, neg = big.astype(ms.bfloat16), neg.astype(ms.bfloat16)
+        z = (y + big) + neg
+        return z.astype(ms.float32)
+
+
+def test_a_cancellation_in_bfloat16_is_found_on_its_op(private_tmp):
+    """MindSpore's CPU dump writes bfloat16 outputs with a header NumPy cannot read ('<E2'):
+    they are read (as float32, exactly) and compared."""
+    net = Cancel()
+    other = nets.twin(net, lambda: Cancel(bf16=True))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(), capture="dump")
+    d = r.first_divergence
+    assert d is not None and d.label == "Add#1" and d.op_type_a == "Add" == d.op_type_b, str(r)
+    assert [s.dtype for s in d.pair.b.outputs] == ["BFloat16"]
+    assert [s.dtype for s in d.pair.a.outputs] == ["Float32"]
+    assert d.pair.max_rel > 0.1
+    add = r.find("Add")
+    assert add is not None and not add.diverged
+    assert [s.dtype for s in add.b.outputs] == ["BFloat16"] and add.b.outputs[0].max > 990
     assert list(private_tmp.iterdir()) == []

@@ -3,7 +3,10 @@ order, producers from a kernel graph, op paths, op alignment and the first diver
 op records. Names and text recorded from MindSpore 2.10.0 on CPU (tests/numerics/nets.py's
 InlineSoftmax(half=True)); no MindSpore here."""
 
+import os
+
 import numpy as np
+import pytest
 
 from ascend_lab.analysis.numeric_compare import align_ops, find_divergence
 from ascend_lab.capture.op_dump import load_dumped
@@ -194,3 +197,55 @@ def test_without_a_kernel_graph_the_input_error_is_the_largest_before():
     relu = [p for p in pairs if p.label == "q/ReLU"][0]
     assert relu.input_basis == "earlier" and relu.input_rel == first.max_rel
     assert not relu.diverged
+
+
+BF16_DUMP = os.path.join(os.path.dirname(__file__), "..", "fixtures", "numerics", "bf16-dump")
+
+
+def _bf16_round(values):
+    """float32 values rounded to the nearest bfloat16 (ties to even), as float32."""
+    u = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000).astype(np.uint32).view(np.float32)
+
+
+def test_a_bfloat16_dump_is_read_as_float32_exactly():
+    """MindSpore 2.10's CPU dump of ``fc(x).astype(bfloat16)``, then ``y * y`` in bfloat16."""
+    files = {name.split(".")[0]: os.path.join(BF16_DUMP, name) for name in os.listdir(BF16_DUMP)}
+    cast = files["Cast"]
+    info = parse.parse_file_name(os.path.basename(cast))
+    assert info is not None and info.dtype == "BFloat16"
+    with pytest.raises(ValueError, match="E2"):
+        np.load(cast)  # NumPy has no bfloat16
+    with open(cast, "rb") as fh:
+        assert parse.npy_header(fh.read()) == ((2, 4), False, "<E2", 128)
+    bf, real = load_dumped(cast)
+    assert real == "BFloat16" and bf.dtype == np.float32 and bf.shape == (2, 4)
+    f32, real32 = load_dumped(files["BiasAdd"])
+    assert real32 == "" and f32.dtype == np.float32
+    # the Cast rounded its float32 input to the nearest bfloat16: bits read back exactly
+    assert not np.array_equal(bf, f32) and np.array_equal(bf, _bf16_round(f32))
+    mul, _ = load_dumped(files["Mul"])
+    assert np.array_equal(mul, _bf16_round(bf * bf))
+    stats = TensorStats(bf, dtype=real)
+    assert stats.dtype == "BFloat16" and stats.max == float(bf.max())
+
+
+def _npy(text, version=b"\x01\x00"):
+    return b"\x93NUMPY" + version + len(text).to_bytes(2, "little") + text.encode()
+
+
+def test_npy_headers_that_are_not_read():
+    ok = "{'descr': '>E2', 'fortran_order': True, 'shape': (2, 3), }"
+    assert parse.npy_header(_npy(ok)) == ((2, 3), True, ">E2", 10 + len(ok))
+    assert parse.npy_header(_npy(ok)[:-1]) is None  # cut short
+    for bad in (
+        b"",
+        b"\x93NUMPX" + _npy(ok)[6:],
+        _npy(ok, b"\x09\x00"),
+        _npy("__import__('os')"),
+        _npy("[1, 2]"),
+        _npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }"),
+        _npy("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }"),
+        _npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }"),
+    ):
+        assert parse.npy_header(bad) is None, bad
