@@ -34,6 +34,8 @@ import sys
 import types
 from typing import Any, Dict, List, Set, Tuple
 
+from ascend_lab.errors import AscendLabError
+
 MAX_SOURCE_BYTES = 4 << 20  # the source text sent along, in all
 _MAIN = "__main__"
 
@@ -73,8 +75,9 @@ def primitive_reduce(obj: Any) -> Tuple[Any, Tuple[Any, ...]]:
     return _primitive, (type(obj), init, changed, removed)
 
 
-class _ByValue(Exception):
-    """The standard pickler met a class or function the child cannot import."""
+class _ByValue(AscendLabError):
+    """The standard pickler met a class or function the child cannot import (a signal to
+    pickle again by value; never leaves this module)."""
 
 
 def _local(obj: Any) -> bool:
