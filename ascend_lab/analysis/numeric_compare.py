@@ -27,6 +27,11 @@ unmatched producer, such as a one-sided Cast, is looked through to its own produ
 op that reads only weights and graph inputs has input error 0. Should a dump lack its
 kernel graph (``producers`` None), an op's input error is the largest error of the ops
 before it in execution order (basis ``earlier``), as for a Cell whose inputs are unknown.
+
+Op paths are the capture's *repaired* ones (the Cell each op's data flow puts it in, not
+always the one MindSpore scoped it under: ``OpRecord.ms_key``). What the repaired paths
+leave unpaired is then paired by MindSpore's own (path, call) where both sides have it (the
+repair reads each side's graph alone, and a one-sided Cast can move an op next to it).
 """
 
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
@@ -197,22 +202,49 @@ def align_ops(
     for rec in side_b.records:
         groups_b.setdefault(rec.path, []).append(rec)
     pairs: List[OpComparison] = []
-    unmatched: List[Unmatched] = []
+    left: List[Unmatched] = []  # not paired by path: tried by MindSpore's own names below
     for path, recs in groups_a.items():
         others = groups_b.get(path, [])
         if len(others) != len(recs):
             for side, group, n_other in (("a", recs, len(others)), ("b", others, len(recs))):
                 other_side = "b" if side == "a" else "a"
                 for rec in group:
-                    unmatched.append(Unmatched(side, rec, _op_reason(rec, other_side, n_other)))
+                    left.append(Unmatched(side, rec, _op_reason(rec, other_side, n_other)))
             continue
         for rec, other in zip(recs, others):
-            _pair(rec, other, pairs, unmatched)
+            _pair(rec, other, pairs, left)
     for path, others in groups_b.items():
         if path not in groups_a:
             for rec in others:
-                unmatched.append(Unmatched("b", rec, _op_reason(rec, "a", 0)))
-    return pairs, unmatched
+                left.append(Unmatched("b", rec, _op_reason(rec, "a", 0)))
+    return pairs, _pair_by_ms_key(left, rename, pairs)
+
+
+def _pair_by_ms_key(
+    left: List[Unmatched], rename: Mapping[str, str], pairs: List[OpComparison]
+) -> List[Unmatched]:
+    """Pair what the repaired paths left by MindSpore's own (path, call) where both sides
+    have it: the scope repair reads each side's graph alone, and a one-sided Cast can tip
+    its vote for an op next to it (AMP's Cast before ``o_proj`` puts the Reshape before it
+    in ``attn.o_proj`` on one side, in ``attn`` on the other). Records whose outputs cannot
+    be compared, and the rest, stay unmatched with the reason they had."""
+    b_by_ms: Dict[Tuple[str, int], Unmatched] = {}
+    for u in left:
+        if u.side == "b" and u.record.ms_key is not None:
+            b_by_ms[u.record.ms_key] = u
+    taken: Set[int] = set()
+    for u in left:
+        key = u.record.ms_key
+        if u.side != "a" or key is None:
+            continue
+        other = b_by_ms.get((_renamed(key[0], rename), key[1]))
+        if other is None or id(other) in taken:
+            continue
+        errors, _ = _errors(u.record, other.record)
+        if errors is not None:
+            pairs.append(OpComparison(u.record, other.record, errors))
+            taken.update((id(u), id(other)))
+    return [u for u in left if id(u) not in taken]
 
 
 def _renamed(path: str, rename: Mapping[str, str]) -> str:

@@ -39,7 +39,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, 
 
 from ascend_lab.model.graph import Graph, Node
 
-__all__ = ["MODULE_ROOTS", "data_neighbours", "repair_scopes", "split_scope"]
+__all__ = ["MODULE_ROOTS", "data_neighbours", "repair_scopes", "repaired_names", "split_scope"]
 
 Path = Tuple[str, ...]
 
@@ -138,6 +138,21 @@ def repair_scopes(graph: Graph) -> Dict[str, str]:
         if split_scope(node.scope) != scopes[node.id]:
             result[node.id] = repaired
     return result
+
+
+def repaired_names(graph: Graph) -> Dict[str, str]:
+    """Kernel full name -> the same name in its repaired scope, for the kernels
+    :func:`repair_scopes` moved (``Default/blocks-CellList/0-Block/attn_norm-RMSNorm/Add-op3``
+    -> ``Default/blocks-CellList/0-Block/attn-Attention/Add-op3``). What the op-by-op
+    numeric comparison names ops by (:mod:`ascend_lab.capture.op_dump`)."""
+    out: Dict[str, str] = {}
+    by_id = {n.id: n for n in graph.nodes}
+    for node_id, scope in repair_scopes(graph).items():
+        node = by_id[node_id]
+        if node.name:
+            last = node.name.rpartition("/")[2]
+            out[node.name] = f"{scope}/{last}" if scope else last
+    return out
 
 
 # ------------------------------------------------------------------ 0. ops with no module path
@@ -278,7 +293,11 @@ def _repair_instances(
     # Breadth-first from the anchors: an op in doubt is placed by its neighbours that are
     # anchors or were placed in an earlier round, so a chain of doubtful ops (a residual
     # Add feeding the next block's Add) cannot vote itself into the wrong block.
+    # An op whose inputs are all in doubt waits for them to be placed before its users
+    # vote (the shift Add after a second-instance ReLU is not the next instance's), unless
+    # a round places nothing: then users vote.
     waiting = [n.id for n in order if n.id in doubtful]
+    by_users = False
     while waiting:
         placed: Dict[str, Path] = {}
         for nid in waiting:
@@ -291,12 +310,18 @@ def _repair_instances(
                         votes[theirs[level] if len(theirs) > level else ""] += 1
                 if votes:
                     break  # inputs decide; users only when no input is placed yet
+                if not by_users and any(p in doubtful for p in preds[nid]):
+                    break  # an input is still in doubt: wait for it
             if votes:
                 placed[nid] = _placement(
                     nid, scope, level, votes, scopes, doubtful, preds, succs, position
                 )
         if not placed:
-            break  # the rest touch no op of their parent scope: they keep MindSpore's scope
+            if by_users:
+                break  # the rest touch no op of their parent scope: MindSpore's scope stays
+            by_users = True
+            continue
+        by_users = False
         scopes.update(placed)
         doubtful.difference_update(placed)
         waiting = [nid for nid in waiting if nid not in placed]

@@ -30,7 +30,10 @@ into :class:`~ascend_lab.model.tensor_stats.TensorStats` and sends back the reco
   Ascend"), ``input_output: 2`` (outputs only), ``dump_mode: 0`` (all kernels),
   ``iteration: "all"`` (the net runs once). Files join to ops through the execution-order
   CSV; each op's producers and source line come from the dump's kernel graph
-  (``graphs/ms_output_trace_code_graph_<id>.ir``, :mod:`ascend_lab.parsers.op_dump`).
+  (``graphs/ms_output_trace_code_graph_<id>.ir``, :mod:`ascend_lab.parsers.op_dump`), and
+  so does the Cell it is named by: the scope repair of the trace view
+  (:func:`ascend_lab.analysis.scopes.repaired_names`) moves an op MindSpore scoped under
+  another Cell instance; MindSpore's own (path, call) stays in ``OpRecord.ms_key``.
 * In the child: GRAPH_MODE, graph-kernel fusion off (``enable_graph_kernel=False``: a fused
   kernel would hide the ops inside it), current directory and dump in a private temporary
   folder. The learner's process never changes its MindSpore context, environment or folder
@@ -277,8 +280,11 @@ def read_dump(
 ) -> SideRecord:
     """The records of one dumped run (every graph of ``rank_0``, in graph id and execution
     order); each tensor file is read, reduced and deleted in turn."""
+    from ascend_lab.analysis.scopes import repaired_names
+    from ascend_lab.model.graph import Graph
     from ascend_lab.parsers import limits
     from ascend_lab.parsers import op_dump as parse
+    from ascend_lab.parsers.errors import GraphParseError
     from ascend_lab.parsers.ir_text import parse_ir_file
 
     rank = os.path.join(dump_dir, "rank_0")
@@ -295,22 +301,31 @@ def read_dump(
     graphs.sort()
     records: List[OpRecord] = []
     calls: Dict[str, int] = {}
+    ms_calls: Dict[str, int] = {}
     for gid, names in graphs:
         files = _output_files(os.path.join(rank, NET_NAME, str(gid)), names)
         dumped = set(files)
         producers: Optional[Dict[str, List[str]]] = None
         sources: Dict[str, List[str]] = {}
+        repaired: Dict[str, str] = {}
         ir = os.path.join(rank, "graphs", f"{parse.IR_PREFIX}{gid}.ir")
-        if os.path.exists(ir):
-            graph = parse_ir_file(ir)
+        try:
+            graph: Optional[Graph] = parse_ir_file(ir) if os.path.exists(ir) else None
+        except GraphParseError:  # read as if absent: no producers, MindSpore's scopes
+            graph = None
+        if graph is not None:
             producers = parse.kernel_producers(graph, dumped)
             sources = {node.name: node.source for node in graph.nodes if node.name}
+            repaired = repaired_names(graph)  # the Cell each op's data flow puts it in
         keys: Dict[str, Tuple[str, int]] = {}
         for full in names:
             outs = files.get(full)
             if not outs:
                 continue
-            path, op = op_path(full)
+            ms_path, op = op_path(full)
+            ms_call = ms_calls.get(ms_path, 0)
+            ms_calls[ms_path] = ms_call + 1
+            path = op_path(repaired[full])[0] if full in repaired else ms_path
             call = calls.get(path, 0)
             calls[path] = call + 1
             stats: List[Any] = []  # None where a file could not be read
@@ -324,7 +339,9 @@ def read_dump(
                 else [keys[p] for p in producers.get(full, []) if p in keys]
             )
             source = parse.user_source(sources.get(full, []), _LIBRARY_MARKS)
-            rec = OpRecord(len(records), path, call, op, full, source, [], stats, fed)
+            rec = OpRecord(
+                len(records), path, call, op, full, source, [], stats, fed, (ms_path, ms_call)
+            )
             keys[full] = rec.key
             records.append(rec)
     return SideRecord(name, "op", records, description)

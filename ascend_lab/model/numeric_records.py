@@ -9,6 +9,12 @@ Plain data, no MindSpore. ``path`` is the Cell path as ``Cell.cells_and_names`` 
 An op record's ``path`` is its Cell path and op type (``layers.0.attn/Softmax``, see
 :func:`op_path`) and ``call`` counts the ops of that path in execution order; ``scope`` is
 the kernel's full name (``Default/layers-CellList/0-Block/attn-Attention/Softmax-op3``).
+The path is the *repaired* one: MindSpore scopes an op written in a shared class's
+``construct`` under the class's first instance (every residual ``Add`` of a ResNet under
+``0-Bottleneck``) and sometimes under a sibling Cell (a decoder's mask ``Add`` under
+``attn_norm``); the capture places each op where its data flow puts it
+(:func:`ascend_lab.analysis.scopes.repaired_names`) and keeps MindSpore's own (path, call)
+in ``ms_key`` (what a traced graph's kernels are keyed by).
 """
 
 from typing import Dict, List, Optional, Tuple
@@ -31,6 +37,7 @@ class OpRecord:
         "inputs",
         "outputs",
         "producers",
+        "ms_key",
     )
 
     def __init__(
@@ -44,6 +51,7 @@ class OpRecord:
         inputs: List[TensorStats],
         outputs: List[TensorStats],
         producers: Optional[List[Tuple[str, int]]] = None,
+        ms_key: Optional[Tuple[str, int]] = None,
     ):
         self.index = index
         self.path = path
@@ -56,6 +64,9 @@ class OpRecord:
         # op records (capture="dump"): the keys of the records whose outputs this op reads,
         # from the kernel graph; None for Cell records (their inputs are measured instead)
         self.producers = producers
+        # op records: MindSpore's own (path, call), from the kernel's full name before the
+        # scope repair; None for Cell and reference records
+        self.ms_key = ms_key
 
     @property
     def key(self) -> Tuple[str, int]:
@@ -65,6 +76,14 @@ class OpRecord:
     def label(self) -> str:
         name = self.path or "(net)"
         return name if self.call == 0 else f"{name}#{self.call}"
+
+    @property
+    def scoped_under(self) -> Optional[str]:
+        """The Cell path MindSpore scoped this op under when the repair moved it (``""`` for
+        the net itself), else None."""
+        if self.ms_key is None or self.ms_key[0] == self.path:
+            return None
+        return op_cell(self.ms_key[0])[0]
 
     def __repr__(self) -> str:
         return f"OpRecord({self.label} {self.op_type})"

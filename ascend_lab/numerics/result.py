@@ -78,10 +78,28 @@ class Divergence:
         for side, rec in (("a", self.pair.a), ("b", self.pair.b)):
             where = " ".join(w for w in (rec.scope, _where(rec), _dtypes(rec)) if w)
             text += "\n  " + _("side {}: {}").format(side, where)
+            under = rec.scoped_under
+            if under is not None:
+                text += (
+                    " ("
+                    + _("scoped by MindSpore under {}, which gives the source line too").format(
+                        under or "(net)"
+                    )
+                    + ")"
+                )
         return text
 
     def __repr__(self) -> str:
         return f"Divergence({self.label!r}, {self.op_type_a})"
+
+
+def _op_cell(rec: Any) -> str:
+    """The table's op column: the op type, and where MindSpore scoped it when the capture's
+    scope repair moved it (``Add (MindSpore: blocks.0.attn_norm)``)."""
+    under = rec.scoped_under
+    if under is None:
+        return str(rec.op_type)
+    return _("{} (MindSpore: {})").format(rec.op_type, under or "(net)")
 
 
 # The table's columns; "cell" (the Cell's name, what exercise 06.3 asks for) and the
@@ -153,7 +171,7 @@ class NumericsResult:
                 [
                     str(p.a.index),
                     p.label,
-                    p.op_type,
+                    _op_cell(p.a),
                     _g(p.max_abs),
                     _g(p.max_rel),
                     _g(p.cosine),
@@ -251,6 +269,8 @@ class NumericsResult:
                     "op_type": p.op_type,
                     "scope_a": p.a.scope,
                     "scope_b": p.b.scope,
+                    "scoped_under_a": p.a.scoped_under,
+                    "scoped_under_b": p.b.scoped_under,
                     "source_a": p.a.source,
                     "source_b": p.b.source,
                     "max_abs": p.max_abs,

@@ -9,7 +9,9 @@ divergence's nodes are marked ``first`` and the view selects the first of them.
 Op records (``capture="dump"``) name one kernel each, by path and call (``attn/Softmax``,
 its n-th in run order: :func:`ascend_lab.model.numeric_records.op_path`): the graph's kernels
 are keyed the same way in their order, and a kernel whose key is a compared op gets that
-op's entry before any Cell prefix is tried. Not by full name: its ``-opN`` depends on what
+op's entry before any Cell prefix is tried. The key is MindSpore's own path (``ms_key``,
+before the capture's scope repair: the traced kernels carry MindSpore's names). Not by
+full name: its ``-opN`` depends on what
 the process compiled before (a trace after other compiles numbers its MatMuls on), and
 the dump runs in a fresh process.
 """
@@ -52,8 +54,8 @@ def numerics_section(result: Any, graph_key: str, nodes: List[Dict[str, Any]]) -
     by_scope: Dict[str, Any] = {}
     by_key: Dict[Tuple[str, int], Any] = {}
     for pair in result.pairs:
-        if pair.a.producers is not None:  # an op record: keyed by (op path, call)
-            by_key[pair.a.key] = pair
+        if pair.a.producers is not None:  # an op record: keyed by MindSpore's (path, call)
+            by_key[pair.a.ms_key or pair.a.key] = pair
             continue
         scope = pair.a.scope
         old = by_scope.get(scope)

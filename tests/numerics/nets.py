@@ -168,3 +168,29 @@ class NoGraph(nn.Cell):
         for layer in layers():
             x = layer(x)
         return x
+
+
+class Shift(nn.Cell):
+    """Dense, ReLU, plus a shift written in the construct (an op of no sub-Cell)."""
+
+    def __init__(self, d=16, shift=0.25):
+        super().__init__()
+        self.fc = nn.Dense(d, d)
+        self.shift = ms.Tensor(np.float32(shift))
+
+    def construct(self, x):
+        return ops.relu(self.fc(x)) + self.shift
+
+
+class TwoShifts(nn.Cell):
+    """Two instances of one Cell class: MindSpore scopes the second one's ``Add`` (written
+    in ``Shift.construct``) under the first instance; ``shift`` plants a different shift
+    in the second."""
+
+    def __init__(self, d=16, shift=0.25):
+        super().__init__()
+        self.first = Shift(d)
+        self.second = Shift(d, shift)
+
+    def construct(self, x):
+        return self.second(self.first(x))

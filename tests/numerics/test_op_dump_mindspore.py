@@ -79,12 +79,13 @@ def test_same_net_twice_op_by_op_has_no_divergence(private_tmp):
     # 3 x (LayerNorm, 2 x (MatMul, BiasAdd), ReLU, the residual Add) + the output Dense
     assert len(r.pairs) == 3 * 7 + 2
     assert all(p.max_abs == 0.0 for p in r.pairs)
-    # MindSpore names the residual Add of every block under the first block's scope
-    assert [p.label for p in r.pairs if p.op_type == "Add"] == [
-        "blocks.0/Add",
-        "blocks.0/Add#1",
-        "blocks.0/Add#2",
-    ]
+    # MindSpore names the residual Add of every block under the first block's scope; the
+    # capture's scope repair names each by the block its data flow is in, and keeps
+    # MindSpore's own name
+    adds = [p for p in r.pairs if p.op_type == "Add"]
+    assert [p.label for p in adds] == ["blocks.0/Add", "blocks.1/Add", "blocks.2/Add"]
+    assert [p.a.scoped_under for p in adds] == [None, "blocks.0", "blocks.0"]
+    assert all("0-Residual" in p.a.scope for p in adds)
     assert "no divergence" in str(r)
     assert list(private_tmp.iterdir()) == []
 
@@ -252,3 +253,61 @@ def test_a_cancellation_in_bfloat16_is_found_on_its_op(private_tmp):
     assert add is not None and not add.diverged
     assert [s.dtype for s in add.b.outputs] == ["BFloat16"] and add.b.outputs[0].max > 990
     assert list(private_tmp.iterdir()) == []
+
+
+def test_an_op_of_a_second_instance_is_named_by_its_own_cell(private_tmp):
+    """Two instances of one Cell class: MindSpore scopes the second one's ReLU and shift
+    Add under the first; the repaired names say second, MindSpore's name stays visible."""
+    net = nets.TwoShifts()
+    other = nets.twin(net, lambda: nets.TwoShifts(shift=0.5))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(), capture="dump")
+    assert not r.unmatched
+    assert [p.label for p in r.pairs] == [
+        "first.fc/MatMul",
+        "first.fc/BiasAdd",
+        "first/ReLU",
+        "first/Add",
+        "second.fc/MatMul",
+        "second.fc/BiasAdd",
+        "second/ReLU",
+        "second/Add",
+    ]
+    d = r.first_divergence
+    assert d is not None and d.label == "second/Add" and d.op_type_a == "Add"
+    assert d.scope_a.startswith("Default/first-Shift/Add")
+    assert d.pair.a.scoped_under == "first" == d.pair.b.scoped_under
+    text = str(r)
+    assert "second/Add (Add)" in text and "scoped by MindSpore under first" in text
+    assert "Add (MindSpore: first)" in r.table()
+    assert r.to_dict()["pairs"][-1]["scoped_under_a"] == "first"
+    with using("zh"):
+        assert "MindSpore" in str(r) and "first" in str(r)
+
+
+def test_decoder_under_amp_names_the_mask_add_by_its_attention(private_tmp):
+    """bench_numerics' scenario on a 2-layer decoder (tests/scopes/nets.py): under AMP O2 the
+    causal mask's -1e9 overflows to -inf in float16. MindSpore scopes that Add (and its
+    source line) under attn_norm; the first divergence names the attention."""
+    from tests.scopes.nets import Decoder, decoder_tokens
+
+    ms.set_seed(0)
+    net = Decoder(layers=2)
+    r = ascend_lab.compare_numerics(net, decoder_tokens(), amp="O2", capture="dump")
+    d = r.first_divergence
+    assert d is not None, str(r)
+    assert d.label.startswith("blocks.0.attn/Add") and d.op_type_a == "Add"
+    assert d.pair.a.scoped_under == "blocks.0.attn_norm"
+    assert "attn_norm-RMSNorm/Add" in d.scope_a
+    assert d.pair.counts("b")["inf"] > 0 and d.pair.counts("a")["inf"] == 0
+    assert "scoped by MindSpore under blocks.0.attn_norm" in str(r)
+    # the repair reads each side alone: what it placed differently (AMP's Cast before
+    # o_proj moves the Reshape next to it) is paired by MindSpore's own names, so only
+    # AMP's one-sided Casts stay unmatched
+    assert r.unmatched and all(u.record.op_type == "Cast" for u in r.unmatched)
+    # the second block's mask Add, scoped by MindSpore under block 0, is block 1's
+    second = [p for p in r.pairs if p.a.scope == d.scope_a.replace("0-Block", "1-Block")]
+    assert not second
+    assert any(
+        p.label.startswith("blocks.1.attn/Add") and p.a.scoped_under == "blocks.0.attn_norm"
+        for p in r.pairs
+    )
