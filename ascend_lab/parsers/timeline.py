@@ -458,6 +458,12 @@ class PassTimeline:
         self._fingerprints: Dict[int, GraphFingerprint] = {}  # the two most recent
         # index -> the first index of its run of identical dumps (same digest and count)
         self._same_as: Dict[int, int] = {}
+        # index -> the first index of any earlier identical dump (not only the one before)
+        self._first_alike: Dict[int, int] = {}
+        # that first index -> a pass known to have the same nodes (see :meth:`diff`)
+        self._kin: Dict[int, int] = {}
+        # (pass, its fingerprint): the last one a diff computed, for the diff after it
+        self._last_fingerprint: Optional[Tuple[int, GraphFingerprint]] = None
         self.snapshots: List[PassSnapshot] = []
         self._list()
 
@@ -466,6 +472,7 @@ class PassTimeline:
 
         after_optimize = False
         prev: Optional[PassSnapshot] = None
+        first_with: Dict[Tuple[Optional[str], Optional[int]], int] = {}
         for index, (counter, name, path) in enumerate(list_dump_files(self.dump_dir)):
             stage = classify(name, after_optimize)
             if stage == "optimize":
@@ -496,6 +503,7 @@ class PassTimeline:
             self._same_as[index] = (
                 index if snap.changed or prev is None else self._same_as[prev.index]
             )
+            self._first_alike[index] = first_with.setdefault((snap.digest, snap.node_count), index)
             if self.keep_text:
                 self._texts[index] = zlib.compress(data, 1)
             self.snapshots.append(snap)
@@ -583,11 +591,43 @@ class PassTimeline:
             result = PassDiff(added=[n.id for n in self.snapshot(0).nodes if n.kind != "constant"])
         elif self._same_as[index] == self._same_as[index - 1]:
             result = PassDiff()
+        elif self._kin_of(index) is not None and self._kin_of(index) == self._kin_of(index - 1):
+            result = PassDiff()  # both dumps are dumps of passes with the same nodes
         else:
-            result = diff_fingerprints(self._fingerprint(index - 1), self._fingerprint(index))
+            new = self._fingerprint(index)
+            result = diff_fingerprints(self._old_fingerprint(index - 1), new)
+            self._last_fingerprint = (index, new)
+        if index > 0 and not result.changed:
+            self._note_kin(index - 1, index)
         snap.changed = index == 0 or result.changed
         self._diffs[index] = result
         return result
+
+    def _kin_of(self, index: int) -> Optional[int]:
+        """A pass known to have the same nodes as ``index`` (None if none is known yet).
+
+        Two passes have the same nodes (their fingerprints' signatures are equal) when their
+        dumps are identical (digest and node count, as :meth:`same_as` trusts), or when the
+        diff between them was empty; equal signatures are transitive. A compile that
+        alternates between two forms of the same graph (the frontend prints "Scope:" in
+        ``opt_pass_*`` dumps, "Fullname with scope:" in the others) then parses each form
+        once, not once per switch.
+        """
+        return self._kin.get(self._first_alike[index])
+
+    def _note_kin(self, before: int, after: int) -> None:
+        kin = self._kin.setdefault(self._first_alike[before], before)
+        self._kin.setdefault(self._first_alike[after], kin)
+
+    def _old_fingerprint(self, index: int) -> GraphFingerprint:
+        """A fingerprint with the signatures of pass ``index``'s: the old side of a diff
+        reads no more than them, so the last one computed serves when its pass has the
+        same nodes (its ids may differ: a diff takes the ids of its new side)."""
+        last = self._last_fingerprint
+        kin = self._kin_of(index)
+        if last is not None and kin is not None and self._kin_of(last[0]) == kin:
+            return last[1]
+        return self._fingerprint(index)
 
     def _fingerprint(self, index: int) -> GraphFingerprint:
         # walking the passes in order, each pass's fingerprint serves two diffs

@@ -180,6 +180,29 @@ def test_timeline_flags_unchanged_passes(tmp_path):
     ]
 
 
+def test_timeline_does_not_parse_again_a_dump_of_nodes_it_knows(tmp_path):
+    dump = _copy_fixture_dump(tmp_path)
+    # the kernel selection's dump again, after graph_build (the same nodes, renumbered)
+    again = "hwopt_again_kernel_graph0_0095.ir"
+    shutil.copy(
+        os.path.join(dump, "hwopt_comm_after_kernel_select_kernel_graph0_0090.ir"),
+        os.path.join(dump, again),
+    )
+    calls, parse = _recording_parser()
+    timeline = tl.PassTimeline(dump, parse=parse)
+    diffs = [timeline.diff(snap.index) for snap in timeline]
+    names = [s.name for s in timeline][4:]
+    assert names == ["graph_build_0", "hwopt_again_kernel_graph0", "00_bootstrap"]
+    assert again not in calls  # its nodes are graph_build's, as the diff before found
+    assert diffs[5].changed is False and timeline[5].changed is False
+    assert diffs[6].changed  # the second compile's bootstrap: against pass 5's nodes
+    # each diff is the one the parsed graphs give
+    graphs = [tl._memo_parser()(timeline.text(s.index), s.path) for s in timeline]
+    for index in range(1, len(timeline)):
+        reference = tl.diff_graphs(graphs[index - 1], graphs[index])
+        assert diffs[index] == reference, timeline[index].name
+
+
 def test_timeline_keeps_pinned_graphs_and_a_few_recent_ones(tmp_path):
     dump = _copy_fixture_dump(tmp_path)
     calls, parse = _recording_parser()
