@@ -170,17 +170,19 @@ def compare_numerics(a: Any, *args: Any, **kwargs: Any) -> Any:
     ``capture="cells"`` (default): each side runs once in PyNative mode with a forward hook
     on every sub-Cell (context restored afterwards); an op inside a ``construct`` counts as
     part of its Cell. ``capture="dump"``: each side is compiled and run once in GRAPH_MODE
-    (graph-kernel fusion off) in a child process with MindSpore's own dump on, one record
-    per kernel (outputs only), matched by scope and op type (``attn/Softmax``) through
-    one-sided Casts (unmatched, never a divergence); an op's input error is its producers'
-    in the dumped kernel graph. It needs Cells whose classes live in a module file (not a
-    notebook cell), takes no reference arrays, costs a MindSpore start and a compile per
-    side, and leaves nothing on disk (see :mod:`ascend_lab.numerics.api`). Statistics only
+    (graph-kernel fusion off; ``fusion=True``, ``"a"`` or ``"b"`` turns it on) in a child
+    process with MindSpore's own dump on, one record per kernel (outputs only), named by the
+    Cell its data flow puts it in (MindSpore's own scope shown too) and matched by Cell path
+    and op type (``attn/Softmax``) through one-sided Casts (unmatched, never a divergence)
+    and fused kernels (compared at the last op they compute); an op's input error is its
+    producers' in the dumped kernel graph. Reference arrays are keyed by op
+    (``attn/Softmax#2``) or Cell path. It costs a MindSpore start and a compile per side,
+    and leaves nothing on disk (see :mod:`ascend_lab.numerics.api`). Statistics only
     by default (min/max/mean/std, NaN/Inf, float16 and bfloat16 overflow/underflow, a
     4096-value sample for the errors); ``tensors=True`` keeps whole tensors (exact
     errors). Keywords: ``amp``, ``mapping`` (``{a_path: b_path}``), ``k`` and ``floor``
     (first divergence: rel err > max(k x input rel err, floor)), ``tensors``,
-    ``sample_size``, ``capture``. Returns a
+    ``sample_size``, ``capture``, ``fusion``. Returns a
     :class:`~ascend_lab.numerics.result.NumericsResult`; bad sides, inputs or references
     raise :class:`~ascend_lab.errors.numerics.NumericsError` subclasses.
     """

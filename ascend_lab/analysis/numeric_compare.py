@@ -32,6 +32,13 @@ Op paths are the capture's *repaired* ones (the Cell each op's data flow puts it
 always the one MindSpore scoped it under: ``OpRecord.ms_key``). What the repaired paths
 leave unpaired is then paired by MindSpore's own (path, call) where both sides have it (the
 repair reads each side's graph alone, and a one-sided Cast can move an op next to it).
+
+Through fusion (graph-kernel fusion on one side only, ``fusion=``): the dump writes a
+fused kernel's outputs and nothing of the ops inside it. A fused kernel left unpaired is
+paired with the *last* original op it computes on the other side, found by data flow from
+its producers' partners within its op budget (``OpRecord.fused_ops``); the other
+originals are unmatched, "inside fused kernel X". Nothing is guessed: a kernel whose
+originals are not found stays unmatched with the reason.
 """
 
 from typing import Dict, List, Mapping, Optional, Sequence, Set, Tuple
@@ -217,7 +224,8 @@ def align_ops(
         if path not in groups_a:
             for rec in others:
                 left.append(Unmatched("b", rec, _op_reason(rec, "a", 0)))
-    return pairs, _pair_by_ms_key(left, rename, pairs)
+    left = _pair_by_ms_key(left, rename, pairs)
+    return pairs, _pair_fused(left, pairs)
 
 
 def _pair_by_ms_key(
@@ -245,6 +253,65 @@ def _pair_by_ms_key(
             pairs.append(OpComparison(u.record, other.record, errors))
             taken.update((id(u), id(other)))
     return [u for u in left if id(u) not in taken]
+
+
+def _pair_fused(left: List[Unmatched], pairs: List[OpComparison]) -> List[Unmatched]:
+    """Pair each fused kernel left unmatched (graph-kernel fusion on one side only) with the
+    last original op it computes on the other side; the other originals stay unmatched,
+    "inside fused kernel X".
+
+    The originals are found by data flow, as :func:`ascend_lab.analysis.fusion.
+    build_fusion_map` does across passes: from the partners of the kernel's producers, the
+    other side's unmatched ops, in run order, that read one of them or an op already
+    taken, as long as the kernel's op budget (``OpRecord.fused_ops``) allows. Nothing is
+    guessed: a kernel none of whose originals are found, or whose last one has outputs of
+    another shape, stays unmatched with the reason."""
+    fused = [u for u in left if u.record.fused_ops]
+    if not fused:
+        return left
+    partner: Dict[Tuple[str, Tuple[str, int]], OpRecord] = {}
+    for p in pairs:
+        partner[("a", p.a.key)] = p.b
+        partner[("b", p.b.key)] = p.a
+    out: Dict[int, Unmatched] = {id(u): u for u in left}
+    for u in sorted(fused, key=lambda f: f.record.index):
+        kernel, other_side = u.record, "b" if u.side == "a" else "a"
+        budget: Dict[str, int] = {}
+        for op in kernel.fused_ops or []:
+            budget[op] = budget.get(op, 0) + 1
+        region: Set[Tuple[str, int]] = set()
+        for key in kernel.producers or []:
+            mate = partner.get((u.side, key))
+            if mate is not None:
+                region.add(mate.key)
+        taken: List[Unmatched] = []
+        candidates = [o for o in left if o.side == other_side and id(o) in out]
+        for o in sorted(candidates, key=lambda c: c.record.index):
+            rec = o.record
+            if rec.fused_ops or budget.get(rec.op_type, 0) <= 0:
+                continue
+            if not region.intersection(rec.producers or []):
+                continue
+            budget[rec.op_type] -= 1
+            region.add(rec.key)
+            taken.append(o)
+        if not taken:
+            ops = ", ".join(kernel.fused_ops or [])
+            u.reason = f"a fused kernel ({ops}) whose ops were not found on side {other_side}"
+            continue
+        last = taken[-1].record
+        a, b = (kernel, last) if u.side == "a" else (last, kernel)
+        errors, why = _errors(a, b)
+        if errors is None:
+            u.reason = f"a fused kernel whose last op {last.label} differs: {why}"
+            continue
+        pairs.append(OpComparison(a, b, errors))
+        del out[id(u)], out[id(taken[-1])]
+        for o in taken[:-1]:
+            o.reason = (
+                f"inside fused kernel {kernel.label} on side {u.side}: its output is not dumped"
+            )
+    return [u for u in left if id(u) in out]
 
 
 def _renamed(path: str, rename: Mapping[str, str]) -> str:

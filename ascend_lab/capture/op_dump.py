@@ -35,10 +35,16 @@ into :class:`~ascend_lab.model.tensor_stats.TensorStats` and sends back the reco
   (:func:`ascend_lab.analysis.scopes.repaired_names`) moves an op MindSpore scoped under
   another Cell instance; MindSpore's own (path, call) stays in ``OpRecord.ms_key``.
 * In the child: GRAPH_MODE, graph-kernel fusion off (``enable_graph_kernel=False``: a fused
-  kernel would hide the ops inside it), current directory and dump in a private temporary
-  folder. The learner's process never changes its MindSpore context, environment or folder
-  (so :func:`ascend_lab.capture.compile.restoring_state` and ``CAPTURE_LOCK`` have nothing to
-  guard here); the folder is removed when the capture ends, also when the compile fails.
+  kernel would hide the ops inside it) unless ``fusion=True``: then on (AKG on CPU). The
+  CPU dump (2.10) writes a fused kernel's outputs only, under the kernel's name with the
+  shallow scope ``Default/GraphKernel_BiasAdd_ReLU_fusion-op0``, and nothing for the ops
+  inside it; its record carries the original ops it computes (``OpRecord.fused_ops``,
+  from its subgraph in the kernel graph: :func:`ascend_lab.analysis.fusion.op_budget`)
+  and the scope repair puts it in the Cell of its neighbours. Current directory and dump
+  in a private temporary folder. The learner's process never changes its MindSpore
+  context, environment or folder (so :func:`ascend_lab.capture.compile.restoring_state`
+  and ``CAPTURE_LOCK`` have nothing to guard here); the folder is removed when the capture
+  ends, also when the compile fails.
 * Memory: one dumped tensor is in memory at a time in the child (read, reduced to its
   statistics, deleted from disk); the whole run's dump is on disk until then (MindSpore
   writes it during the run). A tensor file over :data:`MAX_TENSOR_BYTES` is not read (its
@@ -102,9 +108,11 @@ def capture_side_dump(
     name: str,
     keep_tensors: bool = False,
     sample_size: int = SAMPLE_SIZE,
+    fusion: bool = False,
 ) -> SideRecord:
     """Run ``net(*inputs)`` once in GRAPH_MODE in a child process with MindSpore's dump on;
-    one :class:`OpRecord` per kernel (outputs only), in execution order."""
+    one :class:`OpRecord` per kernel (outputs only), in execution order. ``fusion``:
+    graph-kernel fusion on in the child (one record per fused kernel)."""
     import mindspore as ms
 
     from ascend_lab.capture.cell_outputs import to_tensors
@@ -115,7 +123,12 @@ def capture_side_dump(
             "(capture='dump' compares two Cells)"
         )
     who = f"side {name} ({type(net).__name__})"
-    options = {"name": name, "keep": bool(keep_tensors), "sample_size": int(sample_size)}
+    options = {
+        "name": name,
+        "keep": bool(keep_tensors),
+        "sample_size": int(sample_size),
+        "fusion": bool(fusion),
+    }
     try:
         data = side_pickle.dumps((net, to_tensors(inputs), options))
     except Exception as exc:  # noqa: BLE001 - any part of the user's Cell
@@ -243,10 +256,13 @@ def child_main(work: str) -> int:
 
     prime_pynative()  # PyNative: does not read the dump settings (they wait for a graph)
     ms.set_context(mode=ms.GRAPH_MODE)
+    fusion = bool(options.get("fusion"))
     try:
-        ms.set_context(enable_graph_kernel=False)
-    except Exception:  # noqa: BLE001, S110 - a MindSpore without the setting: no fusion
-        pass
+        ms.set_context(enable_graph_kernel=fusion)
+    except Exception as exc:  # noqa: BLE001 - a MindSpore without the setting: no fusion
+        if fusion:
+            _write_error(work, f"cannot turn graph-kernel fusion on: {exc}", True)
+            return 0
     try:
         net(*inputs)
     except Exception as exc:  # noqa: BLE001 - reported with MindSpore's text
@@ -280,6 +296,7 @@ def read_dump(
 ) -> SideRecord:
     """The records of one dumped run (every graph of ``rank_0``, in graph id and execution
     order); each tensor file is read, reduced and deleted in turn."""
+    from ascend_lab.analysis.fusion import is_fused_call, op_budget
     from ascend_lab.analysis.scopes import repaired_names
     from ascend_lab.model.graph import Graph
     from ascend_lab.parsers import limits
@@ -308,6 +325,7 @@ def read_dump(
         producers: Optional[Dict[str, List[str]]] = None
         sources: Dict[str, List[str]] = {}
         repaired: Dict[str, str] = {}
+        fused: Dict[str, List[str]] = {}
         ir = os.path.join(rank, "graphs", f"{parse.IR_PREFIX}{gid}.ir")
         try:
             graph: Optional[Graph] = parse_ir_file(ir) if os.path.exists(ir) else None
@@ -317,6 +335,11 @@ def read_dump(
             producers = parse.kernel_producers(graph, dumped)
             sources = {node.name: node.source for node in graph.nodes if node.name}
             repaired = repaired_names(graph)  # the Cell each op's data flow puts it in
+            fused = {
+                n.name: sorted(op_budget(n.op, graph.subgraphs.get(n.subgraph or "")).elements())
+                for n in graph.nodes
+                if n.name in dumped and is_fused_call(n)
+            }
         keys: Dict[str, Tuple[str, int]] = {}
         for full in names:
             outs = files.get(full)
@@ -342,6 +365,7 @@ def read_dump(
             rec = OpRecord(
                 len(records), path, call, op, full, source, [], stats, fed, (ms_path, ms_call)
             )
+            rec.fused_ops = fused.get(full)
             keys[full] = rec.key
             records.append(rec)
     return SideRecord(name, "op", records, description)

@@ -38,6 +38,7 @@ class OpRecord:
         "outputs",
         "producers",
         "ms_key",
+        "fused_ops",
     )
 
     def __init__(
@@ -67,6 +68,9 @@ class OpRecord:
         # op records: MindSpore's own (path, call), from the kernel's full name before the
         # scope repair; None for Cell and reference records
         self.ms_key = ms_key
+        # a fused kernel's record (capture="dump", fusion on): the original ops it computes,
+        # from its subgraph (``["BiasAdd", "ReLU"]``); None for any other record
+        self.fused_ops: Optional[List[str]] = None
 
     @property
     def key(self) -> Tuple[str, int]:
@@ -81,8 +85,8 @@ class OpRecord:
     def scoped_under(self) -> Optional[str]:
         """The Cell path MindSpore scoped this op under when the repair moved it (``""`` for
         the net itself), else None."""
-        if self.ms_key is None or self.ms_key[0] == self.path:
-            return None
+        if self.ms_key is None or self.ms_key[0] == self.path or self.fused_ops:
+            return None  # a fused kernel's scope is always the shallow Default
         return op_cell(self.ms_key[0])[0]
 
     def __repr__(self) -> str:

@@ -12,12 +12,21 @@ Two captures (``capture=``):
   name and op type (``attn/Softmax``), a one-sided Cast unmatched and never a divergence
   (:func:`ascend_lab.analysis.numeric_compare.align_ops`). An op's input error is that of
   its producers in the dumped kernel graph. Both sides must be Cells whose classes live in
-  a module file (not a notebook cell); ``amp=`` works (the AMP copy is sent). Reference
-  arrays are keyed by Cell, so they go with ``capture="cells"`` only. The dump folder is
-  removed afterwards, also when a compile fails.
+  a module file (not a notebook cell); ``amp=`` works (the AMP copy is sent). The dump
+  folder is removed afterwards, also when a compile fails.
+
+  ``fusion=`` turns graph-kernel fusion on in a side's child (``True``: both, ``"a"`` or
+  ``"b"``: that side, or a pair of bools), to ask "does fusion change my numbers?". The
+  CPU dump writes a fused kernel's outputs only: it is paired with the last original op it
+  computes on the other side, and the ops inside it are unmatched, "inside fused kernel X"
+  (:func:`ascend_lab.analysis.numeric_compare.align_ops`).
+
+  Reference arrays work here too (:func:`ascend_lab.numerics.reference.reference_op_side`):
+  keyed by op (``attn/Softmax``, ``attn/Softmax#2`` for the third, as the table labels
+  them) or by Cell path (compared at the Cell's last op).
 """
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Tuple
 
 from ascend_lab.analysis.numeric_compare import K_DEFAULT, align, align_ops, find_divergence
 from ascend_lab.errors.numerics import NumericsInputError
@@ -33,6 +42,30 @@ def _is_reference(obj: Any) -> bool:
     return isinstance(obj, (dict, str, os.PathLike)) or hasattr(obj, "files")
 
 
+def _fusion_sides(fusion: Any, capture: str) -> Tuple[bool, bool]:
+    """``fusion=`` as (side a, side b): False, True (both), "a", "b" or a pair of bools."""
+    if isinstance(fusion, bool):
+        sides = (fusion, fusion)
+    elif fusion in ("a", "b"):
+        sides = (fusion == "a", fusion == "b")
+    elif (
+        isinstance(fusion, (tuple, list))
+        and len(fusion) == 2
+        and all(isinstance(f, bool) for f in fusion)
+    ):
+        sides = (fusion[0], fusion[1])
+    else:
+        raise NumericsInputError(
+            f"fusion is True, False, 'a', 'b' or a pair of bools (side a, side b), got {fusion!r}"
+        )
+    if any(sides) and capture != "dump":
+        raise NumericsInputError(
+            "fusion= needs capture='dump' (graph mode; capture='cells' runs in PyNative, "
+            "where nothing is fused)"
+        )
+    return sides
+
+
 def compare_numerics(
     a: Any,
     *args: Any,
@@ -43,6 +76,7 @@ def compare_numerics(
     tensors: bool = False,
     sample_size: int = SAMPLE_SIZE,
     capture: str = "cells",
+    fusion: Any = False,
 ) -> NumericsResult:
     """See :func:`ascend_lab.compare_numerics` (and this module's docstring for ``capture``)."""
     if capture not in CAPTURES:
@@ -70,16 +104,22 @@ def compare_numerics(
         raise NumericsInputError("side a must be a mindspore.nn.Cell; a reference goes second")
     if sample_size < 1:
         raise NumericsInputError("sample_size must be at least 1")
+    fuse_a, fuse_b = _fusion_sides(fusion, capture)
     if capture == "dump":
-        if _is_reference(b):
-            raise NumericsInputError(
-                "capture='dump' compares two Cells; reference arrays are keyed by Cell: "
-                "use capture='cells'"
-            )
         from ascend_lab.capture.op_dump import capture_side_dump
 
-        ops_a = capture_side_dump(a, inputs, "a", tensors, sample_size)
-        ops_b = capture_side_dump(b, inputs, "b", tensors, sample_size)
+        if _is_reference(b):
+            if fuse_b:
+                raise NumericsInputError("fusion applies to Cells; side b is reference arrays")
+            from ascend_lab.numerics.reference import reference_op_side
+
+            ops_a = capture_side_dump(a, inputs, "a", tensors, sample_size, fuse_a)
+            ref = reference_op_side(b, ops_a.by_key(), "b", tensors, sample_size)
+            pairs, unmatched = align(ops_a, ref, mapping)
+            first = find_divergence(pairs, k, floor, ops_a, ref)
+            return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, capture)
+        ops_a = capture_side_dump(a, inputs, "a", tensors, sample_size, fuse_a)
+        ops_b = capture_side_dump(b, inputs, "b", tensors, sample_size, fuse_b)
         pairs, unmatched = align_ops(ops_a, ops_b, mapping)
         first = find_divergence(pairs, k, floor, ops_a, ops_b)
         return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, capture)

@@ -8,12 +8,12 @@ Pure NumPy: a reference never imports MindSpore.
 """
 
 import os
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from ascend_lab.errors.numerics import NumericsReferenceError
-from ascend_lab.model.numeric_records import OpRecord, SideRecord, path_from_key
+from ascend_lab.model.numeric_records import OpRecord, SideRecord, op_cell, path_from_key
 from ascend_lab.model.tensor_stats import SAMPLE_SIZE, TensorStats
 
 MAX_REFERENCE_BYTES = 4 * 2**30
@@ -63,26 +63,132 @@ def reference_side(
     there, an array of another shape, or a reference that matches nothing raise
     :class:`~ascend_lab.errors.numerics.NumericsReferenceError` naming the keys.
     """
+
+    def resolve(base: str) -> Optional[Tuple[str, int]]:
+        key = path_from_key(base)
+        return key if key in known else None
+
+    def listing() -> str:
+        names = sorted(r.label for r in known.values())
+        return "The net's Cells are: " + _few(names, 20)
+
+    return _side(
+        source,
+        known,
+        resolve,
+        "name no Cell call of the net",
+        listing,
+        name,
+        keep_tensors,
+        sample_size,
+    )
+
+
+def reference_op_side(
+    source: Any,
+    known: Mapping[Tuple[str, int], OpRecord],
+    name: str = "b",
+    keep_tensors: bool = False,
+    sample_size: int = SAMPLE_SIZE,
+) -> SideRecord:
+    """Reference arrays against op records (``capture="dump"``), every key checked.
+
+    A key names an op by its label, as the comparison's table shows it (``attn/Softmax``,
+    the third of them ``attn/Softmax#2``; MindSpore's own name before the scope repair,
+    ``ms_key``, works too), or a Cell by its path or scope (``layers.0.attn``,
+    ``Default/layers-CellList/0-Block``, ``""`` or ``(net)`` the net): a Cell is compared at
+    its last op in run order (the last op scoped in it or below; a Cell called several
+    times cannot be told apart op by op, so ``attn#1`` names no Cell). ``:K`` picks the
+    K-th output, as for Cells. Unknown keys, two keys for one output, shapes that differ
+    raise :class:`~ascend_lab.errors.numerics.NumericsReferenceError` with a few of the
+    keys the net has.
+    """
+    records = sorted(known.values(), key=lambda r: r.index)
+    by_label: Dict[str, Tuple[str, int]] = {}
+    for rec in records:
+        by_label[rec.label] = rec.key
+    for rec in records:
+        if rec.ms_key is not None:
+            ms_label = rec.ms_key[0] if rec.ms_key[1] == 0 else "{}#{}".format(*rec.ms_key)
+            by_label.setdefault(ms_label, rec.key)
+    last_in: Dict[str, Tuple[str, int]] = {}
+    for rec in records:  # run order: the last op below each Cell path wins
+        cell = op_cell(rec.path)[0]
+        if "/" in cell:
+            continue  # an op outside the module tree (``Expand/_SiLU``): no Cell
+        parts = cell.split(".") if cell else []
+        for i in range(len(parts) + 1):
+            last_in[".".join(parts[:i])] = rec.key
+
+    def resolve(base: str) -> Optional[Tuple[str, int]]:
+        if base in by_label:
+            return by_label[base]
+        cell, call = path_from_key(base)
+        return last_in.get(cell) if call == 0 else None
+
+    def listing() -> str:
+        ops = [r.label for r in records]
+        cells = sorted(k for k in last_in if k)
+        return "The net's ops are named like: {}; its Cells: {}".format(
+            _few(ops, 8), _few(cells, 12) if cells else "(net)"
+        )
+
+    return _side(
+        source,
+        known,
+        resolve,
+        "name no op or Cell of the net",
+        listing,
+        name,
+        keep_tensors,
+        sample_size,
+    )
+
+
+def _few(names: List[str], n: int) -> str:
+    return ", ".join(names[:n]) + (" …" if len(names) > n else "")
+
+
+def _side(
+    source: Any,
+    known: Mapping[Tuple[str, int], OpRecord],
+    resolve: Callable[[str], Optional[Tuple[str, int]]],
+    unknown_what: str,
+    listing: Callable[[], str],
+    name: str,
+    keep_tensors: bool,
+    sample_size: int,
+) -> SideRecord:
     arrays = read_reference(source)
     if not arrays:
         raise NumericsReferenceError("the reference holds no arrays")
     grouped: Dict[Tuple[str, int], Dict[int, Any]] = {}
+    named_by: Dict[Tuple[Tuple[str, int], int], str] = {}
     unknown: List[str] = []
+    twice: List[str] = []
     for key, value in arrays.items():
         base, out_index = _split_output(key)
-        cell_key = path_from_key(base)
-        if cell_key not in known:
+        cell_key = resolve(base)
+        if cell_key is None:
             unknown.append(key)
             continue
+        if (cell_key, out_index) in named_by:
+            twice.append(f"{named_by[(cell_key, out_index)]!r} and {key!r}")
+            continue
+        named_by[(cell_key, out_index)] = key
         grouped.setdefault(cell_key, {})[out_index] = value
     if unknown:
-        names = sorted(r.label for r in known.values())
         raise NumericsReferenceError(
-            "{} reference key(s) name no Cell call of the net: {}. The net's Cells are: {}".format(
+            "{} reference key(s) {}: {}. {}".format(
                 len(unknown),
+                unknown_what,
                 ", ".join(repr(k) for k in sorted(unknown)[:10]),
-                ", ".join(names[:20]) + (" …" if len(names) > 20 else ""),
+                listing(),
             )
+        )
+    if twice:
+        raise NumericsReferenceError(
+            "reference keys name the same output twice: " + "; ".join(twice[:10])
         )
     records: List[OpRecord] = []
     bad: List[str] = []
@@ -92,11 +198,16 @@ def reference_side(
         outs: List[Optional[TensorStats]] = []
         for out_index, value in sorted(grouped[cell_key].items()):
             arr = np.asarray(value)
-            if out_index >= len(rec.outputs) or tuple(arr.shape) != rec.outputs[out_index].shape:
-                want = rec.outputs[out_index].shape if out_index < len(rec.outputs) else "none"
-                bad.append(
-                    f"{rec.label}:{out_index} is {tuple(arr.shape)} but the net gives {want}"
-                )
+            mine = rec.outputs[out_index] if out_index < len(rec.outputs) else None
+            if out_index >= len(rec.outputs) or (
+                mine is not None and tuple(arr.shape) != mine.shape
+            ):
+                want = mine.shape if mine is not None else "none"
+                given = named_by[(cell_key, out_index)]
+                where = f"{rec.label}:{out_index}"
+                if _split_output(given)[0] != rec.label:
+                    where = f"{given!r} ({where})"
+                bad.append(f"{where} is {tuple(arr.shape)} but the net gives {want}")
                 continue
             while len(outs) < out_index:
                 outs.append(None)  # that output is not in the reference: not compared

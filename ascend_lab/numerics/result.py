@@ -79,7 +79,9 @@ class Divergence:
             where = " ".join(w for w in (rec.scope, _where(rec), _dtypes(rec)) if w)
             text += "\n  " + _("side {}: {}").format(side, where)
             under = rec.scoped_under
-            if under is not None:
+            if rec.fused_ops:
+                text += " (" + _("a fused kernel of {}").format(", ".join(rec.fused_ops)) + ")"
+            elif under is not None:
                 text += (
                     " ("
                     + _("scoped by MindSpore under {}, which gives the source line too").format(
@@ -93,9 +95,13 @@ class Divergence:
         return f"Divergence({self.label!r}, {self.op_type_a})"
 
 
-def _op_cell(rec: Any) -> str:
-    """The table's op column: the op type, and where MindSpore scoped it when the capture's
-    scope repair moved it (``Add (MindSpore: blocks.0.attn_norm)``)."""
+def _op_cell(pair: OpComparison) -> str:
+    """The table's op column: side a's op type, and where MindSpore scoped it when the
+    capture's scope repair moved it (``Add (MindSpore: blocks.0.attn_norm)``), or that
+    side b computed it inside a fused kernel."""
+    rec = pair.a
+    if pair.b.fused_ops and not rec.fused_ops:
+        return _("{} (fused on side b)").format(rec.op_type)
     under = rec.scoped_under
     if under is None:
         return str(rec.op_type)
@@ -171,7 +177,7 @@ class NumericsResult:
                 [
                     str(p.a.index),
                     p.label,
-                    _op_cell(p.a),
+                    _op_cell(p),
                     _g(p.max_abs),
                     _g(p.max_rel),
                     _g(p.cosine),
@@ -271,6 +277,8 @@ class NumericsResult:
                     "scope_b": p.b.scope,
                     "scoped_under_a": p.a.scoped_under,
                     "scoped_under_b": p.b.scoped_under,
+                    "fused_ops_a": p.a.fused_ops,
+                    "fused_ops_b": p.b.fused_ops,
                     "source_a": p.a.source,
                     "source_b": p.b.source,
                     "max_abs": p.max_abs,

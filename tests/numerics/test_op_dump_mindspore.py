@@ -4,27 +4,23 @@ op it is, where the per-Cell capture can only name the Cell; a clean pair report
 side that does not compile is a clear NumericsError; nothing is left on disk."""
 
 import os
-import tempfile
 
 import mindspore as ms
 import numpy as np
 import pytest
 
 import ascend_lab
-from ascend_lab.errors.numerics import NumericsError, NumericsInputError, NumericsRunError
+from ascend_lab.errors.numerics import (
+    NumericsError,
+    NumericsInputError,
+    NumericsReferenceError,
+    NumericsRunError,
+)
 from ascend_lab.i18n import using
 from tests.numerics import nets
 from tests.numerics.test_planted_mindspore import line_of
 
 pytestmark = pytest.mark.mindspore
-
-
-@pytest.fixture
-def private_tmp(tmp_path, monkeypatch):
-    """Every temporary file of the capture (ours and the child's) goes to ``tmp_path``."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    return tmp_path
 
 
 def test_softmax_inside_a_construct_is_the_first_divergence_op_by_op(private_tmp):
@@ -165,8 +161,9 @@ def test_classes_the_child_cannot_import_travel_by_value_and_bad_arguments_are_r
     assert r.first_divergence is None
     with pytest.raises(NumericsError, match="capture must be 'cells'"):
         ascend_lab.compare_numerics(nets.Head(), nets.Head(), nets.inputs(), capture="ops")
-    with pytest.raises(NumericsInputError, match="reference arrays are keyed by Cell"):
-        ascend_lab.compare_numerics(nets.Head(), {"proj": None}, nets.inputs(), capture="dump")
+    # reference arrays go with capture="dump" too (test_op_dump_reference_mindspore.py)
+    with pytest.raises(NumericsReferenceError, match="'proj.nope'.*its Cells: logits, norm"):
+        ascend_lab.compare_numerics(nets.Head(), {"proj.nope": 0}, nets.inputs(), capture="dump")
 
 
 MODULE = """
