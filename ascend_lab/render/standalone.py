@@ -64,7 +64,8 @@ PACKED = '<script type="application/json" id="ascend-lab-passes">{}</script>\n'
 
 def embed_json(data: Any) -> str:
     """JSON that is safe inside a <script> element: no ``</`` and no ``<!--``."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    # no check for cycles (a payload is a tree; a cycle ends in RecursionError all the same)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), check_circular=False)
     return text.replace("</", "<\\/").replace("<!--", "<\\u0021--")
 
 

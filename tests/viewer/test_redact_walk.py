@@ -71,3 +71,15 @@ def test_node_identifiers_kept_and_the_rest_of_a_node_redacted():
     assert got["attrs"] == {"value": "<dump>/dump/a.ir", "nested": [{"where": "<dump>/dump/a.ir"}]}
     for field in ("id", "op", "name", "scope", "repaired_scope", "inputs"):
         assert got[field] == node[field]
+
+
+def test_strings_past_the_cache_are_rewritten_each_time(monkeypatch):
+    from ascend_lab.payload import redact
+
+    monkeypatch.setattr(redact, "_CACHE_MAX", 2)
+    redactor = PathRedactor("/work")
+    doc = {"source": [f"/work/a{i}.py:1" for i in range(5)] * 2, "file": "/work/a0.py:1"}
+    expected = naive(doc, redactor.text)
+    assert redactor.value(doc) == expected == redactor.value(doc)
+    assert expected["source"][:2] == ["a0.py:1", "a1.py:1"]
+    assert len(redactor._done) == 2  # the first two strings kept, the others not
