@@ -1,6 +1,8 @@
-"""``%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [--capture dump] [-o var]``.
+"""``%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [--capture dump]
+[--fusion a|b|both] [-o var]``.
 
-Cell-by-Cell (``--capture dump``: op-by-op, graph mode) numeric comparison of two sides
+Cell-by-Cell (``--capture dump``: op-by-op, graph mode; ``--fusion``: graph-kernel fusion
+on that side) numeric comparison of two sides
 (``a`` a Cell; ``b`` a Cell, a dict of reference arrays or a ``.npz`` path) on the inputs
 that follow; with ``--amp O2`` there is no ``b``: ``a`` is compared with its AMP copy.
 Names are Python expressions in the user's namespace. The
@@ -14,7 +16,11 @@ from typing import Any, List, Optional
 from ascend_lab.i18n.magic_args import MagicArgumentParser
 from ascend_lab.tracing.magic import _evaluate, check_output_name, split_words
 
-USAGE = "%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [--capture dump] [-o var]"
+USAGE = (
+    "%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [--capture dump] "
+    "[--fusion a|b|both] [-o var]"
+)
+FUSION = {"a": "a", "b": "b", "both": True}
 
 
 def parse_line(line: str) -> argparse.Namespace:
@@ -24,6 +30,7 @@ def parse_line(line: str) -> argparse.Namespace:
     p.add_argument("--amp", default=None, choices=("O1", "O2", "O3"))
     p.add_argument("--tensors", action="store_true")
     p.add_argument("--capture", default="cells", choices=("cells", "dump"))
+    p.add_argument("--fusion", default=None, choices=tuple(FUSION))
     p.add_argument("-o", "--output", default="_numerics")
     args = p.parse_args(split_words(line, USAGE))
     check_output_name(args.output)
@@ -42,7 +49,13 @@ def numerics_magic(shell: Any, line: str) -> Optional[Any]:
     try:
         args = parse_line(line)
         values: List[Any] = [_evaluate(shell, name) for name in args.names]
-        result = compare_numerics(*values, amp=args.amp, tensors=args.tensors, capture=args.capture)
+        result = compare_numerics(
+            *values,
+            amp=args.amp,
+            tensors=args.tensors,
+            capture=args.capture,
+            fusion=FUSION.get(args.fusion, False),
+        )
     except (ValueError, TypeError, AscendLabError) as exc:
         print(f"%ascend_compare --numerics: {exc}")
         return None

@@ -13,6 +13,8 @@ def test_parse_line_needs_sides_and_inputs():
     assert parse_line("--numerics net x --amp O2").amp == "O2"
     assert parse_line("--numerics a b x").capture == "cells"
     assert parse_line("--numerics a b x --capture dump").capture == "dump"
+    assert parse_line("--numerics a b x --capture dump --fusion b").fusion == "b"
+    assert parse_line("--numerics a b x").fusion is None
     with pytest.raises(ValueError, match="two sides and the inputs"):
         parse_line("--numerics a b")
     with pytest.raises(ValueError, match="a net and its inputs"):
