@@ -71,6 +71,10 @@ NET_NAME = "net"  # the dump's folder name for the net (``common_dump_settings.n
 MAX_TENSOR_BYTES = 2 << 30
 MAX_RESULT_BYTES = 8 << 30  # the records sent back (whole tensors with tensors=True)
 _LIBRARY_MARKS = ("site-packages", "dist-packages", os.sep + "mindspore" + os.sep)
+_NO_SOURCE = (
+    "MindSpore's graph parser reads each construct's source text: a class made by exec() or "
+    "typed into a console has none; define it in a notebook cell, a script or a module"
+)
 _SHAPE_WORDS = ("shape", "dimension", "rank", "size of", "in_channels", "must be equal")
 SIDE_FILE = "side.pkl"
 SOURCES_FILE = "sources.json"  # linecache entries for by-value classes (notebook cells)
@@ -272,6 +276,8 @@ def child_main(work: str) -> int:
         first = _first_line(text) or type(exc).__name__
         low = text.lower()
         shape = isinstance(exc, (ValueError, TypeError)) and any(w in low for w in _SHAPE_WORDS)
+        if isinstance(exc, OSError) and "source code" in low:  # inspect's, in MindSpore's parser
+            where = f" ({_NO_SOURCE})"
         _write_error(
             work,
             f"could not compile or run in graph mode on the inputs {_shapes(inputs)}: "

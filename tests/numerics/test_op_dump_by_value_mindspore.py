@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import ascend_lab
-from ascend_lab.errors.numerics import NumericsInputError
+from ascend_lab.errors.numerics import NumericsInputError, NumericsRunError
 from tests.numerics import nets
 
 pytestmark = pytest.mark.mindspore
@@ -203,3 +203,28 @@ def test_primitive_attributes_set_after_init_reach_the_child():
     last = r.find("Softmax")
     assert last is not None
     assert np.allclose(last.b.outputs[0].array, expected, atol=1e-6)
+
+
+MADE_BY_EXEC = """
+class Made(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = ms.nn.Dense(16, 16)
+
+    def construct(self, x):
+        return self.fc(x)
+"""
+
+
+def test_a_class_without_source_text_is_a_clear_error(tmp_path, monkeypatch):
+    """exec() in __main__: the class travels, but no file or linecache holds its construct."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ns = {"__name__": "__main__", "ms": ms}
+    exec(compile(MADE_BY_EXEC, "<made by exec>", "exec"), ns)  # noqa: S102
+    net = ns["Made"]()
+    with pytest.raises(NumericsRunError) as info:
+        ascend_lab.compare_numerics(net, net, nets.inputs(), capture="dump")
+    msg = str(info.value)
+    assert msg.startswith("side a (Made) could not compile or run in graph mode"), msg
+    assert "reads each construct's source text" in msg and "inspect.py" not in msg
+    assert list(tmp_path.iterdir()) == []
