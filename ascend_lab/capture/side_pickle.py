@@ -24,7 +24,9 @@ things in the child that pickling does not carry:
   function reachable from the net (its Cell classes, their bases, functions held by a Cell).
 
 What cannot travel (a lambda closing over a generator, a thread, an open socket) is refused
-with dill's reason.
+with dill's reason. A class whose source text is nowhere (made by ``exec()``, typed into a
+plain console) travels, but MindSpore cannot parse it in the child: that compile error says
+so (:mod:`ascend_lab.capture.op_dump`).
 """
 
 import io
