@@ -117,7 +117,12 @@ BROKEN_PIPE_SCRIPT = textwrap.dedent(
         except BrokenPipeError:
             pass
         os.close(w)
-        time.sleep(1.0)  # the server reads end of input and exits
+        # When MindSpore's handler runs, the server reads end of input and exits: wait for
+        # that (under a loaded CI it took more than a second), else give it 2 s to happen.
+        from ascend_lab.capture import akg_server
+        deadline = time.monotonic() + (60.0 if mode == "plain" else 2.0)
+        while akg_server.live_servers() and time.monotonic() < deadline:
+            time.sleep(0.1)
 
     def own_fusion_compile():  # the learner's own, not through ascend_lab
         ms.set_context(mode=ms.GRAPH_MODE, enable_graph_kernel=True)
