@@ -64,3 +64,29 @@ def test_passes_that_only_print_differently_are_unchanged(decoder_dumps):
         assert not diff.changed, (after.name, len(diff.added), len(diff.removed))
     # MindSpore 2.7 and 2.10 print opt_pass_* dumps with "Scope:" lines between the others
     assert pairs >= 2
+
+
+def test_diffs_answered_from_known_passes_equal_the_parsed_graphs_diffs(decoder_dumps):
+    # issue #27: a dump identical to an earlier pass's (not the one before) is not parsed;
+    # every diff still equals the one of the two passes' own parses
+    from ascend_lab.parsers.timeline import diff_graphs
+
+    parsed = []
+
+    def parse(text, path):
+        parsed.append(path)
+        return parse_ir_text(text, path)
+
+    timeline = PassTimeline(decoder_dumps.dump_dir, parse=parse)
+    diffs = [timeline.diff(snap.index) for snap in timeline]
+    distinct = {timeline.same_as(s.index) for s in timeline}
+    assert len(set(parsed)) < len(distinct)  # some pass's dump was known, not parsed
+    graphs = {}
+    for snap in timeline:
+        first = timeline.same_as(snap.index)
+        if first not in graphs:
+            graphs[first] = parse_ir_text(timeline.text(first), timeline[first].path)
+    for index in range(1, len(timeline)):
+        before = graphs[timeline.same_as(index - 1)]
+        after = graphs[timeline.same_as(index)]
+        assert diffs[index] == diff_graphs(before, after), timeline[index].name
