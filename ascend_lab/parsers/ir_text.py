@@ -247,6 +247,65 @@ def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
     return commas, -1
 
 
+# A node line whose tensor constant MindSpore prints over several lines (numpy's layout of a
+# small value: a 2-D+ one after ``value=`` and a line break, 3-D ones with blank lines, a
+# wrapped 1-D one on lines that start with spaces): at most this many lines are joined to it.
+_VALUE_LINES_MAX = 4096
+
+
+def _open_depth(text: str, depth: int = 0) -> int:
+    """Brackets still open after ``text`` (outside double quotes), from ``depth``."""
+    in_quote = False
+    for m in _SPECIAL_RE.finditer(text):
+        at = m.start()
+        ch = text[at]
+        if in_quote:
+            if ch == '"' and text[at - 1] != "\\":
+                in_quote = False
+        elif ch == '"':
+            in_quote = True
+        elif ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+    return depth
+
+
+def value_line_follows(nxt: str) -> bool:
+    """Whether the line after a node line may carry its tensor value: not one of the node's
+    own ``: types`` / ``# ...`` lines, not the next node, ``Return`` or the block's end."""
+    if nxt.startswith("      "):
+        return nxt.lstrip()[:1] not in (":", "#")  # a wrapped 1-D value starts with spaces
+    return not nxt.startswith(("  %", "  Return(", "}"))
+
+
+def join_value_lines(lines: List[str], idx: int, max_chars: int) -> Tuple[str, int]:
+    """The node line at ``lines[idx]`` with the lines of a tensor value that MindSpore
+    printed under it joined on (one space each), and the index of the line after them.
+    Unchanged (``idx + 1``) when its brackets close on the line, or do not close within
+    :data:`_VALUE_LINES_MAX` lines and ``max_chars``: the parser then says what is wrong."""
+    line = lines[idx]
+    depth = _open_depth(line)
+    if depth <= 0:
+        return line, idx + 1
+    parts = [line]
+    size = len(line)
+    end = idx + 1
+    while depth > 0 and end < len(lines) and end - idx <= _VALUE_LINES_MAX:
+        nxt = lines[end]
+        if not value_line_follows(nxt):  # the node's own lines, the next node, the end
+            break
+        size += len(nxt) + 1
+        if size > max_chars:
+            break
+        parts.append(nxt.strip())
+        depth = _open_depth(nxt, depth)
+        end += 1
+    if depth != 0:
+        return line, idx + 1
+    return " ".join(p for p in parts if p), end
+
+
 def _match_close(text: str, start: int) -> int:
     """Index just past the bracket that closes the one at ``text[start]``; -1 if none."""
     return _scan_top(text, start, True)[1]
@@ -721,6 +780,9 @@ class _IRParser:
                         self._extra(node, stripped)
                     continue
                 if line.startswith("  %"):
+                    if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
+                        # a tensor constant printed over the lines below (numpy's layout)
+                        line, skip_to = join_value_lines(lines, idx, max_line)
                     m = node_re(line)
                     if not m:
                         raise self.error(f"cannot read node line {line.strip()[:80]!r}")
@@ -728,6 +790,8 @@ class _IRParser:
                     type_lines = 0
                     continue
                 if line.startswith("  Return("):
+                    if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
+                        line, skip_to = join_value_lines(lines, idx, max_line)
                     node = self._node(graph, "return", None, line[2:], callee_re)
                     type_lines = 0
                     continue
