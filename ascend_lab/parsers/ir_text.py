@@ -1118,8 +1118,8 @@ class _IRParser:
             node.input_types = list(ins)
             node.outputs = list(outs)
         elif _has_device_type(body):
-            ins, outs = _parse_types_line(body)
-            self._apply_device(node, ins, outs)
+            device_ins, device_outs = _parse_types_line(body)
+            self._apply_device(node, device_ins, device_outs)
         elif "object_types" not in node.attrs:
             # Kernel object types: `(Tensor, Scalar) -> (TupleUnfold)`.
             node.attrs["object_types"] = body
