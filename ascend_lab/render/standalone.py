@@ -116,6 +116,22 @@ def _render_html(
     transform = redactor.value if redactor is not None else None
     # A trace hands each pass to the packer as it is built (never all passes at once).
     packer = PassPacker(transform=transform) if hasattr(payload, "to_payload") else None
+    try:
+        return _page(payload, packer, redactor, transform, title, view, lang)
+    finally:
+        if packer is not None:
+            packer.close()  # its compression thread, also when the page failed
+
+
+def _page(
+    payload: Any,
+    packer: Optional[PassPacker],
+    redactor: Optional[PathRedactor],
+    transform: Any,
+    title: Optional[str],
+    view: str,
+    lang: Optional[str],
+) -> str:
     data, _ = payload_for_view(payload, pass_sink=packer)
     if view == "profile" and not data.get("profile"):
         raise ValueError(

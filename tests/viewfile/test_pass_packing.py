@@ -102,3 +102,68 @@ def json_text(*values):
     for bundle in values[-1]["bundles"]:
         texts.append(gzip.decompress(base64.b64decode(bundle)).decode("utf-8"))
     return "\n".join(texts)
+
+
+def _bundles_of(count):
+    payload = payload_for_path(str(LENET), passes="all")
+    graphs = list(payload["graphs"].values())
+    return [{f"pass:{i}": graphs[i % len(graphs)], "n": i} for i in range(count)]
+
+
+def test_background_compression_packs_what_the_page_thread_would():
+    from ascend_lab.payload.packing import PassPacker
+
+    def pack(background):
+        packer = PassPacker(background=background)
+        numbers = [packer.add(i, b) for i, b in enumerate(_bundles_of(7))]
+        return numbers, packer.packed()
+
+    assert pack(True) == pack(False)
+
+
+def test_background_compression_keeps_at_most_a_few_bundles_waiting(monkeypatch):
+    import threading
+
+    from ascend_lab.payload import packing
+
+    gate = threading.Event()
+    real = packing._gzip_base64
+
+    def slow(data, level):
+        gate.wait(5)  # the thread is held until the packer must wait for it
+        return real(data, level)
+
+    monkeypatch.setattr(packing, "_gzip_base64", slow)
+    packer = packing.PassPacker()
+    seen = []
+    original_wait = packer._wait
+
+    def watch(keep):
+        seen.append(len(packer._pending))
+        if len(packer._pending) > keep:
+            gate.set()
+        original_wait(keep)
+
+    monkeypatch.setattr(packer, "_wait", watch)
+    for i, bundle in enumerate(_bundles_of(6)):
+        packer.add(i, bundle)
+    assert max(seen) <= packer.MAX_PENDING
+    assert len(packer.packed()["bundles"]) == 6
+    assert packer._pool is None  # the thread is gone once everything is packed
+
+
+def test_a_failure_on_the_compression_thread_is_raised_and_the_thread_stopped(monkeypatch):
+    import pytest
+
+    from ascend_lab.payload import packing
+
+    def broken(data, level):
+        raise MemoryError("no room for the bundle")
+
+    monkeypatch.setattr(packing, "_gzip_base64", broken)
+    packer = packing.PassPacker()
+    packer.add(0, _bundles_of(1)[0])
+    with pytest.raises(MemoryError, match="no room"):
+        packer.packed()
+    packer.close()
+    assert packer._pool is None
