@@ -63,6 +63,8 @@ def _tensor_list(value: Any) -> List[Any]:
 
     if isinstance(value, ms.Tensor):
         return [value]
+    if isinstance(value, dict):  # a dict output: its values in insertion order
+        value = list(value.values())
     if isinstance(value, (list, tuple)):
         out: List[Any] = []
         for item in value:
