@@ -57,7 +57,7 @@ class PassPacker:
         self.transform = transform
         self.passes: Dict[str, int] = {}
         self.diffs: Dict[str, Dict[str, Any]] = {}
-        self._bundles: List[Union[str, Future[str]]] = []
+        self._bundles: List[Union[str, Future]] = []  # a Future until its thread is done
         self._number_of: Dict[str, int] = {}
         self._pending: Deque[int] = deque()  # bundle numbers still on the thread
         self._pool: Optional[ThreadPoolExecutor] = (
