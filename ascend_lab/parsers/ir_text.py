@@ -220,6 +220,17 @@ def _subgraph_header(line: str) -> Optional[Tuple[str, str]]:
 # ---------------------------------------------------------------------------- splitting
 
 
+# MindSpore prints a string constant between double quotes as it is, unescaped: a `"` or a
+# line break inside it is printed raw (`Print("a (b", x)`, a dict key `"b)""`). So a `"` ends
+# a string only where a string can end: before `,`, a closing bracket, `:` or the line's end.
+_QUOTE_ENDS = frozenset([",", ")", "]", "}", ":", "\r", "\n", ""])
+
+
+def _closes_quote(text: str, at: int) -> bool:
+    """Whether the ``"`` at ``text[at]``, inside a string, is the one that ends it."""
+    return text[at - 1] != "\\" and text[at + 1 : at + 2] in _QUOTE_ENDS
+
+
 def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
     """One walk over the brackets, commas and double quotes of ``text`` from ``start``:
     ``(positions of the commas outside brackets and quotes, index just past the bracket
@@ -232,7 +243,7 @@ def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
         at = m.start()
         ch = text[at]
         if in_quote:
-            if ch == '"' and text[at - 1] != "\\":
+            if ch == '"' and _closes_quote(text, at):
                 in_quote = False
         elif ch == '"':
             in_quote = True
@@ -253,14 +264,14 @@ def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
 _VALUE_LINES_MAX = 4096
 
 
-def _open_depth(text: str, depth: int = 0) -> int:
-    """Brackets still open after ``text`` (outside double quotes), from ``depth``."""
-    in_quote = False
+def _open_depth(text: str, depth: int = 0, in_quote: bool = False) -> Tuple[int, bool]:
+    """Brackets still open after ``text`` (outside double quotes), from ``depth``, and
+    whether ``text`` ends inside a string (MindSpore prints a line break in one raw)."""
     for m in _SPECIAL_RE.finditer(text):
         at = m.start()
         ch = text[at]
         if in_quote:
-            if ch == '"' and text[at - 1] != "\\":
+            if ch == '"' and _closes_quote(text, at):
                 in_quote = False
         elif ch == '"':
             in_quote = True
@@ -268,7 +279,7 @@ def _open_depth(text: str, depth: int = 0) -> int:
             depth += 1
         elif ch in _CLOSE:
             depth -= 1
-    return depth
+    return depth, in_quote
 
 
 def value_line_follows(nxt: str) -> bool:
@@ -285,13 +296,13 @@ def join_value_lines(lines: List[str], idx: int, max_chars: int) -> Tuple[str, i
     Unchanged (``idx + 1``) when its brackets close on the line, or do not close within
     :data:`_VALUE_LINES_MAX` lines and ``max_chars``: the parser then says what is wrong."""
     line = lines[idx]
-    depth = _open_depth(line)
-    if depth <= 0:
+    depth, in_quote = _open_depth(line)
+    if depth <= 0 and not in_quote:
         return line, idx + 1
     parts = [line]
     size = len(line)
     end = idx + 1
-    while depth > 0 and end < len(lines) and end - idx <= _VALUE_LINES_MAX:
+    while (depth > 0 or in_quote) and end < len(lines) and end - idx <= _VALUE_LINES_MAX:
         nxt = lines[end]
         if not value_line_follows(nxt):  # the node's own lines, the next node, the end
             break
@@ -299,9 +310,9 @@ def join_value_lines(lines: List[str], idx: int, max_chars: int) -> Tuple[str, i
         if size > max_chars:
             break
         parts.append(nxt.strip())
-        depth = _open_depth(nxt, depth)
+        depth, in_quote = _open_depth(nxt, depth, in_quote)
         end += 1
-    if depth != 0:
+    if depth != 0 or in_quote:
         return line, idx + 1
     return " ".join(p for p in parts if p), end
 
