@@ -102,6 +102,10 @@ _PARAM_TYPE_RE = re.compile(r"<(.*?)>(?=\s+:\s|\s*$)")
 # `(?<!\s)`: a run of spaces is tried once, from its start (else each start rescans the run).
 _FIELD_SEP_RE = re.compile(r"^\s*:\s+|(?<!\s)\s+:\s+")
 _PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
+# A parameter named with spaces, commas, brackets or colons (`Parameter(name="w (1), {x}: y")`):
+# its name runs to the first `: <` (its type).
+_PARAM_TYPED_RE = re.compile(r"(%para\d+_.*?): (<.*)$")
+_ODD_NAME_RE = re.compile(r"[\s()\[\]{}\"',]")
 _SUBGRAPH_PREFIX = "subgraph @"
 _PARENT_PREFIX = " parent: [subgraph @"
 _SPACE_RE = re.compile(r"\s")
@@ -587,6 +591,8 @@ def _strip_prim(op: str) -> str:
 
 def _param_node(text: str, path: Optional[str], lineno: int) -> Node:
     m = _PARAM_RE.match(text)
+    if not m or not m.group(2).startswith("<"):
+        m = _PARAM_TYPED_RE.match(text) or m
     if not m:
         raise GraphParseError(f"cannot read parameter line {text[:80]!r}", path, lineno)
     pid, rest = m.group(1), m.group(2).strip()
@@ -688,6 +694,10 @@ class _IRParser:
         self.lineno = 0
         # Text gathered line by line, joined once at the end (`+=` made it quadratic).
         self._extras: Dict[int, Tuple[Node, List[str]]] = {}
+        # Parameters whose names hold spaces, commas or brackets, which MindSpore prints as
+        # they are in the arguments of the nodes that read them: a stand-in without them
+        # is put in their place before the arguments are split (stand-in -> real id).
+        self._odd_ids: Dict[str, str] = {}
 
     def error(self, message: str, line: Optional[int] = None) -> GraphParseError:
         return GraphParseError(message, self.path, line if line is not None else self.lineno)
@@ -894,7 +904,11 @@ class _IRParser:
                 # "# Order:" listings and other comments carry nothing new.
                 continue
             if section == "params" and line.startswith("%"):
-                params.append(_param_node(line, path, self.lineno))
+                param = _param_node(line, path, self.lineno)
+                num = _PARA_NUM_RE.match(param.id)
+                if num and _ODD_NAME_RE.search(param.id):
+                    self._odd_ids[num.group(0) + "\x01"] = param.id
+                params.append(param)
                 continue
             if line.startswith("Total number of "):
                 m = _COUNT_RE.match(line)
@@ -1042,6 +1056,8 @@ class _IRParser:
     def _node(
         self, graph: Graph, nid: str, out_name: Optional[str], rest: str, callee_re: Any
     ) -> Node:
+        for stand_in, real in self._odd_ids.items():
+            rest = rest.replace(real, stand_in)
         m = callee_re(rest) or _PARAM_CALL_RE.match(rest)
         if not m:
             raise self.error(f"cannot read operator in {rest[:80]!r}")
@@ -1081,7 +1097,7 @@ class _IRParser:
         constants: List[Node] = []
         for arg in args:
             if arg.startswith("%") and " " not in arg:
-                inputs.append(arg)
+                inputs.append(self._odd_ids.get(arg, arg))
                 continue
             if node.kind == "call" and subgraph is None and arg.startswith("@"):
                 subgraph = arg[1:]
