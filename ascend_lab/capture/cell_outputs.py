@@ -50,6 +50,40 @@ def amp_copy(net: Any, level: str) -> Any:
     return auto_mixed_precision(twin, level)
 
 
+# Primitives that draw random numbers: Dropout's only in train mode (nn.Dropout returns its
+# input in eval mode), the others whenever they run
+_DROPOUT_PRIMS = ("Dropout", "Dropout2D", "Dropout3D", "DropoutGenMask", "DropoutDoMask")
+_RANDOM_PRIMS = (
+    "StandardNormal",
+    "UniformReal",
+    "UniformInt",
+    "RandomChoiceWithMask",
+    "Multinomial",
+    "RandomCategorical",
+    "Gamma",
+    "Poisson",
+    "RandomGamma",
+    "RandomPoisson",
+)
+
+
+def random_cells(net: Any) -> List[str]:
+    """Normalized paths of the Cells of ``net`` that draw random numbers when it runs: a
+    Dropout (a Cell holding a dropout Primitive, or named ``Dropout*``) in train mode with
+    a drop rate above 0, and a Cell holding a random Primitive (``StandardNormal``, ...).
+    Random ops called as functions in a ``construct`` (``ops.dropout``) are not seen."""
+    out: List[str] = []
+    for name, cell in net.cells_and_names():
+        prims = {type(v).__name__ for v in vars(cell).values()}
+        dropout = type(cell).__name__.startswith("Dropout") or bool(prims & set(_DROPOUT_PRIMS))
+        off = getattr(cell, "p", None) == 0 or getattr(cell, "keep_prob", None) == 1
+        if (dropout and cell.training and not off) or prims & set(_RANDOM_PRIMS):
+            path = normalize_path(name)
+            if path not in out:
+                out.append(path)
+    return out
+
+
 def to_tensors(inputs: List[Any]) -> List[Any]:
     """NumPy arrays become ``mindspore.Tensor``; anything else is passed as given."""
     import mindspore as ms
@@ -293,4 +327,4 @@ def _walk(tb: Any) -> List[Tuple[Any, int]]:
     return out
 
 
-__all__ = ["amp_copy", "capture_side"]
+__all__ = ["amp_copy", "capture_side", "random_cells"]

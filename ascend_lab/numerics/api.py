@@ -105,6 +105,13 @@ def compare_numerics(
     if sample_size < 1:
         raise NumericsInputError("sample_size must be at least 1")
     fuse_a, fuse_b = _fusion_sides(fusion, capture)
+    from ascend_lab.capture.cell_outputs import random_cells
+
+    random = {
+        side: random_cells(net)
+        for side, net in (("a", a), ("b", b))
+        if not _is_reference(net) and hasattr(net, "cells_and_names")
+    }
     if capture == "dump":
         from ascend_lab.capture.op_dump import capture_side_dump
 
@@ -117,12 +124,14 @@ def compare_numerics(
             ref = reference_op_side(b, ops_a.by_key(), "b", tensors, sample_size)
             pairs, unmatched = align(ops_a, ref, mapping)
             first = find_divergence(pairs, k, floor, ops_a, ref)
-            return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, capture)
+            return NumericsResult(
+                type(a).__name__, name_b, pairs, unmatched, first, k, capture, random
+            )
         ops_a = capture_side_dump(a, inputs, "a", tensors, sample_size, fuse_a)
         ops_b = capture_side_dump(b, inputs, "b", tensors, sample_size, fuse_b)
         pairs, unmatched = align_ops(ops_a, ops_b, mapping)
         first = find_divergence(pairs, k, floor, ops_a, ops_b)
-        return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, capture)
+        return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, capture, random)
     side_a, _ = capture_side(a, inputs, "a", tensors, sample_size)
     if _is_reference(b):
         from ascend_lab.numerics.reference import reference_side
@@ -132,4 +141,4 @@ def compare_numerics(
         side_b, _ = capture_side(b, inputs, "b", tensors, sample_size)
     pairs, unmatched = align(side_a, side_b, mapping)
     first = find_divergence(pairs, k, floor)
-    return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k)
+    return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, "cells", random)

@@ -95,6 +95,12 @@ class Divergence:
         return f"Divergence({self.label!r}, {self.op_type_a})"
 
 
+def _at_or_inside(path: str, cell: str) -> bool:
+    """An op or Cell path (``drop``, ``drop/DropoutGenMask``, ``blocks.0.drop``) at or
+    inside the Cell path ``cell`` (``""``: the net)."""
+    return not cell or path == cell or path.startswith((cell + ".", cell + "/"))
+
+
 def _op_cell(pair: OpComparison) -> str:
     """The table's op column: side a's op type, and where MindSpore scoped it when the
     capture's scope repair moved it (``Add (MindSpore: blocks.0.attn_norm)``), or that
@@ -143,7 +149,10 @@ class NumericsResult:
         first: Optional[OpComparison],
         k: float,
         capture: str = "cells",
+        random: Optional[Dict[str, List[str]]] = None,
     ):
+        # side -> paths of its Cells that draw random numbers (Dropout in train mode, ...)
+        self.random: Dict[str, List[str]] = {k: list(v) for k, v in (random or {}).items() if v}
         self.capture = capture  # "cells" (PyNative, per Cell call) or "dump" (graph, per op)
         self.name_a = name_a
         self.name_b = name_b
@@ -204,13 +213,14 @@ class NumericsResult:
         )
         if self.capture == "dump":
             head += " " + _("(op by op, graph mode, MindSpore's dump)")
+        notes = self._random_notes()
         if self.first_divergence is None:
             worst = max(self.pairs, key=lambda p: p.max_rel, default=None)
             tail = _("no divergence (k={:g})").format(self.k)
             if worst is not None:
                 tail += _("; largest rel err {} at {}").format(_g(worst.max_rel), worst.label)
-            return head + "\n" + tail
-        lines = [head, str(self.first_divergence)]
+            return "\n".join([head, tail] + notes)
+        lines = [head, str(self.first_divergence)] + notes
         if self.advice:
             lines.append(
                 "  "
@@ -220,6 +230,33 @@ class NumericsResult:
                 ).format(", ".join(self.advice))
             )
         return "\n".join(lines)
+
+    def _random_notes(self) -> List[str]:
+        """What the summary says of random Cells: an error there is randomness."""
+        lines = []
+        sides = sorted(self.random)
+        both = len(sides) == 2 and self.random["a"] == self.random["b"]
+        for side in sides[:1] if both else sides:  # the same Cells on both sides: said once
+            paths = [p or "(net)" for p in self.random[side]]
+            shown = ", ".join(paths[:4]) + (", ..." if len(paths) > 4 else "")
+            who = _("both sides") if both else _("side {}").format(side)
+            lines.append(
+                "  "
+                + _(
+                    "note: {} draw random numbers in {} (Dropout in train mode or a random "
+                    "op): the outputs change from run to run, so an error there and after it "
+                    "is randomness, not a divergence; call net.set_train(False) on both sides "
+                    "before comparing"
+                ).format(who, shown)
+            )
+        first = self.first_divergence
+        if first is not None and any(
+            _at_or_inside(first.path, p) for paths in self.random.values() for p in paths
+        ):
+            lines.append(
+                "  " + _("the first divergence is in a random Cell: it may be randomness alone")
+            )
+        return lines
 
     def __repr__(self) -> str:
         return str(self)
@@ -307,4 +344,5 @@ class NumericsResult:
             "first_divergence": first.label if first else None,
             "advice": self.advice,
             "capture": self.capture,
+            "random": self.random,
         }

@@ -2,11 +2,11 @@
 random Cells in train mode, dtypes MindSpore's CPU backend has no kernel for. Real MindSpore
 on CPU, both captures where the behaviour is the capture's."""
 
-import mindspore as ms
 import pytest
 from mindspore import nn
 
 import ascend_lab
+from ascend_lab.i18n import using
 from tests.numerics import nets
 
 pytestmark = pytest.mark.mindspore
@@ -34,3 +34,40 @@ def test_a_dict_output_is_compared():
     other = nets.twin(net, lambda: DictOut(gain=3.0))
     d = ascend_lab.compare_numerics(net, other, nets.inputs()).first_divergence
     assert d is not None and d.label == "(net)"
+
+
+class Dropping(nn.Cell):
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Dense(d, d)
+        self.drop = nn.Dropout(p=0.5)
+        self.out = nn.Dense(d, 4)
+
+    def construct(self, x):
+        return self.out(self.drop(self.fc(x)))
+
+
+@pytest.mark.parametrize("capture", ["cells", "dump"])
+def test_dropout_in_train_mode_is_called_randomness(capture, private_tmp):
+    """Two runs of one net in train mode differ at its Dropout (cells: every call draws a
+    new mask; dump: each side's child draws its own): the summary says it is randomness
+    and how to compare without it; in eval mode nothing is said."""
+    net = Dropping()
+    other = nets.twin(net, Dropping)
+    net.set_train(True)
+    other.set_train(True)
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(), capture=capture)
+    text = str(r)
+    assert r.random == {"a": ["drop"], "b": ["drop"]}
+    assert "note: both sides draw random numbers in drop" in text and "set_train(False)" in text
+    assert text.count("note:") == 1
+    # two masks drawn apart (cells: twin Cells' own seeds; dump: each side's own child)
+    assert r.first_divergence is not None and r.first_divergence.path.startswith("drop")
+    assert "the first divergence is in a random Cell" in text
+    with using("zh"):
+        assert "两侧在 drop 中抽取随机数" in str(r) and "首个偏离点位于一个随机 Cell 中" in str(r)
+    net.set_train(False)
+    other.set_train(False)
+    calm = ascend_lab.compare_numerics(net, other, nets.inputs(), capture=capture)
+    assert calm.random == {} and calm.first_divergence is None
+    assert "random" not in str(calm)
