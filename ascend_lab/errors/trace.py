@@ -33,3 +33,8 @@ class TraceError(AscendLabError, RuntimeError):
 
 class TraceBusyError(TraceError):
     """Another trace is running in this process (MindSpore's context is global)."""
+
+
+class NoKernelGraphError(TraceError, ValueError):
+    """MindSpore compiled the net but built no kernel graph: nothing in it runs an operator
+    (it returns its inputs, or only constants). A ``ValueError`` too, as it was before."""

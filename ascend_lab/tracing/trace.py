@@ -9,6 +9,7 @@ import os
 from typing import Any, Dict, List, Optional
 
 from ascend_lab.analysis.fusion import FusionMap, build_fusion_map
+from ascend_lab.errors.trace import NoKernelGraphError
 from ascend_lab.model.capture_info import CaptureInfo, RecordedCapture
 from ascend_lab.model.graph import Graph
 from ascend_lab.parsers.execution_order import apply_execution_order, kernel_execution_order
@@ -56,7 +57,8 @@ class Trace:
         self.actor_sets: Dict[str, str] = dict(actor_sets or {})
         self._inputs = list(inputs or [])
         self._net = net
-        self.final_index = final_index(timeline)
+        live = not isinstance(result, RecordedCapture)  # its dump folder is gone by now
+        self.final_index = final_index(timeline, net_name if live else None)
         self.before_index = before_fusion_index(timeline, self.final_index)
         self.graph: Graph = timeline.pin(self.final_index)
         self.before_fusion: Optional[Graph] = None
@@ -78,7 +80,8 @@ class Trace:
         and, when the net ran, ``actor_set/``). Nothing is compiled and nothing is copied:
         the dumps are read where they are (each with its byte cap).
 
-        Raises ``ValueError`` when no kernel graph is among the dumps.
+        Raises :class:`~ascend_lab.errors.trace.NoKernelGraphError` (a ``ValueError``)
+        when no kernel graph is among the dumps.
         """
         timeline = PassTimeline(folder)
         fused = os.path.isdir(os.path.join(folder, "verbose_ir_files", "graph_kernel")) or any(
@@ -214,14 +217,22 @@ class Trace:
         return export_and_compare(self._net, *self._inputs, path=path)
 
 
-def final_index(timeline: PassTimeline) -> int:
+def final_index(timeline: PassTimeline, net_name: Optional[str] = None) -> int:
+    """The index of the final kernel graph; :class:`NoKernelGraphError` when there is none.
+
+    ``net_name``: the net a live capture compiled (its dump folder is gone by the time the
+    error is read, so it is not named); ``None`` for a dump folder someone has.
+    """
     builds = [s for s in timeline if s.name.startswith("graph_build")]
     if not builds:
         kernels = [s for s in timeline if s.stage in ("backend", "build") and "kernel" in s.name]
         if not kernels:
-            raise ValueError(
-                f"no graph_build_*.ir among the {len(timeline)} dumps in {timeline.dump_dir}: "
-                "MindSpore did not build a kernel graph"
+            where = f"for {net_name}" if net_name else f"in {timeline.dump_dir}"
+            raise NoKernelGraphError(
+                f"MindSpore built no kernel graph {where}: none of its {len(timeline)} "
+                "dumps is a graph_build_*.ir. A net whose outputs need no operator (it "
+                "returns its inputs, or only constants) compiles to no kernels, so there is "
+                "nothing to run, fuse or plan; trace a net that computes something."
             )
         return kernels[-1].index
     # Several kernel graphs (control flow): the largest is the net's main graph.
