@@ -428,6 +428,25 @@ def require_live_akg_server() -> None:
         )
 
 
+def not_a_cell_message(net: Any) -> str:
+    """Why trace() refuses ``net``, and for a function (a ``@jit`` one too) what to do."""
+    kind = type(net).__name__
+    if isinstance(net, type):
+        return (
+            f"trace() needs a mindspore.nn.Cell instance, got the class {net.__name__}: "
+            f"trace {net.__name__}(...) instead"
+        )
+    if not callable(net):
+        return f"trace() needs a mindspore.nn.Cell, got {kind}"
+    name = getattr(net, "__name__", kind)
+    return (
+        f"trace() needs a mindspore.nn.Cell, got the {kind} {name!r}. MindSpore compiles a "
+        "function (a @jit one too) only when it is called, with no Cell to trace: wrap it, "
+        f"e.g. class Net(nn.Cell): def construct(self, x): return {name}(x), "
+        "and trace Net()"
+    )
+
+
 def capture(
     net: Any,
     inputs: Sequence[Any],
@@ -462,7 +481,7 @@ def capture(
         except Exception:
             is_cell = True
         if not is_cell:
-            raise TypeError(f"trace() needs a mindspore.nn.Cell, got {type(net).__name__}")
+            raise TypeError(not_a_cell_message(net))
         own_workdir = workdir is None
         workdir = workdir or tempfile.mkdtemp(prefix="ascend-lab-trace-")
         try:

@@ -22,3 +22,23 @@ def test_a_net_that_returns_its_input_says_it_has_no_kernels():
     text = str(err.value)
     assert text.startswith("MindSpore built no kernel graph for Identity:"), text
     assert "/tmp" not in text  # the dump folder is gone: it is not named
+
+
+def test_a_jit_function_or_a_cell_class_is_refused_with_what_to_trace_instead():
+    import mindspore as ms
+    from mindspore import nn
+
+    import ascend_lab
+
+    @ms.jit
+    def scaled(x):
+        return x * 2
+
+    x = ms.Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(TypeError) as err:
+        ascend_lab.trace(scaled, x, progress=False)
+    assert "got the function 'scaled'" in str(err.value)
+    assert "return scaled(x)" in str(err.value)
+    with pytest.raises(TypeError) as err:
+        ascend_lab.trace(nn.ReLU, x, progress=False)
+    assert "got the class ReLU: trace ReLU(...) instead" in str(err.value)
