@@ -26,6 +26,7 @@ import contextlib
 import copy
 import io
 import os
+import re
 import sys
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -278,7 +279,7 @@ def capture_side(
         first = _first_line(text) or type(exc).__name__
         where = _failing_line(exc)
         who = f"side {name} ({type(net).__name__})"
-        message = f"{who} failed on the inputs {_shapes(inputs)}: {first}{where}"
+        message = f"{who} failed on the inputs {_shapes(inputs)}: {first}{limit_hint(text)}{where}"
         low = text.lower()
         if isinstance(exc, (ValueError, TypeError)) and any(w in low for w in _SHAPE_WORDS):
             raise NumericsInputError(message) from exc
@@ -298,6 +299,39 @@ def _first_line(text: str) -> str:
         if line and not line.startswith("-"):
             return line
     return ""
+
+
+_NO_CPU_KERNEL = re.compile(r"Select CPU operator\[(\w{1,100})\] fail")
+# PyNative: "but get input[[const vector]{BFloat16, Bool}]"; graph: "but get input[BFloat16 Bool ]"
+_GOT_TYPES = re.compile(r"but get input\[(?:\[const vector\]\{)?([\w, ]{0,400})")
+
+
+def limit_hint(text: str) -> str:
+    """What two of MindSpore's own limits mean, to append to the message ("" for any other
+    text): "Select CPU operator[MatMul] fail! Unsupported data type!" (its CPU backend has
+    no kernel of that op for those dtypes: a net under ``to_float(ms.bfloat16)``), and "The
+    Numpy bfloat16 data type is not supported now" (a build for NumPy 1 under NumPy 2
+    cannot fold a constant to bfloat16 when it compiles a graph)."""
+    if "Numpy bfloat16 data type is not supported" in text:
+        import numpy as np
+
+        return (
+            f" (this MindSpore cannot hold bfloat16 constants with NumPy {np.__version__}: a "
+            "limit of MindSpore with NumPy 2, not of the net; make the constant a Parameter, "
+            "which is cast at run time, or use numpy<2)"
+        )
+    found = _NO_CPU_KERNEL.search(text)
+    if found is None:
+        return ""
+    got = _GOT_TYPES.search(text)
+    types = got.group(1).replace(",", " ").split() if got else []
+    types = sorted({t for t in types if t and t != "Bool"})
+    what = " for " + ", ".join(types) if types else " for these dtypes"
+    return (
+        f" (MindSpore's CPU backend has no {found.group(1)} kernel{what}: a limit of "
+        "MindSpore on CPU, not of the net; compare in a dtype the CPU has kernels for, such "
+        "as float32, or on an Ascend device)"
+    )
 
 
 def _shapes(inputs: List[Any]) -> str:

@@ -255,7 +255,12 @@ def child_main(work: str) -> int:
     side_pickle.adopt_main(net)  # a construct's globals, where MindSpore looks them up
     import mindspore as ms
 
-    from ascend_lab.capture.cell_outputs import _first_line, _shapes, prime_pynative
+    from ascend_lab.capture.cell_outputs import (
+        _first_line,
+        _shapes,
+        limit_hint,
+        prime_pynative,
+    )
     from ascend_lab.capture.compile import locate_user_line
 
     prime_pynative()  # PyNative: does not read the dump settings (they wait for a graph)
@@ -281,7 +286,7 @@ def child_main(work: str) -> int:
         _write_error(
             work,
             f"could not compile or run in graph mode on the inputs {_shapes(inputs)}: "
-            f"{first}{where}",
+            f"{first}{limit_hint(text)}{where}",
             shape,
         )
         return 0

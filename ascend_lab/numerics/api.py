@@ -100,6 +100,12 @@ def compare_numerics(
         name_b = REFERENCE if _is_reference(b) else type(b).__name__
     if not inputs:
         raise NumericsInputError("compare_numerics needs the net's inputs after the sides")
+    shapes = [tuple(s) for s in (getattr(x, "shape", None) for x in inputs) if s is not None]
+    if shapes and all(0 in s for s in shapes):  # one empty input (a KV cache) may be fine
+        raise NumericsInputError(
+            "the inputs {} hold no values (a batch of 0?): there is nothing to compare; give "
+            "at least one sample".format(", ".join(str(s) for s in shapes))
+        )
     if _is_reference(a):
         raise NumericsInputError("side a must be a mindspore.nn.Cell; a reference goes second")
     if sample_size < 1:

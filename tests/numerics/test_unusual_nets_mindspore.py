@@ -2,10 +2,12 @@
 random Cells in train mode, dtypes MindSpore's CPU backend has no kernel for. Real MindSpore
 on CPU, both captures where the behaviour is the capture's."""
 
+import mindspore as ms
 import pytest
 from mindspore import nn
 
 import ascend_lab
+from ascend_lab.errors.numerics import NumericsRunError
 from ascend_lab.i18n import using
 from tests.numerics import nets
 
@@ -71,3 +73,16 @@ def test_dropout_in_train_mode_is_called_randomness(capture, private_tmp):
     calm = ascend_lab.compare_numerics(net, other, nets.inputs(), capture=capture)
     assert calm.random == {} and calm.first_divergence is None
     assert "random" not in str(calm)
+
+
+@pytest.mark.parametrize("capture", ["cells", "dump"])
+def test_bfloat16_matmul_on_cpu_is_said_to_be_mindspores_limit(capture, private_tmp):
+    """MindSpore's CPU backend has no bfloat16 MatMul: the message says so in words."""
+    net = Dropping()  # no constant: MindSpore 2.10 under NumPy 2 cannot cast one to bfloat16
+    other = nets.twin(net, Dropping).to_float(ms.bfloat16)
+    with pytest.raises(NumericsRunError) as info:
+        ascend_lab.compare_numerics(net, other, nets.inputs(), capture=capture)
+    msg = str(info.value)
+    assert msg.startswith("side b (Dropping)") and "Select CPU operator[MatMul] fail" in msg
+    assert "MindSpore's CPU backend has no MatMul kernel for BFloat16" in msg
+    assert list(private_tmp.iterdir()) == []
