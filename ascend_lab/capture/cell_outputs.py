@@ -280,7 +280,7 @@ def capture_side(
         where = _failing_line(exc)
         who = f"side {name} ({type(net).__name__})"
         message = f"{who} failed on the inputs {_shapes(inputs)}: {first}{limit_hint(text)}{where}"
-        low = text.lower()
+        low = own_message(text).lower()  # not the construct's code MindSpore quotes
         if isinstance(exc, (ValueError, TypeError)) and any(w in low for w in _SHAPE_WORDS):
             raise NumericsInputError(message) from exc
         raise NumericsRunError(message) from exc
@@ -289,6 +289,12 @@ def capture_side(
             handle.remove()
         ms.set_context(mode=mode)
     return SideRecord(name, "cell", records, type(net).__name__), output
+
+
+def own_message(text: str) -> str:
+    """MindSpore's message without what it appends after its first ``----`` rule (the C++
+    stack, the construct's code with its ``x.shape[0]``), which says nothing of the cause."""
+    return text.split("\n----", 1)[0]
 
 
 def _first_line(text: str) -> str:

@@ -259,6 +259,7 @@ def child_main(work: str) -> int:
         _first_line,
         _shapes,
         limit_hint,
+        own_message,
         prime_pynative,
     )
     from ascend_lab.capture.compile import locate_user_line
@@ -279,7 +280,7 @@ def child_main(work: str) -> int:
         path, line = locate_user_line(text, sys.exc_info()[2])
         where = f" (at {path}:{line})" if path else ""
         first = _first_line(text) or type(exc).__name__
-        low = text.lower()
+        low = own_message(text).lower()  # not the construct's code MindSpore quotes
         shape = isinstance(exc, (ValueError, TypeError)) and any(w in low for w in _SHAPE_WORDS)
         if isinstance(exc, OSError) and "source code" in low:  # inspect's, in MindSpore's parser
             where = f" ({_NO_SOURCE})"

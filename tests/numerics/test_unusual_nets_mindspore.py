@@ -86,3 +86,24 @@ def test_bfloat16_matmul_on_cpu_is_said_to_be_mindspores_limit(capture, private_
     assert msg.startswith("side b (Dropping)") and "Select CPU operator[MatMul] fail" in msg
     assert "MindSpore's CPU backend has no MatMul kernel for BFloat16" in msg
     assert list(private_tmp.iterdir()) == []
+
+
+class RaisesOnShape(nn.Cell):
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Dense(d, d)
+
+    def construct(self, x):
+        y = self.fc(x)
+        if y.shape[0] > 0:
+            raise ValueError("this side refuses")
+        return y
+
+
+@pytest.mark.parametrize("capture", ["cells", "dump"])
+def test_a_construct_that_raises_is_a_run_error_not_an_input_error(capture, private_tmp):
+    """Graph mode quotes the construct's code (``y.shape[0]``) after MindSpore's message:
+    the word "shape" there does not make the learner's own raise a bad input."""
+    net = Dropping()
+    with pytest.raises(NumericsRunError, match="side b \\(RaisesOnShape\\).*this side refuses"):
+        ascend_lab.compare_numerics(net, RaisesOnShape(), nets.inputs(), capture=capture)
