@@ -107,3 +107,33 @@ def test_a_construct_that_raises_is_a_run_error_not_an_input_error(capture, priv
     net = Dropping()
     with pytest.raises(NumericsRunError, match="side b \\(RaisesOnShape\\).*this side refuses"):
         ascend_lab.compare_numerics(net, RaisesOnShape(), nets.inputs(), capture=capture)
+
+
+class Port(nn.Cell):
+    """fc -> relu -> out, or with one more Dense between relu and out (a port that grew a
+    layer): the extra layer has no partner, and out's inputs differ."""
+
+    def __init__(self, d=16, extra=False):
+        super().__init__()
+        self.fc = nn.Dense(d, d)
+        self.act = nn.ReLU()
+        self.out = nn.Dense(d, 4)
+        self.extra = nn.Dense(d, d) if extra else None
+
+    def construct(self, x):
+        y = self.act(self.fc(x))
+        if self.extra is not None:
+            y = self.extra(y)
+        return self.out(y)
+
+
+def test_an_extra_layer_is_a_divergence_whose_numbers_agree():
+    net = Port()
+    other = nets.twin(net, lambda: Port(extra=True))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs())
+    assert [(u.side, u.record.label) for u in r.unmatched] == [("b", "extra")]
+    d = r.first_divergence
+    assert d is not None and d.label == "(net)" and d.pair.jump_before == "out"
+    # the summary's "rel err X > Y" holds (it said "rel err 0.34 > 8.54": the bar counted
+    # the jump's own error, through the net's inner Cells)
+    assert d.max_rel > d.threshold, str(r)
