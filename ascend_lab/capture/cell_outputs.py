@@ -93,6 +93,27 @@ def to_tensors(inputs: List[Any]) -> List[Any]:
     return [ms.Tensor(x) if isinstance(x, np.ndarray) else x for x in inputs]
 
 
+def nonfinite_inputs(inputs: List[Any]) -> List[str]:
+    """``"input 0: 1 NaN"`` for each input (NumPy array or Tensor) already holding NaN or
+    Inf: every op they reach carries them, and errors are measured where both sides are
+    finite."""
+    import mindspore as ms
+    import numpy as np
+
+    out = []
+    for i, x in enumerate(inputs):
+        if isinstance(x, ms.Tensor):
+            stats = _stats_of(x, 1, False)
+        elif isinstance(x, np.ndarray) and x.dtype.kind in "fc":
+            stats = TensorStats(x.real if x.dtype.kind == "c" else x, sample_size=1)
+        else:
+            continue
+        counts = [f"{n} {what}" for n, what in ((stats.nan, "NaN"), (stats.inf, "Inf")) if n]
+        if counts:
+            out.append(f"input {i}: " + ", ".join(counts))
+    return out
+
+
 def _tensor_list(value: Any) -> List[Any]:
     import mindspore as ms
 
@@ -367,4 +388,4 @@ def _walk(tb: Any) -> List[Tuple[Any, int]]:
     return out
 
 
-__all__ = ["amp_copy", "capture_side", "random_cells"]
+__all__ = ["amp_copy", "capture_side", "nonfinite_inputs", "random_cells"]

@@ -111,8 +111,9 @@ def compare_numerics(
     if sample_size < 1:
         raise NumericsInputError("sample_size must be at least 1")
     fuse_a, fuse_b = _fusion_sides(fusion, capture)
-    from ascend_lab.capture.cell_outputs import random_cells
+    from ascend_lab.capture.cell_outputs import nonfinite_inputs, random_cells
 
+    nonfinite = nonfinite_inputs(inputs)
     random = {
         side: random_cells(net)
         for side, net in (("a", a), ("b", b))
@@ -131,13 +132,15 @@ def compare_numerics(
             pairs, unmatched = align(ops_a, ref, mapping)
             first = find_divergence(pairs, k, floor, ops_a, ref)
             return NumericsResult(
-                type(a).__name__, name_b, pairs, unmatched, first, k, capture, random
+                type(a).__name__, name_b, pairs, unmatched, first, k, capture, random, nonfinite
             )
         ops_a = capture_side_dump(a, inputs, "a", tensors, sample_size, fuse_a)
         ops_b = capture_side_dump(b, inputs, "b", tensors, sample_size, fuse_b)
         pairs, unmatched = align_ops(ops_a, ops_b, mapping)
         first = find_divergence(pairs, k, floor, ops_a, ops_b)
-        return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, capture, random)
+        return NumericsResult(
+            type(a).__name__, name_b, pairs, unmatched, first, k, capture, random, nonfinite
+        )
     side_a, _ = capture_side(a, inputs, "a", tensors, sample_size)
     if _is_reference(b):
         from ascend_lab.numerics.reference import reference_side
@@ -147,4 +150,6 @@ def compare_numerics(
         side_b, _ = capture_side(b, inputs, "b", tensors, sample_size)
     pairs, unmatched = align(side_a, side_b, mapping)
     first = find_divergence(pairs, k, floor)
-    return NumericsResult(type(a).__name__, name_b, pairs, unmatched, first, k, "cells", random)
+    return NumericsResult(
+        type(a).__name__, name_b, pairs, unmatched, first, k, "cells", random, nonfinite
+    )

@@ -150,7 +150,10 @@ class NumericsResult:
         k: float,
         capture: str = "cells",
         random: Optional[Dict[str, List[str]]] = None,
+        nonfinite: Optional[List[str]] = None,
     ):
+        # the inputs that already hold NaN/Inf ("input 0: 1 NaN")
+        self.nonfinite_inputs: List[str] = list(nonfinite or [])
         # side -> paths of its Cells that draw random numbers (Dropout in train mode, ...)
         self.random: Dict[str, List[str]] = {k: list(v) for k, v in (random or {}).items() if v}
         self.capture = capture  # "cells" (PyNative, per Cell call) or "dump" (graph, per op)
@@ -213,7 +216,7 @@ class NumericsResult:
         )
         if self.capture == "dump":
             head += " " + _("(op by op, graph mode, MindSpore's dump)")
-        notes = self._random_notes()
+        notes = self._notes()
         if self.first_divergence is None:
             worst = max(self.pairs, key=lambda p: p.max_rel, default=None)
             tail = _("no divergence (k={:g})").format(self.k)
@@ -231,9 +234,19 @@ class NumericsResult:
             )
         return "\n".join(lines)
 
-    def _random_notes(self) -> List[str]:
-        """What the summary says of random Cells: an error there is randomness."""
+    def _notes(self) -> List[str]:
+        """What the summary says of inputs holding NaN/Inf and of random Cells (an error
+        there is randomness)."""
         lines = []
+        if self.nonfinite_inputs:
+            lines.append(
+                "  "
+                + _(
+                    "note: the inputs already hold NaN or Inf ({}): every op they reach "
+                    "carries them on both sides, and errors are measured only where both "
+                    "sides are finite"
+                ).format("; ".join(self.nonfinite_inputs[:4]))
+            )
         sides = sorted(self.random)
         both = len(sides) == 2 and self.random["a"] == self.random["b"]
         for side in sides[:1] if both else sides:  # the same Cells on both sides: said once
@@ -345,4 +358,5 @@ class NumericsResult:
             "advice": self.advice,
             "capture": self.capture,
             "random": self.random,
+            "nonfinite_inputs": self.nonfinite_inputs,
         }

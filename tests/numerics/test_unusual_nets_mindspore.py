@@ -137,3 +137,19 @@ def test_an_extra_layer_is_a_divergence_whose_numbers_agree():
     # the summary's "rel err X > Y" holds (it said "rel err 0.34 > 8.54": the bar counted
     # the jump's own error, through the net's inner Cells)
     assert d.max_rel > d.threshold, str(r)
+
+
+@pytest.mark.parametrize("capture", ["cells", "dump"])
+def test_nan_already_in_the_input_is_said(capture, private_tmp):
+    """A NaN in the input reaches every op on both sides: the summary says it came in with
+    the input (the sides still agree: no divergence)."""
+    net = Port()
+    x = nets.inputs()
+    x[0, 0] = float("nan")
+    r = ascend_lab.compare_numerics(net, net, x, capture=capture)
+    assert r.first_divergence is None and r.nonfinite_inputs == ["input 0: 1 NaN"]
+    assert "the inputs already hold NaN or Inf (input 0: 1 NaN)" in str(r)
+    with using("zh"):
+        assert "输入中已有 NaN 或 Inf（input 0: 1 NaN）" in str(r)
+    clean = ascend_lab.compare_numerics(net, net, nets.inputs(), capture=capture)
+    assert clean.nonfinite_inputs == [] and "NaN" not in str(clean)
