@@ -138,7 +138,8 @@ wheel-test: wheel
 
 # Everything the checks need is set up first, in parallel (mostly downloads and unpacking:
 # ~2 min side by side instead of ~6 one after the other), then the checks run one after the
-# other, each on every core. A leg whose interpreter is missing is left out of the set-up; its
+# other, each on every core, all of them even when one fails (the run still fails: one CI log
+# shows every failure). A leg whose interpreter is missing is left out of the set-up; its
 # check target then says so (and fails in CI).
 SETUP_ALL := $(STAMP) browser-deps hub-deps \
   $(if $(wildcard $(PY38)),$(PY38_VENV)/.installed $(WHEELHOUSE)/.complete) \
@@ -148,7 +149,7 @@ setup: $(SETUP_ALL)
 
 test:
 	$(MAKE) --no-print-directory -j4 --output-sync=target setup
-	$(MAKE) --no-print-directory lint pytest py38 py39 wheel-test
+	$(MAKE) --no-print-directory --keep-going lint pytest py38 py39 wheel-test
 
 clean:
 	rm -rf $(VENV) .venv-mindspore-* .venv-py3* .venv-wheelhouse $(WHEELHOUSE) dist \
