@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ascend_lab.capture import akg_server
+from ascend_lab.capture.input_notes import numpy_input_notes
 from ascend_lab.errors.trace import TraceBusyError, TraceError
 from ascend_lab.i18n import _
 from ascend_lab.parsers import limits
@@ -559,6 +560,7 @@ def _compile_with_dumps(
             _("MindSpore could not compile {} in graph mode{}:").format(type(net).__name__, where)
             + "\n"
             + _short_message(text)
+            + "".join("\n" + note for note in numpy_input_notes(inputs))
             + ("\n\n" + _("MindSpore's log:") + "\n" + "\n".join(native[:5]) if native else ""),
             ms_message=text,
             file=path,

@@ -6,9 +6,10 @@ A Trace is made from dumps: by :func:`ascend_lab.trace` (which runs the capture,
 """
 
 import os
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from ascend_lab.analysis.fusion import FusionMap, build_fusion_map
+from ascend_lab.capture.input_notes import constant_input_notes
 from ascend_lab.errors.trace import NoKernelGraphError
 from ascend_lab.model.capture_info import CaptureInfo, RecordedCapture
 from ascend_lab.model.graph import Graph
@@ -58,7 +59,8 @@ class Trace:
         self._inputs = list(inputs or [])
         self._net = net
         live = not isinstance(result, RecordedCapture)  # its dump folder is gone by now
-        self.final_index = final_index(timeline, net_name if live else None)
+        notes = constant_input_notes(self._inputs)
+        self.final_index = final_index(timeline, net_name if live else None, notes)
         self.before_index = before_fusion_index(timeline, self.final_index)
         self.graph: Graph = timeline.pin(self.final_index)
         self.before_fusion: Optional[Graph] = None
@@ -217,11 +219,14 @@ class Trace:
         return export_and_compare(self._net, *self._inputs, path=path)
 
 
-def final_index(timeline: PassTimeline, net_name: Optional[str] = None) -> int:
+def final_index(
+    timeline: PassTimeline, net_name: Optional[str] = None, notes: Sequence[str] = ()
+) -> int:
     """The index of the final kernel graph; :class:`NoKernelGraphError` when there is none.
 
     ``net_name``: the net a live capture compiled (its dump folder is gone by the time the
-    error is read, so it is not named); ``None`` for a dump folder someone has.
+    error is read, so it is not named); ``None`` for a dump folder someone has. ``notes``:
+    lines about its inputs that the error adds (tuples compiled as constants).
     """
     builds = [s for s in timeline if s.name.startswith("graph_build")]
     if not builds:
@@ -233,6 +238,7 @@ def final_index(timeline: PassTimeline, net_name: Optional[str] = None) -> int:
                 "dumps is a graph_build_*.ir. A net whose outputs need no operator (it "
                 "returns its inputs, or only constants) compiles to no kernels, so there is "
                 "nothing to run, fuse or plan; trace a net that computes something."
+                + "".join("\n" + note for note in notes)
             )
         return kernels[-1].index
     # Several kernel graphs (control flow): the largest is the net's main graph.

@@ -42,3 +42,33 @@ def test_a_jit_function_or_a_cell_class_is_refused_with_what_to_trace_instead():
     with pytest.raises(TypeError) as err:
         ascend_lab.trace(nn.ReLU, x, progress=False)
     assert "got the class ReLU: trace ReLU(...) instead" in str(err.value)
+
+
+def test_a_tuple_input_folded_to_constants_and_a_numpy_input_are_explained():
+    import mindspore as ms
+    from mindspore import nn
+
+    import ascend_lab
+    from ascend_lab.errors.trace import NoKernelGraphError, TraceError
+
+    class Pair(nn.Cell):
+        def construct(self, xs):
+            a, b = xs
+            return a + b
+
+    class Dense(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Dense(2, 2)
+
+        def construct(self, x):
+            return self.fc(x)
+
+    x = ms.Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(NoKernelGraphError) as err:
+        ascend_lab.trace(Pair(), (x, x), progress=False)
+    assert "input 0 is a tuple: graph mode compiles it" in str(err.value)
+    assert len(ascend_lab.trace(Pair(), ms.mutable((x, x)), progress=False).graph.kernels) == 1
+    with pytest.raises(TraceError) as err:
+        ascend_lab.trace(Dense(), np.ones((2, 2), np.float32), progress=False)
+    assert "input 0 is a numpy.ndarray" in str(err.value)
