@@ -74,6 +74,9 @@ class OpComparison:
         self.suspicious = False
         # set when the error appeared in this Cell's own construct, between its sub-Cells
         self.jump_before: Optional[str] = None
+        # (side, label) of the ops that feed this op on one side and have no partner on the
+        # other (not Casts): an extra layer of side b reaches here (capture="dump")
+        self.unpaired_inputs: List[Tuple[str, str]] = []
 
     @property
     def label(self) -> str:
@@ -356,6 +359,7 @@ def find_divergence(
             return 0.0
         return max(producer_rel(p, depth + 1) for p in rec.producers)
 
+    paired = {"a": {p.a.key for p in pairs}, "b": {p.b.key for p in pairs}}
     produced: Dict[Tuple[object, ...], float] = {}
     worst_before = 0.0
     first: Optional[OpComparison] = None
@@ -370,6 +374,10 @@ def find_divergence(
             fed_b = _fed_stats(pair.b, by_key_b)
             _judge(pair, k, floor, fed_a, fed_b)
             rel_of[pair.a.key] = pair.max_rel
+            for side, rec, by_key in (("a", pair.a, by_key_a), ("b", pair.b, by_key_b)):
+                pair.unpaired_inputs.extend(
+                    (side, label) for label in _unpaired_producers(rec, by_key, paired[side])
+                )
             if pair.diverged and first is None:
                 first = pair
             continue
@@ -432,6 +440,27 @@ def _fed_stats(
             out.extend(producer.outputs)
             if producer.op_type == "Cast":
                 todo.extend(producer.producers or [])
+    return out
+
+
+def _unpaired_producers(
+    rec: OpRecord, by_key: Dict[Tuple[str, int], OpRecord], paired: Set[Tuple[str, int]]
+) -> List[str]:
+    """Labels of the ops feeding ``rec`` that have no partner, looking through unpaired
+    Casts (AMP inserts them on one side: not a difference of the nets)."""
+    out: List[str] = []
+    todo = list(rec.producers or [])
+    seen: Set[Tuple[str, int]] = set()
+    while todo and len(seen) < 64:
+        key = todo.pop()
+        producer = by_key.get(key)
+        if key in seen or key in paired or producer is None:
+            continue
+        seen.add(key)
+        if producer.op_type == "Cast":
+            todo.extend(producer.producers or [])
+        elif producer.label not in out:
+            out.append(producer.label)
     return out
 
 

@@ -75,6 +75,11 @@ class Divergence:
             text += "\n  " + _("in its own construct, before {} (its inputs differ)").format(
                 self.pair.jump_before
             )
+        for side, label in self.pair.unpaired_inputs[:4]:
+            text += "\n  " + _(
+                "side {} feeds it from {}, which has no partner on the other side (an op or "
+                "layer only this side has)"
+            ).format(side, label)
         for side, rec in (("a", self.pair.a), ("b", self.pair.b)):
             where = " ".join(w for w in (rec.scope, _where(rec), _dtypes(rec)) if w)
             text += "\n  " + _("side {}: {}").format(side, where)

@@ -153,3 +153,19 @@ def test_nan_already_in_the_input_is_said(capture, private_tmp):
         assert "输入中已有 NaN 或 Inf（input 0: 1 NaN）" in str(r)
     clean = ascend_lab.compare_numerics(net, net, nets.inputs(), capture=capture)
     assert clean.nonfinite_inputs == [] and "NaN" not in str(clean)
+
+
+def test_an_extra_layer_op_by_op_is_named_as_the_divergence_input(private_tmp):
+    """capture="dump": out/MatMul diverges with its side a inputs exact; the summary says
+    that side b feeds it from the extra layer, which side a does not have."""
+    net = Port()
+    other = nets.twin(net, lambda: Port(extra=True))
+    r = ascend_lab.compare_numerics(net, other, nets.inputs(), capture="dump")
+    d = r.first_divergence
+    assert d is not None and d.label == "out/MatMul", str(r)
+    assert d.pair.unpaired_inputs == [("b", "extra/BiasAdd")]
+    assert "side b feeds it from extra/BiasAdd, which has no partner" in str(r)
+    with using("zh"):
+        assert "b 侧的输入来自 extra/BiasAdd" in str(r)
+    clean = ascend_lab.compare_numerics(net, net, nets.inputs(), capture="dump")
+    assert all(not p.unpaired_inputs for p in clean.pairs)
