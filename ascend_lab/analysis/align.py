@@ -12,7 +12,9 @@ against 2.10, before and after a code change) give two final kernel graphs whose
    ``Default/relu-ReLU/ReLU`` of a LeNet do not). The net's inputs pair by position;
 2. **by structure**: an unpaired node whose paired neighbours (data inputs, then
    consumers) lead to exactly one unpaired node of the same op on the other side pairs with
-   it; repeated until nothing changes (this resolves the repeated ReLUs, Loads, MaxPools);
+   it (among several: the one of the same name, then the one with the same constant
+   arguments, as a Split's ``TupleGetItem``s 0, 1, 2 of attention's q, k, v); repeated
+   until nothing changes (this resolves the repeated ReLUs, Loads, MaxPools);
 3. **across fusion**: a fused kernel call (``Fused_BiasAdd_ReLU_fusion``) on one side is
    paired with the *set* of ops it replaced on the other side, when its fusion map (the
    originals, nodes of that side's pre-fusion graph) is given: starting from the images of
@@ -200,6 +202,12 @@ class _Side:
         }
         self.partner: Dict[str, Tuple[str, ...]] = {}
         self.position = {nid: i for i, nid in enumerate(self.order)}
+        # each node's constant arguments by value (a TupleGetItem's index): what tells
+        # apart twin branches that only a constant separates (a Split's outputs 0, 1, 2)
+        values = {n.id: n.attrs.get("value", "") for n in graph.nodes if n.kind == "constant"}
+        self.constants: Dict[str, Tuple[str, ...]] = {
+            nid: tuple(values[i] for i in n.inputs if i in values) for nid, n in self.nodes.items()
+        }
 
 
 class _Aligner:
@@ -335,6 +343,9 @@ class _Aligner:
                 same = {x for x in cands if self.a.name[x] == self.b.name[y]}
                 cands = same or cands
             if len(cands) > 1:
+                same = {x for x in cands if self.a.constants[x] == self.b.constants[y]}
+                cands = same or cands
+            if len(cands) > 1:
                 cands = {x for x in cands if self._slot_consistent(x, y)}
             if len(cands) != 1:
                 continue
@@ -343,6 +354,9 @@ class _Aligner:
             back = self._candidates(self.a, self.b, x) or set()
             if len(back) > 1:
                 same_b = {c for c in back if self.b.name[c] == self.a.name[x]}
+                back = same_b or back
+            if len(back) > 1:
+                same_b = {c for c in back if self.b.constants[c] == self.a.constants[x]}
                 back = same_b or back
             if len(back) > 1:
                 back = {c for c in back if self._slot_consistent(x, c)}

@@ -72,3 +72,23 @@ def test_a_tuple_input_folded_to_constants_and_a_numpy_input_are_explained():
     with pytest.raises(TraceError) as err:
         ascend_lab.trace(Dense(), np.ones((2, 2), np.float32), progress=False)
     assert "input 0 is a numpy.ndarray" in str(err.value)
+
+
+def test_multihead_attention_compared_with_itself_pairs_every_node():
+    import mindspore as ms
+    from mindspore import nn
+
+    import ascend_lab
+
+    class Attention(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.att = nn.MultiheadAttention(16, 4, batch_first=True)
+
+        def construct(self, x):
+            return self.att(x, x, x)[0]
+
+    x = ms.Tensor(np.ones((2, 6, 16), np.float32))
+    trace = ascend_lab.trace(Attention(), x, run=False, progress=False)
+    cmp = ascend_lab.compare(trace, trace.to_payload())
+    assert cmp.added == [] and cmp.removed == []
