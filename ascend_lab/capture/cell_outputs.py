@@ -17,9 +17,10 @@ costs are listed in :mod:`ascend_lab.numerics`'s docstring):
 
 With NumPy 2, MindSpore 2.10's first PyNative op in a process can fail spuriously; the
 capture runs a throw-away op first (:func:`prime_pynative`). Nothing is written to disk.
-Hooks are removed afterwards, also when the net fails. Known MindSpore 2.10 bug, not
-undone here: when the ``construct`` of a ``to_float`` Cell raises, its PyNative
-mixed-precision type stays set for the rest of the process (later ops are cast).
+Hooks are removed afterwards, also when the net fails. MindSpore bug (2.8-2.10), undone
+here (:func:`reset_mixed_precision`): when the ``construct`` of a ``to_float`` Cell raises,
+its PyNative mixed-precision type stays set for the rest of the process (later ops are
+cast).
 """
 
 import contextlib
@@ -296,6 +297,7 @@ def capture_side(
         prime_pynative()
         output = net(*to_tensors(inputs))
     except Exception as exc:  # noqa: BLE001 - reported with the side and MindSpore's text
+        reset_mixed_precision(exc)
         text = str(exc).strip()
         first = _first_line(text) or type(exc).__name__
         where = _failing_line(exc)
@@ -316,6 +318,33 @@ def own_message(text: str) -> str:
     """MindSpore's message without what it appends after its first ``----`` rule (the C++
     stack, the construct's code with its ``x.shape[0]``), which says nothing of the cause."""
     return text.split("\n----", 1)[0]
+
+
+def reset_mixed_precision(exc: BaseException) -> int:
+    """Undo what the ``to_float`` Cells that ``exc`` went through left set in PyNative; the
+    number of pops.
+
+    ``Cell._complex_call`` pushes the Cell's mixed-precision type on the executor's stack
+    (``_call_pre_process``) and pops it (``_call_post_process``) only after a ``construct``
+    that returned: after a failed bfloat16 side (MindSpore 2.8-2.10 on CPU: no bfloat16
+    MatMul) every later PyNative op of the process was cast to bfloat16 and failed the same
+    way. One pop per ``_complex_call`` frame of such a Cell in the traceback (more pops than
+    pushes crashed MindSpore 2.9 and 2.10)."""
+    pushed = 0
+    for frame, _line in _walk(exc.__traceback__):
+        cell_self = frame.f_locals.get("self") if frame.f_code.co_name == "_complex_call" else None
+        if getattr(cell_self, "mixed_precision_type", None) is not None:
+            pushed += 1
+    if not pushed:
+        return 0
+    try:
+        from mindspore.nn import cell
+
+        for _ in range(pushed):
+            cell._pynative_executor.set_mixed_precision_type(cell.MixedPrecisionType.NOTSET, False)
+    except Exception:  # noqa: BLE001 - a MindSpore without these names: nothing to undo
+        return 0
+    return pushed
 
 
 def _first_line(text: str) -> str:

@@ -169,3 +169,14 @@ def test_an_extra_layer_op_by_op_is_named_as_the_divergence_input(private_tmp):
         assert "b 侧的输入来自 extra/BiasAdd" in str(r)
     clean = ascend_lab.compare_numerics(net, net, nets.inputs(), capture="dump")
     assert all(not p.unpaired_inputs for p in clean.pairs)
+
+
+def test_a_failed_bfloat16_side_leaves_later_runs_alone():
+    """A to_float(bfloat16) side that fails on CPU used to leave MindSpore's PyNative
+    mixed-precision type set: every later op of the process ran in bfloat16 and failed."""
+    net = Port()
+    other = nets.twin(net, Port).to_float(ms.bfloat16)
+    with pytest.raises(NumericsRunError, match="no MatMul kernel for BFloat16"):
+        ascend_lab.compare_numerics(net, other, nets.inputs())
+    r = ascend_lab.compare_numerics(net, net, nets.inputs())
+    assert r.first_divergence is None and len(r.pairs) == 4
