@@ -293,8 +293,10 @@ def capture_side(
 
     mode = ms.get_context("mode")
     ms.set_context(mode=ms.PYNATIVE_MODE)
+    kept: List[Tuple[Any, Any]] = []
     try:
         prime_pynative()
+        kept = _state_kept(net)
         output = net(*to_tensors(inputs))
     except Exception as exc:  # noqa: BLE001 - reported with the side and MindSpore's text
         reset_mixed_precision(exc)
@@ -308,6 +310,7 @@ def capture_side(
             raise NumericsInputError(message) from exc
         raise NumericsRunError(message) from exc
     finally:
+        _restore_state(kept)
         for handle in handles:
             handle.remove()
         ms.set_context(mode=mode)
@@ -318,6 +321,21 @@ def own_message(text: str) -> str:
     """MindSpore's message without what it appends after its first ``----`` rule (the C++
     stack, the construct's code with its ``x.shape[0]``), which says nothing of the cause."""
     return text.split("\n----", 1)[0]
+
+
+def _state_kept(net: Any) -> List[Tuple[Any, Any]]:
+    """Copies of the Parameters a forward run may change (those that take no gradient:
+    BatchNorm's moving mean and variance in train mode), to put back after the capture."""
+    kept = []
+    for param in net.get_parameters(expand=True):
+        if not param.requires_grad:
+            kept.append((param, param.value().copy()))
+    return kept
+
+
+def _restore_state(kept: List[Tuple[Any, Any]]) -> None:
+    for param, value in kept:
+        param.set_data(value)
 
 
 def reset_mixed_precision(exc: BaseException) -> int:

@@ -180,3 +180,28 @@ def test_a_failed_bfloat16_side_leaves_later_runs_alone():
         ascend_lab.compare_numerics(net, other, nets.inputs())
     r = ascend_lab.compare_numerics(net, net, nets.inputs())
     assert r.first_divergence is None and len(r.pairs) == 4
+
+
+class Normed(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+
+    def construct(self, x):
+        return self.bn(self.conv(x))
+
+
+def test_batchnorm_in_train_mode_keeps_the_learners_moving_statistics():
+    """A run in train mode updates BatchNorm's moving mean and variance: the comparison
+    must not change the learner's net (capture="dump" runs a copy in its child)."""
+    net = Normed()
+    net.set_train(True)
+    before = net.bn.moving_mean.asnumpy().copy(), net.bn.moving_variance.asnumpy().copy()
+    x = nets.inputs((2, 3, 6, 6))
+    r = ascend_lab.compare_numerics(net, net, x)
+    assert r.first_divergence is None and len(r.pairs) == 3
+    assert (net.bn.moving_mean.asnumpy() == before[0]).all()
+    assert (net.bn.moving_variance.asnumpy() == before[1]).all()
+    net(ms.Tensor(x))  # the learner's own run still updates them
+    assert not (net.bn.moving_mean.asnumpy() == before[0]).all()
