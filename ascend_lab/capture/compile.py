@@ -440,10 +440,11 @@ def not_a_cell_message(net: Any) -> str:
     if not callable(net):
         return f"trace() needs a mindspore.nn.Cell, got {kind}"
     name = getattr(net, "__name__", kind)
+    call = name if name.isidentifier() else "fn"  # a lambda: keep it as self.fn or fn
     return (
         f"trace() needs a mindspore.nn.Cell, got the {kind} {name!r}. MindSpore compiles a "
         "function (a @jit one too) only when it is called, with no Cell to trace: wrap it, "
-        f"e.g. class Net(nn.Cell): def construct(self, x): return {name}(x), "
+        f"e.g. class Net(nn.Cell): def construct(self, x): return {call}(x), "
         "and trace Net()"
     )
 

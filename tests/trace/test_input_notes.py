@@ -26,3 +26,11 @@ def test_containers_not_marked_mutable_are_constants():
         "input 2 is a dict",
     ]
     assert "unless it is wrapped in mindspore.mutable(...)" in notes[0]
+
+
+def test_a_lambda_is_named_as_it_prints_and_called_by_a_plain_name():
+    from ascend_lab.capture.compile import not_a_cell_message
+
+    text = not_a_cell_message(lambda x: x)
+    assert "got the function '<lambda>'" in text
+    assert "return fn(x)" in text and "<lambda>(x)" not in text
