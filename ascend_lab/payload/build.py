@@ -146,6 +146,7 @@ def _build_payload(
         elif timeline.same_as(snap.index) in special:
             entry["graph"] = special[timeline.same_as(snap.index)]
         pass_list.append(entry)
+    meta_notes = trace.notes() if hasattr(trace, "notes") else []
     payload: Dict[str, Any] = {
         "schema": SCHEMA_ID,
         "meta": {
@@ -162,4 +163,6 @@ def _build_payload(
         "fusion": trace.fusion.to_dict() if trace.fusion is not None else None,
         "memory": memory_section(trace.graph, final_key) if memory else None,
     }
+    if meta_notes:
+        payload["meta"]["notes"] = meta_notes
     return payload

@@ -112,6 +112,35 @@ class Trace:
     def final_pass(self) -> PassSnapshot:
         return self.passes[self.final_index]
 
+    def other_kernel_graphs(self) -> List[PassSnapshot]:
+        """The kernel graphs the compile built besides the one the views show. Control flow
+        (a ``while`` or ``if`` over a tensor) gives a loop body or branch a kernel graph of
+        its own; the views show the largest, so these are easy to miss."""
+        return [
+            s
+            for s in self.passes
+            if s.name.startswith("graph_build") and s.index != self.final_index
+        ]
+
+    def notes(self) -> List[str]:
+        """What the reader should know before trusting the views (in the reader's language);
+        the summary prints them and the page shows them above the views."""
+        from ascend_lab.i18n import _
+
+        others = self.other_kernel_graphs()
+        if not others:
+            return []
+        shown = ", ".join(f"{s.name} ({s.node_count or '?'})" for s in others[:8])
+        if len(others) > 8:
+            shown += ", …"
+        return [
+            _(
+                "MindSpore built {} kernel graphs for this net (control flow gives a loop body "
+                "or a branch a graph of its own); the views show the largest, {} ({} kernels). "
+                "The others are in the pass timeline (nodes): {}"
+            ).format(len(others) + 1, self.final_pass.name, self.kernel_count, shown)
+        ]
+
     # -- text ---------------------------------------------------------------------------
     def summary(self) -> str:
         """A few lines on the trace, in the reader's language (numbers and names as they are)."""
@@ -149,6 +178,7 @@ class Trace:
             )
         elif self.fusion_enabled:
             lines.append("  " + _("fusion: no graph before fusion found in the dumps"))
+        lines.extend("  " + note for note in self.notes())
         lines.append(
             "  "
             + _("compile {:.2f} s, analysis {:.2f} s").format(
