@@ -235,14 +235,14 @@ def _closes_quote(text: str, at: int) -> bool:
     return text[at - 1] != "\\" and text[at + 1 : at + 2] in _QUOTE_ENDS
 
 
-def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
-    """One walk over the brackets, commas and double quotes of ``text`` from ``start``:
-    ``(positions of the commas outside brackets and quotes, index just past the bracket
-    that closes the one at text[start] or -1)``; with ``to_close`` it stops there. A plain
-    loop, not a generator: parsing a dump splits some 100,000 argument lists."""
-    commas: List[int] = []
-    depth = 0
-    in_quote = False
+def _walk_brackets(
+    text: str, start: int, depth: int, in_quote: bool, to_close: bool, commas: Optional[List[int]]
+) -> Tuple[int, int, bool]:
+    """One walk over the brackets, commas and double quotes of ``text`` from ``start``, from
+    ``depth`` open brackets (``in_quote``: inside a string): ``(index just past the bracket
+    that closes depth 1 -> 0, or -1; depth after the walk; whether it ends in a string)``.
+    With ``to_close`` it stops at that bracket; ``commas`` collects the commas at depth 0.
+    A plain loop, not a generator: parsing a dump splits some 100,000 argument lists."""
     for m in _SPECIAL_RE.finditer(text, start):
         at = m.start()
         ch = text[at]
@@ -256,10 +256,18 @@ def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
         elif ch in _CLOSE:
             depth -= 1
             if depth == 0 and to_close:
-                return commas, at + 1
-        elif ch == "," and depth == 0:
+                return at + 1, depth, in_quote
+        elif ch == "," and depth == 0 and commas is not None:
             commas.append(at)
-    return commas, -1
+    return -1, depth, in_quote
+
+
+def _scan_top(text: str, start: int, to_close: bool) -> Tuple[List[int], int]:
+    """``(positions of the commas outside brackets and quotes, index just past the bracket
+    that closes the one at text[start] or -1)``; with ``to_close`` it stops there."""
+    commas: List[int] = []
+    close = _walk_brackets(text, start, 0, False, to_close, commas)[0]
+    return commas, close
 
 
 # A node line whose tensor constant MindSpore prints over several lines (numpy's layout of a
@@ -271,18 +279,7 @@ _VALUE_LINES_MAX = 4096
 def _open_depth(text: str, depth: int = 0, in_quote: bool = False) -> Tuple[int, bool]:
     """Brackets still open after ``text`` (outside double quotes), from ``depth``, and
     whether ``text`` ends inside a string (MindSpore prints a line break in one raw)."""
-    for m in _SPECIAL_RE.finditer(text):
-        at = m.start()
-        ch = text[at]
-        if in_quote:
-            if ch == '"' and _closes_quote(text, at):
-                in_quote = False
-        elif ch == '"':
-            in_quote = True
-        elif ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
+    _, depth, in_quote = _walk_brackets(text, 0, depth, in_quote, False, None)
     return depth, in_quote
 
 
