@@ -77,7 +77,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from sys import intern
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Set, Tuple, Union
 
 from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.model.ops import fused_kernel_name
@@ -691,6 +691,9 @@ class _IRParser:
         self.lineno = 0
         # Text gathered line by line, joined once at the end (`+=` made it quadratic).
         self._extras: Dict[int, Tuple[Node, List[str]]] = {}
+        # Node ids each graph holds: an id printed twice (a corrupted dump) is an error,
+        # not two nodes that edges cannot tell apart.
+        self._ids: Dict[int, Set[str]] = {}
         # Parameters whose names hold spaces, commas or brackets, which MindSpore prints as
         # they are in the arguments of the nodes that read them: a stand-in without them
         # is put in their place before the arguments are split (stand-in -> real id).
@@ -1118,6 +1121,13 @@ class _IRParser:
         tail = rest[close:].strip()
         if tail:
             self._attrs(node, tail)
+        ids = self._ids.get(id(graph))
+        if ids is None:
+            ids = self._ids[id(graph)] = {n.id for n in graph.nodes}  # its parameters
+        if nid in ids:
+            raise self.error(f"node {nid} is defined twice in @{graph.name}")
+        ids.add(nid)
+        ids.update(c.id for c in constants)
         graph.nodes.extend(constants)
         graph.nodes.append(node)
         return node
