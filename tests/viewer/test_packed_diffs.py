@@ -61,8 +61,15 @@ def test_a_packed_pass_shows_its_changes_when_opened(tmp_path):
                 has_text=entry["name"]
             ).first.click()
             timeline.locator(".al-node").first.wait_for(timeout=30000)
-            changes = timeline.locator('[data-field="changes"]').inner_text()
             added, removed = len(entry.get("added") or []), len(entry.get("removed") or [])
+            # the pass shown before the click has nodes too: wait for this pass's changes
+            # (its diff is decoded when it opens), then read them
+            field = timeline.locator('[data-field="changes"]')
+            try:
+                field.filter(has_text=f"+{added} added").wait_for(timeout=30000)
+            except Exception:  # noqa: BLE001 - the assertion below says what was shown
+                pass
+            changes = field.inner_text()
             assert f"+{added} added" in changes and f"\u2212{removed} removed" in changes
             assert errors == [] and attempts == []
         finally:
