@@ -7,7 +7,8 @@ stage is recognised by its *name* (``auto_monad``, ``opt_a``, ``kernel_select``)
 its number; an unknown name gets a generic explanation, never an error.
 
 Listing is cheap: each file is read once, as bytes, for its node count and a digest of its
-body (byte searches, no regular expression: ~150 MB/s). A snapshot is parsed in full only
+body (byte searches, no regular expression: ~150 MB/s); the next file is read, and a kept
+text compressed, on a worker thread meanwhile. A snapshot is parsed in full only
 when asked (:meth:`PassTimeline.snapshot`). Passes whose node count and body digest equal
 the previous ones are flagged unchanged and share the previous pass's parsed graph, so a
 run of identical dumps is parsed once. Parsed graphs are kept in a small cache (the ones a
@@ -19,6 +20,7 @@ import hashlib
 import os
 import re
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Set, Tuple, Union
 
@@ -33,7 +35,6 @@ _OPT_PASS_RE = re.compile(r"^opt_pass_(?P<num>\d+)_(?P<key>.+)$")
 _GK_RE = re.compile(r"^\d+_stage\d+_[a-z0-9]+_\d+_(?P<key>.+)$")
 _GRAPH_ID_SUFFIX_RE = re.compile(r"(?:_kernel_graph\d+|_graph_\d+(?:_\d+)?(?:_.*)?)$")
 _PM_RE = re.compile(r"^(?P<prefix>.*?)_?pm_\d+_(?P<key>.+)$")
-_HEX_DIGITS = b"0123456789abcdefABCDEF"
 _OPNUM_RE = re.compile(r"-op\d+$")
 _PARA_PREFIX_RE = re.compile(r"^%?para\d+_")
 _KERNEL_GRAPH_ID_RE = re.compile(r"(?:kernel_graph|graph_build_|graph_)(\d+)")
@@ -221,26 +222,60 @@ def kernel_graph_id(name: str) -> Optional[int]:
     return int(m.group(1)) if m else None
 
 
+_INSTANCE_LINE = b"\nsubgraph instance: "
+_ADDRESS_RE = re.compile(rb"0x[0-9a-fA-F]*")
+
+
 def body_digest(data: Union[str, bytes]) -> str:
     """Digest of a dump without what differs on every dump of the same graph: memory
     addresses (``0x7f…``) and the text of ``subgraph instance:`` lines.
 
-    Byte splits and ``lstrip`` only (C speed; four times faster than a regex substitution).
+    Byte searches over a memoryview, fed to the hash in place: nothing is copied (a dump
+    has a few hundred instance lines and fewer addresses in megabytes of text). The digest
+    is that of ``b"\n" + data`` with the rest of each instance line and the hex digits
+    after each ``0x`` (up to the next ``0x``) left out.
     """
     if isinstance(data, str):
         data = data.encode("utf-8", "replace")
-    digest = hashlib.sha1()
-    for number, chunk in enumerate((b"\n" + data).split(b"\nsubgraph instance: ")):
-        if number:
-            end = chunk.find(b"\n")
-            chunk = chunk[end:] if end >= 0 else b""
-            digest.update(b"\nsubgraph instance: ")
-        pieces = chunk.split(b"0x")
-        digest.update(pieces[0])
-        for piece in pieces[1:]:
-            digest.update(b"0x")
-            digest.update(piece.lstrip(_HEX_DIGITS))
-    return digest.hexdigest()
+    digest = hashlib.sha1(b"\n")
+    view = memoryview(data)
+    size = len(data)
+    # where an instance line's text starts (after its marker), None before the first one
+    at = 0
+    if data.startswith(_INSTANCE_LINE[1:]):
+        chunk_start: Optional[int] = len(_INSTANCE_LINE) - 1
+        digest.update(_INSTANCE_LINE[1:])
+    else:
+        chunk_start = None
+    while True:
+        if chunk_start is not None:
+            line_end = data.find(b"\n", chunk_start)
+            at = size if line_end < 0 else line_end
+        marker = data.find(_INSTANCE_LINE, at)
+        chunk_end = size if marker < 0 else marker
+        _digest_without_addresses(digest, data, view, at, chunk_end)
+        if marker < 0:
+            return digest.hexdigest()
+        digest.update(_INSTANCE_LINE)
+        chunk_start = marker + len(_INSTANCE_LINE)
+
+
+def _digest_without_addresses(
+    digest: "hashlib._Hash", data: bytes, view: memoryview, start: int, end: int
+) -> None:
+    """Feed ``data[start:end]`` to ``digest`` without the hex digits after each ``0x``.
+
+    A regular expression with a literal prefix finds ``0x`` 2.6 times faster than
+    ``bytes.find`` does in dump text (full of ``0``s)."""
+    while True:
+        found = _ADDRESS_RE.search(data, start, end)
+        if found is None:
+            digest.update(view[start:end])
+            return
+        digest.update(view[start : found.start() + 2])
+        start = found.end()
+        if data[start - 1 : start + 1] == b"0x":  # "0x0x1": that 0 starts the next address
+            start -= 1
 
 
 @dataclass
@@ -473,41 +508,64 @@ class PassTimeline:
         after_optimize = False
         prev: Optional[PassSnapshot] = None
         first_with: Dict[Tuple[Optional[str], Optional[int]], int] = {}
-        for index, (counter, name, path) in enumerate(list_dump_files(self.dump_dir)):
-            stage = classify(name, after_optimize)
-            if stage == "optimize":
-                after_optimize = True
-            snap = PassSnapshot(
-                index=index,
-                name=name,
-                path=path,
-                counter=counter,
-                stage=stage,
-                explain=explain(name, stage),
-            )
-            data = read_capped(path, IR_MAX_BYTES_ENV)
-            snap.digest = body_digest(data)
-            snap.fused_kernels = data.count(b"info_name: Fused_")
-            try:
-                counts = read_ir_counts(data)
-                snap.node_count = counts["nodes"]
-                snap.cnode_count = counts["cnodes"]
-                snap.entry = counts["entry"]
-            except Exception as exc:  # a broken header is reported, not fatal
-                snap.header_error = str(exc)
-            snap.changed = not (
-                prev is not None
-                and prev.digest == snap.digest
-                and prev.node_count == snap.node_count
-            )
-            self._same_as[index] = (
-                index if snap.changed or prev is None else self._same_as[prev.index]
-            )
-            self._first_alike[index] = first_with.setdefault((snap.digest, snap.node_count), index)
-            if self.keep_text:
-                self._texts[index] = zlib.compress(data, 1)
-            self.snapshots.append(snap)
-            prev = snap
+        first_with_digest: Dict[str, PassSnapshot] = {}
+        compressing: Dict[int, Future[bytes]] = {}
+        files = list_dump_files(self.dump_dir)
+        # One worker reads the next dump and compresses a kept one while this thread digests
+        # (file reads and zlib run without the GIL): on two cores the listing of a 32-layer
+        # decoder's 97 dumps (450 MB) takes about half as long as one thread doing it all.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ascend-lab-dumps") as worker:
+            reading = worker.submit(read_capped, files[0][2], IR_MAX_BYTES_ENV) if files else None
+            for index, (counter, name, path) in enumerate(files):
+                stage = classify(name, after_optimize)
+                if stage == "optimize":
+                    after_optimize = True
+                snap = PassSnapshot(
+                    index=index,
+                    name=name,
+                    path=path,
+                    counter=counter,
+                    stage=stage,
+                    explain=explain(name, stage),
+                )
+                assert reading is not None
+                data = reading.result()
+                if index + 1 < len(files):
+                    reading = worker.submit(read_capped, files[index + 1][2], IR_MAX_BYTES_ENV)
+                snap.digest = body_digest(data)
+                seen = first_with_digest.get(snap.digest)
+                if seen is not None:
+                    # the same body prints the same counts: not searched for again
+                    snap.fused_kernels = seen.fused_kernels
+                    snap.node_count, snap.cnode_count = seen.node_count, seen.cnode_count
+                    snap.entry, snap.header_error = seen.entry, seen.header_error
+                else:
+                    first_with_digest[snap.digest] = snap
+                    snap.fused_kernels = data.count(b"info_name: Fused_")
+                    try:
+                        counts = read_ir_counts(data)
+                        snap.node_count = counts["nodes"]
+                        snap.cnode_count = counts["cnodes"]
+                        snap.entry = counts["entry"]
+                    except Exception as exc:  # a broken header is reported, not fatal
+                        snap.header_error = str(exc)
+                snap.changed = not (
+                    prev is not None
+                    and prev.digest == snap.digest
+                    and prev.node_count == snap.node_count
+                )
+                self._same_as[index] = (
+                    index if snap.changed or prev is None else self._same_as[prev.index]
+                )
+                first = first_with.setdefault((snap.digest, snap.node_count), index)
+                self._first_alike[index] = first
+                if self.keep_text and first == index:
+                    # only the first of identical dumps is kept: the others parse alike
+                    compressing[index] = worker.submit(zlib.compress, data, 1)
+                del data
+                self.snapshots.append(snap)
+                prev = snap
+            self._texts = {index: done.result() for index, done in compressing.items()}
 
     def __len__(self) -> int:
         return len(self.snapshots)
@@ -565,9 +623,12 @@ class PassTimeline:
             del self._graphs[i]
 
     def text(self, index: int) -> str:
-        """The dump text of snapshot ``index`` (from memory if kept, else from the file)."""
+        """The dump text of snapshot ``index``: from the file, or, when the texts are kept,
+        the kept text of the first pass whose dump is identical to it (the same digest and
+        node count: they differ at most in memory addresses and ``subgraph instance:``
+        lines, which parse to the same graph; only that first one is kept)."""
         index = self._index(index)
-        kept = self._texts.get(index)
+        kept = self._texts.get(self._first_alike[index])
         data = zlib.decompress(kept) if kept is not None else None
         if data is None:
             data = read_capped(self.snapshots[index].path, IR_MAX_BYTES_ENV)

@@ -223,6 +223,33 @@ def test_timeline_keeps_pinned_graphs_and_a_few_recent_ones(tmp_path):
             assert timeline.text(snap.index) == f.read()
 
 
+def test_timeline_keeps_one_text_of_identical_dumps(tmp_path):
+    # a compile dumps the same graph many times over (97 dumps of a 32-layer decoder hold 21
+    # bodies): one text is kept, compressed, and it stands for the others
+    dump = _copy_fixture_dump(tmp_path)
+    names = sorted(os.listdir(dump))
+    final = [n for n in names if n.startswith("graph_build")][0]
+    counter = max(int(n.rsplit("_", 1)[1][:-3]) for n in names if n.endswith(".ir"))
+    with open(os.path.join(dump, final), encoding="utf-8") as f:
+        text = f.read()
+    again = text.replace("0x", "0xabc", 1) if "0x" in text else text
+    assert tl.body_digest(again) == tl.body_digest(text)
+    copy = os.path.join(dump, f"hwopt_again_{counter + 1:04d}.ir")
+    with open(copy, "w", encoding="utf-8") as f:
+        f.write(again)
+    timeline = tl.PassTimeline(dump, keep_text=True)
+    shutil.rmtree(dump)
+    last, original = timeline[len(timeline) - 1], timeline.find("graph_build")[0]
+    assert last.name == "hwopt_again" and last.digest == original.digest
+    assert len(timeline._texts) == len({(s.digest, s.node_count) for s in timeline}) < len(timeline)
+    assert timeline.text(last.index) == text
+    assert (last.node_count, last.entry) == (original.node_count, original.entry)
+    # the same graph, read from the first pass's text, but named after its own file
+    again_graph, original_graph = (timeline.snapshot(s.index).to_dict() for s in (last, original))
+    assert again_graph.pop("file") == last.path and original_graph.pop("file") == original.path
+    assert again_graph == original_graph
+
+
 def test_body_digest_ignores_addresses_and_instance_lines():
     a = "# IR entry: @g\nsubgraph instance: kernel_graph0 : 0x56191eb4e760\n%0 = Foo(0x1)\n"
     b = "# IR entry: @g\nsubgraph instance: kernel_graph1 : 0x7fffabcd0000\n%0 = Foo(0x2)\n"
