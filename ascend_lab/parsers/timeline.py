@@ -479,9 +479,9 @@ class PassTimeline:
     ) -> None:
         """List the dumps in ``dump_dir``.
 
-        ``keep_text=True`` keeps each file's text in memory (zlib-compressed: ~14× smaller
-        than the dumps) so the folder can be removed right away and snapshots still be
-        parsed later.
+        ``keep_text=True`` keeps the dumps' texts in memory, one per set of identical dumps,
+        zlib-compressed (a 32-layer decoder's 470 MB in 8 MB), so the folder can be removed
+        right away and snapshots still be parsed later.
         """
         self.dump_dir = dump_dir
         self.keep_text = keep_text

@@ -1,9 +1,10 @@
 """``ascend_lab.trace(net, x)``: run the capture, then read its dumps into a :class:`Trace`.
 
 Dumps go to a private temporary folder that is removed before ``trace()`` returns (the
-dump texts stay in memory, zlib-compressed: ~32 MB for a 32-layer decoder's 470 MB, so
-snapshots can still be parsed lazily), unless ``keep_dumps=True``: then ``Trace.dump_dir``
-says where they are. The Trace itself is :mod:`ascend_lab.tracing.trace`.
+dump texts stay in memory, zlib-compressed and one per set of identical dumps: ~8 MB for a
+32-layer decoder's 470 MB, so snapshots can still be parsed lazily), unless
+``keep_dumps=True``: then ``Trace.dump_dir`` says where they are. The Trace itself is
+:mod:`ascend_lab.tracing.trace`.
 """
 
 import shutil
