@@ -9,13 +9,13 @@ its number; an unknown name gets a generic explanation, never an error.
 Listing is cheap: each file is read once, as bytes, for its node count and a digest of its
 body (byte searches and a regular expression with a literal prefix: ~800 MB/s); the next
 file is read, and a kept text compressed, on a worker thread meanwhile. A snapshot is parsed
-in full only when asked (:meth:`PassTimeline.snapshot`). Passes whose node count and body digest equal
-the previous ones are flagged unchanged and share the previous pass's parsed graph, so a
-run of identical dumps is parsed once, and a dump that only prints its node names
-otherwise (``Scope:`` in ``opt_pass_*`` dumps, renumbered ``-opN``) is not parsed to find that
-it changed nothing. Parsed graphs are kept in a small cache (the ones a
-caller pins, such as the final kernel graph, plus the most recent few), so walking every
-pass of a 32-layer LLM holds two graphs at a time, not a hundred.
+in full only when asked (:meth:`PassTimeline.snapshot`). Passes whose node count and body
+digest equal the previous ones are flagged unchanged and share the previous pass's parsed
+graph, so a run of identical dumps is parsed once, and a dump that only prints its node
+names otherwise (``Scope:`` in ``opt_pass_*`` dumps, renumbered ``-opN``) is not parsed to
+find that it changed nothing. Parsed graphs are kept in a small cache (the ones a caller
+pins, such as the final kernel graph, plus the most recent few), so walking every pass of a
+32-layer LLM holds two graphs at a time, not a hundred.
 """
 
 import hashlib
