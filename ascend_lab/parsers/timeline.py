@@ -584,7 +584,7 @@ class PassTimeline:
         prev: Optional[PassSnapshot] = None
         first_with: Dict[Tuple[Optional[str], Optional[int]], int] = {}
         first_with_digest: Dict[str, PassSnapshot] = {}
-        compressing: Dict[int, Future[bytes]] = {}
+        compressing: Dict[int, Future] = {}  # of the compressed bytes
         files = list_dump_files(self.dump_dir)
         # One worker reads the next dump and compresses a kept one while this thread digests
         # (file reads and zlib run without the GIL): on two cores the listing of a 32-layer
