@@ -617,13 +617,13 @@ def test_printed_names_and_names_agree():
     other = other.replace(b"Fullname with scope: (151)", b"Scope: (Default)")
     a, b = tl.printed_names(text), tl.printed_names(other)
     assert a.digest == b.digest
-    assert a.names == [(True, b"Default/c-Conv2d/Conv2D-op3"), (True, b"151")]
-    assert b.names == [(False, b"Default/c-Conv2d"), (False, b"Default")]
+    assert a.names == [(True, "Default/c-Conv2d/Conv2D-op3"), (True, "151")]
+    assert b.names == [(False, "Default/c-Conv2d"), (False, "Default")]
     assert tl.names_agree(a.names, b.names)
-    assert tl.names_agree(a.names, [(True, b"Default/c-Conv2d/Conv2D-op9"), (True, b"151")])
+    assert tl.names_agree(a.names, [(True, "Default/c-Conv2d/Conv2D-op9"), (True, "151")])
     # two full names without a scope are compared as they are: the parse tells
-    assert not tl.names_agree(a.names, [(True, b"Default/c-Conv2d/Conv2D-op9"), (True, b"152")])
-    assert not tl.names_agree(a.names, [(False, b"Default/d-Conv2d"), (False, b"Default")])
+    assert not tl.names_agree(a.names, [(True, "Default/c-Conv2d/Conv2D-op9"), (True, "152")])
+    assert not tl.names_agree(a.names, [(False, "Default/d-Conv2d"), (False, "Default")])
     assert not tl.names_agree(a.names, a.names[:1])
     # a name line on another node is another text, not the same names in other places
     moved = b"# IR entry: @g\n  %0 = Conv2D(%x)\n  %1 = call @f(%0)\n      # Scope: (Default)\n"
