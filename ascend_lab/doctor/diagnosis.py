@@ -82,6 +82,7 @@ class Finding:
             "term": e.term,
             "kind": e.kind,
             "category": e.category,
+            "topics": list(e.topics),
             "priority": e.priority,
             "cause": e.cause,
             "fix": list(e.fix),

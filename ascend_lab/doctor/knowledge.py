@@ -14,6 +14,9 @@ Each entry of ``knowledge.json`` is one troubleshooting rule::
       "examples": ["real error text", ...],     # tests: each must be recognised, ranked first,
                                                 # and together they must exercise every pattern
       "sources": ["where the example texts come from", ...],
+      "topics": ["oom-device"],                 # optional: what the failure is, in the closed
+                                                # vocabulary of topics.json (shared with the
+                                                # real-error corpus that measures the doctor)
       "zh": {"title": "...", "term": "...", "cause": "...", "fix": [...], "explanation": "..."}
     }
 
@@ -41,6 +44,7 @@ from ascend_lab.doctor.pattern_text import backtracking_risks, required_literal
 from ascend_lab.errors import AscendLabError
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "knowledge.json")
+TOPICS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "topics.json")
 KB_FORMAT = "ascend-lab.doctor-kb/1"
 KINDS = ("error", "pitfall")
 CONFIRM_CHECKS = ("versions", "env", "devices", "group")
@@ -74,6 +78,7 @@ class Entry:
     raw_patterns: Tuple[str, ...] = field(default=(), repr=False)
     needles: Tuple[Optional[Tuple[str, bool]], ...] = field(default=(), repr=False)
     translations: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (lang, texts)
+    topics: Tuple[str, ...] = ()  # what the failure is (topics.json); first = the main one
 
     def text(self, name: str, lang: str = "en") -> Any:
         """Field ``name`` (title, term, cause, fix, explanation) in ``lang``, else English."""
@@ -153,6 +158,10 @@ def parse_entries(doc: Any) -> List[Entry]:
         if not isinstance(item["patterns"], list) or not item["patterns"]:
             raise KnowledgeBaseError(where + ": patterns must be a non-empty list")
         compiled = [compile_pattern(pattern, where) for pattern in item["patterns"]]
+        topics = item.get("topics", [])
+        unknown = [t for t in topics if not isinstance(t, str) or t not in known_topics()]
+        if not isinstance(topics, list) or unknown:
+            raise KnowledgeBaseError(where + f": unknown topics {unknown!r} (see topics.json)")
         translations = tuple(
             (code, _translation(item, key, where))
             for key, code in LANGUAGE_KEYS.items()
@@ -175,6 +184,7 @@ def parse_entries(doc: Any) -> List[Entry]:
                 raw_patterns=tuple(p.pattern for p in compiled),
                 needles=tuple(_needle(p) for p in compiled),
                 translations=translations,
+                topics=tuple(topics),
             )
         )
     return entries
@@ -202,6 +212,18 @@ def _translation(item: Dict[str, Any], key: str, where: str) -> Dict[str, Any]:
                     where + f": {name} must keep the English `code` spans as they are: {text!r}"
                 )
     return dict(texts)
+
+
+_topics: Optional[Dict[str, str]] = None
+
+
+def known_topics() -> Dict[str, str]:
+    """The closed vocabulary of what a failure is: topic -> one-line meaning (topics.json)."""
+    global _topics
+    if _topics is None:
+        with open(TOPICS_PATH, encoding="utf-8") as f:
+            _topics = dict(json.load(f)["topics"])
+    return _topics
 
 
 _cache: Optional[List[Entry]] = None
