@@ -6,6 +6,7 @@ compares versions.
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -81,6 +82,21 @@ def _load() -> Dict[str, Any]:
 
 
 _data: Optional[Dict[str, Any]] = None
+
+
+def where_to_check(mindspore: Optional[str]) -> str:
+    """The page to check a MindSpore version's CANN and driver on: its release notes (the
+    address form of ``compat.json``'s ``where_to_check``), else the list of releases."""
+    places = _load().get("where_to_check", {})
+    versions = str(places.get("versions", "https://www.mindspore.cn/versions"))
+    notes = places.get("release_notes")
+    match = _RELEASE.fullmatch((mindspore or "").split("+", 1)[0])
+    if not notes or not match:
+        return versions
+    return str(notes).format(match.group(0))
+
+
+_RELEASE = re.compile(r"\d{1,3}\.\d{1,3}\.\d{1,3}")  # a final release (no rc pages)
 
 
 def load_table() -> List[CompatRow]:
@@ -186,7 +202,8 @@ def _check_mindspore(
     if not ms_rows:
         comp = Compatibility(
             "unknown",
-            f"MindSpore {mindspore} is not in the compatibility table.",
+            f"MindSpore {mindspore} is not in the compatibility table (check the CANN and "
+            f"driver it needs at {where_to_check(mindspore)}).",
         )
         target = ms_for_cann()
         if target and cann:

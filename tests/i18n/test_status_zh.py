@@ -87,7 +87,9 @@ def _hostile_status():
         processes=[Process(npu=0, chip=0, pid=7, name=XSS, memory_mb=10)],
         versions=Versions(driver=XSS),
         compatibility=Compatibility(
-            "unknown", f"MindSpore {XSS} is not in the compatibility table."
+            "unknown",
+            f"MindSpore {XSS} is not in the compatibility table (check the CANN and driver it "
+            f"needs at {XSS}).",
         ),
         warnings=[
             StatusWarning(
@@ -105,7 +107,7 @@ def test_chinese_html_card_is_still_escaped():
     assert "模式 <b>ascend</b>：npu-smi 找到 1 个 NPU 芯片" in page  # a full-width colon
     assert "NPU 0 芯片 0 的健康状态为 &lt;img" in page
     assert "ASCEND_OPP_PATH=&lt;img src=x onerror=alert(1)&gt; 不存在" in page
-    assert "MindSpore &lt;img src=x onerror=alert(1)&gt; 不在版本配套表中。" in page
+    assert "MindSpore &lt;img src=x onerror=alert(1)&gt; 不在版本配套表中（" in page
     assert "警告（请按此顺序处理）" in page and "芯片" in page
 
 

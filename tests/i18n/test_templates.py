@@ -24,8 +24,12 @@ def test_status_messages_in_chinese():
             "没有 NPU（npu-smi 在 5 秒后超时）；找到了 NVIDIA GPU 和 GPU 版 MindSpore"
         ),
         # two messages joined into one
-        "MindSpore 2.9.0 is not in the compatibility table. CANN 8.0.0 pairs with MindSpore 2.5.0.": (  # noqa: E501
-            "MindSpore 2.9.0 不在版本配套表中。CANN 8.0.0 配套的是 MindSpore 2.5.0。"
+        "MindSpore 2.9.0 is not in the compatibility table (check the CANN and driver it needs "
+        "at https://www.mindspore.cn/docs/en/r2.9.0/RELEASE.html). CANN 8.0.0 pairs with "
+        "MindSpore 2.5.0.": (
+            "MindSpore 2.9.0 不在版本配套表中（它所需的 CANN 与驱动请在 "
+            "https://www.mindspore.cn/docs/en/r2.9.0/RELEASE.html 查询）。CANN 8.0.0 配套的是 "
+            "MindSpore 2.5.0。"
         ),
         "MindSpore 2.5.0 and CANN 8.0.0 match.": "MindSpore 2.5.0 与 CANN 8.0.0 配套。",
         "NPU 1x910B3 · HBM 12% · 2 errors": "NPU 1x910B3 · HBM 12% · 2 个错误",

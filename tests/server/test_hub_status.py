@@ -172,7 +172,8 @@ def test_with_the_hubs_chip_versions_are_judged_as_on_an_npu_machine(tmp_path, m
     # judged as with an NPU (the pinned MindSpore is newer than the table), not "runs on CPU"
     assert data["compatibility"] == {
         "verdict": "unknown",
-        "message": "MindSpore 2.8.0 is not in the compatibility table.",
+        "message": "MindSpore 2.8.0 is not in the compatibility table (check the CANN and "
+        "driver it needs at https://www.mindspore.cn/docs/en/r2.8.0/RELEASE.html).",
         "expected": {},
         "install": [],
     }
