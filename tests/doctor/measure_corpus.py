@@ -1,0 +1,213 @@
+"""How many cases of the real-error corpus (tests/fixtures/real/corpus) the doctor reads right.
+
+    .venv/bin/python tests/doctor/measure_corpus.py [--before REV] [--half dev|heldout|both]
+
+For each half, runs ``ascend_lab.doctor.diagnose_text(text)`` on every case and counts:
+
+- right: the first answer is one the case accepts (its manifest ``expect``);
+- wrong: there is a first answer and the case does not accept it;
+- unrecognised: no finding and no error code.
+
+The first answer is the first finding's first topic; when there is no finding, the first
+error code note: its topics (if the note carries any), ``code:<CODE>`` or
+``family:<prefix>``. Counts are printed per half, per source kind and per stack. The
+misses are printed for the dev half only; of the held-out half only counts and case ids
+of tracebacks are printed, never its texts or its answers (rules are written from dev).
+
+``--before REV`` also measures the doctor of git revision REV (its ``ascend_lab`` tree,
+extracted to a temporary folder and run in a subprocess), so a change can be reported as
+before / after. An old finding without topics is given the topics today's knowledge base
+has for the same rule id (a rule whose id is itself a topic: that topic). Prints numbers;
+asserts nothing.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import traceback
+from collections import Counter, defaultdict
+from typing import Dict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.path.join(REPO, "tests", "fixtures", "real", "corpus")
+HALVES = ("dev", "heldout")
+
+
+def load_manifest():
+    with open(os.path.join(CORPUS, "manifest.json"), encoding="utf-8") as f:
+        return json.load(f)["cases"]
+
+
+def read_case(case):
+    with open(os.path.join(CORPUS, case["file"]), encoding="utf-8") as f:
+        return f.read()
+
+
+def answers_of(text):
+    """What the doctor of the imported ``ascend_lab`` says first about ``text`` (JSON-able)."""
+    from ascend_lab.doctor import diagnose_text
+
+    diag = diagnose_text(text)
+    findings = []
+    for f in getattr(diag, "findings", []) or []:
+        entry = getattr(f, "entry", None)
+        findings.append(
+            {
+                "id": getattr(entry, "id", "") or getattr(f, "id", ""),
+                "topics": list(getattr(entry, "topics", ()) or ()),
+            }
+        )
+    codes = []
+    for note in getattr(diag, "error_codes", []) or []:
+        code = str(getattr(note, "code", ""))
+        kind = getattr(note, "kind", "")
+        family = getattr(note, "family", "") or (code[:3] if kind == "return" else code[:2])
+        codes.append(
+            {
+                "code": code,
+                "family": family,
+                "topics": list(getattr(note, "topics", ()) or ()),
+                "rank": getattr(note, "rank", None),
+            }
+        )
+    return {"findings": findings, "codes": codes}
+
+
+def first_answer(ans, topics_by_rule):
+    """(answer shown, acceptable spellings of it) or (None, ()) when nothing is recognised."""
+    if ans["findings"]:
+        first = ans["findings"][0]
+        topics = first["topics"] or topics_by_rule.get(first["id"], [])
+        if not topics and first["id"] in topics_by_rule.get("", ()):  # a rule named like its topic
+            topics = [first["id"]]
+        if topics:
+            return topics[0], (topics[0],)
+        return f"rule:{first['id']} (no topics)", ()
+    if ans["codes"]:
+        note = ans["codes"][0]
+        spellings = [f"code:{note['code']}", f"family:{note['family']}"]
+        if note["topics"]:
+            spellings.insert(0, note["topics"][0])
+        return spellings[0], tuple(spellings)
+    return None, ()
+
+
+def known_topics():
+    with open(os.path.join(REPO, "ascend_lab", "doctor", "topics.json"), encoding="utf-8") as f:
+        return set(json.load(f)["topics"])
+
+
+def today_topics_by_rule():
+    with open(os.path.join(REPO, "ascend_lab", "doctor", "knowledge.json"), encoding="utf-8") as f:
+        kb = json.load(f)
+    entries = kb.get("entries", kb) if isinstance(kb, dict) else kb
+    found = {e.get("id"): list(e.get("topics", [])) for e in entries if isinstance(e, dict)}
+    found[""] = sorted(known_topics())  # the vocabulary itself, for rules named like a topic
+    return found
+
+
+def run_here(cases):
+    """Answers of the working tree's doctor: {id: answers or {"traceback": text}}."""
+    out = {}
+    for case in cases:
+        try:
+            out[case["id"]] = answers_of(read_case(case))
+        except Exception:  # noqa: BLE001 - a traceback is what is being counted
+            out[case["id"]] = {"traceback": traceback.format_exc(limit=3)}
+    return out
+
+
+def run_at(rev, cases):
+    """Answers of the doctor at git revision ``rev``, run from an extracted copy of its tree."""
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = os.path.join(tmp, "tree.tar")
+        subprocess.run(["git", "-C", REPO, "archive", "-o", archive, rev, "ascend_lab"], check=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp)  # noqa: S202 - our own repository's tree
+        listing = os.path.join(tmp, "cases.json")
+        with open(listing, "w", encoding="utf-8") as f:
+            json.dump(cases, f)
+        command = [sys.executable, os.path.abspath(__file__), "--answers-for", listing]
+        done = subprocess.run(
+            command, capture_output=True, env=dict(os.environ, PYTHONPATH=tmp), cwd=tmp, check=True
+        )
+        return json.loads(done.stdout.decode("utf-8"))
+
+
+def score(cases, answers, topics_by_rule):
+    rows = []
+    for case in cases:
+        ans = answers[case["id"]]
+        if "traceback" in ans:
+            rows.append((case, "traceback", None))
+            continue
+        shown, spellings = first_answer(ans, topics_by_rule)
+        if shown is None:
+            verdict = "unrecognised"
+        elif any(s in case["expect"] for s in spellings):
+            verdict = "right"
+        else:
+            verdict = "wrong"
+        rows.append((case, verdict, shown))
+    return rows
+
+
+def report(label, rows, half):
+    total = Counter(v for _, v, _ in rows)
+    n = len(rows)
+    print(
+        f"{label} {half}: {total['right']} of {n} right, {total['wrong']} wrong, "
+        f"{total['unrecognised']} unrecognised, {total['traceback']} tracebacks"
+    )
+    for key in ("kind", "stack"):
+        per: Dict[str, Counter] = defaultdict(Counter)
+        for case, verdict, _ in rows:
+            value = case["source"]["kind"] if key == "kind" else case["stack"]
+            per[value][verdict] += 1
+        parts = [
+            f"{v} {c['right']}/{sum(c.values())}" + (f" ({c['wrong']} wrong)" if c["wrong"] else "")
+            for v, c in sorted(per.items())
+        ]
+        print(f"  per {key}: " + ", ".join(parts))
+    if half == "dev":
+        for case, verdict, shown in rows:
+            if verdict in ("wrong", "unrecognised"):
+                want = ", ".join(case["expect"])
+                print(f"  {verdict}: {case['id']} -> {shown or '-'} (expect {want})")
+    tracebacks = [case["id"] for case, verdict, _ in rows if verdict == "traceback"]
+    if tracebacks:
+        print(f"  tracebacks: {', '.join(tracebacks)}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--before", metavar="REV", help="also measure the doctor at git REV")
+    parser.add_argument("--half", choices=("dev", "heldout", "both"), default="both")
+    parser.add_argument("--answers-for", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.answers_for:  # the subprocess of --before: its own ascend_lab is on PYTHONPATH
+        with open(args.answers_for, encoding="utf-8") as f:
+            cases = json.load(f)
+        sys.stdout.write(json.dumps(run_here(cases)))
+        return
+    sys.path.insert(0, REPO)
+    cases = load_manifest()
+    halves = HALVES if args.half == "both" else (args.half,)
+    topics_by_rule = today_topics_by_rule()
+    runs = []
+    if args.before:
+        runs.append((f"before ({args.before})", run_at(args.before, cases)))
+    runs.append(("now (working tree)", run_here(cases)))
+    for label, answers in runs:
+        for half in halves:
+            chosen = [c for c in cases if c["half"] == half]
+            report(label, score(chosen, answers, topics_by_rule), half)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""The real-error corpus (tests/fixtures/real/corpus) is well formed: every case has its file,
+its provenance, a half given by the recorded rule and an expectation in the closed vocabulary."""
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
+CORPUS = REAL / "corpus"
+TOPICS = Path(__file__).resolve().parents[2] / "ascend_lab" / "doctor" / "topics.json"
+PREFIXES = ("code:", "family:", "topic-missing:")
+KINDS = {"issue", "doc", "repo-file"}
+STACKS = {"mindspore", "torch_npu", "vllm-ascend", "mindspeed", "cann", "hccl", "npu-smi", "other"}
+
+
+def manifest():
+    return json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
+
+
+def cases():
+    return manifest()["cases"]
+
+
+def half_of(case_id):
+    """The recorded rule (README.md): sha1 of the id as an integer, even -> dev, odd -> heldout."""
+    return "dev" if int(hashlib.sha1(case_id.encode()).hexdigest(), 16) % 2 == 0 else "heldout"
+
+
+def test_the_half_rule_is_the_one_recorded():
+    assert "even -> dev" in manifest()["half_rule"]
+    assert "sha1" in (CORPUS / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c["id"])
+def test_case(case):
+    topics = set(json.loads(TOPICS.read_text(encoding="utf-8"))["topics"])
+    assert case["half"] == half_of(case["id"])
+    assert case["file"] == f"{case['half']}/{case['id']}.txt"
+    text = (CORPUS / case["file"]).read_text(encoding="utf-8")
+    assert text.strip(), "empty text"
+    source = case["source"]
+    assert source["kind"] in KINDS
+    assert source.get("repo") and source.get("url", "").startswith("https://")
+    if source["kind"] == "doc":
+        assert source.get("commit") and source.get("path") and source.get("lines")
+    if source["kind"] == "issue":
+        assert isinstance(source.get("thread"), int)
+    assert case["stack"] in STACKS
+    assert case["why"].strip()
+    assert case["expect"], "no accepted answer"
+    for answer in case["expect"]:
+        assert answer in topics or answer.startswith(PREFIXES), answer
+
+
+def test_ids_and_texts_are_unique():
+    ids = [c["id"] for c in cases()]
+    assert len(ids) == len(set(ids))
+    texts = [(CORPUS / c["file"]).read_bytes() for c in cases()]
+    texts += [p.read_bytes() for p in sorted((REAL / "errors").glob("*.txt"))]
+    assert len(texts) == len(set(texts)), "the same text twice"
+
+
+def test_every_file_is_in_the_manifest():
+    listed = {c["file"] for c in cases()}
+    on_disk = {f"{p.parent.name}/{p.name}" for p in CORPUS.glob("*/*.txt")}
+    assert on_disk == listed
