@@ -66,3 +66,25 @@ def test_every_file_is_in_the_manifest():
     listed = {c["file"] for c in cases()}
     on_disk = {f"{p.parent.name}/{p.name}" for p in CORPUS.glob("*/*.txt")}
     assert on_disk == listed
+
+
+ANALYZE_FAIL = REAL / "analyze_fail"
+
+
+def test_analyze_fail_files_have_provenance_and_a_half():
+    listed = json.loads((ANALYZE_FAIL / "manifest.json").read_text(encoding="utf-8"))["cases"]
+    assert len(listed) >= 10
+    for case in listed:
+        assert case["half"] == half_of(case["id"])
+        data = (ANALYZE_FAIL / case["file"]).read_bytes()
+        assert len(data) == case["bytes"]
+        assert case["file"].endswith(("analyze_fail.ir", "analyze_fail.dat"))
+        source = case["source"]
+        assert source["repo"] and len(source["commit"]) == 40 and source["path"]
+        # git's blob id of the bytes: the file is the one committed at the source
+        blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        assert blob == source["blob"]
+        lines = data.decode("utf-8", "replace").split("\n")
+        assert lines[case["failure"]["marker_line"] - 1].startswith("#------------------------>")
+    on_disk = {str(p.relative_to(ANALYZE_FAIL)) for p in ANALYZE_FAIL.glob("*/*/analyze_fail.*")}
+    assert on_disk == {c["file"] for c in listed}
