@@ -18,7 +18,15 @@ from typing import Callable, Optional
 
 from ascend_lab.i18n import _, language_argument, localize, using
 from ascend_lab.render.error_page import error_html
-from ascend_lab.viewfile.sources import MINDIR_SUFFIX, ViewFileError, view_source
+from ascend_lab.viewfile.sources import (
+    MINDIR_SUFFIX,
+    ReportBundle,
+    ViewFileError,
+    find_kind,
+    view_source,
+)
+
+__all__ = ["add_arguments", "is_report_bundle", "run", "say_cannot", "say_unexpected"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,15 +70,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="language of the page's labels and of these messages: en or zh (default: "
         "$ASCEND_LAB_LANG, else the locale, LC_ALL/LC_MESSAGES/LANG)",
     )
-
-
-def is_report_bundle(path: str) -> bool:
-    """An ``ascend-lab report`` archive (or its extracted folder), not a graph file."""
-    if os.path.isdir(path):
-        return os.path.isfile(os.path.join(path, "manifest.json")) and os.path.isfile(
-            os.path.join(path, "MANIFEST.txt")
-        )
-    return path.endswith((".tar.gz", ".tgz"))
 
 
 def _reason(exc: Exception) -> str:
@@ -120,6 +119,14 @@ def run(args: argparse.Namespace, bundle_viewer: Optional[BundleViewer] = None) 
             return 2
 
 
+def is_report_bundle(path: str) -> bool:
+    """The source table takes ``path`` as an ``ascend-lab report`` bundle."""
+    try:
+        return isinstance(find_kind(path), ReportBundle)
+    except ViewFileError:
+        return False  # missing or unknown: _run says so
+
+
 def _run(args: argparse.Namespace) -> int:
     from ascend_lab.render.standalone import render_html
     from ascend_lab.viewfile import weight_page
@@ -165,17 +172,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _compare_input(path: str) -> object:
-    """A side of ``view A B``: a saved payload (``.json``) or what ``view PATH`` shows."""
-    import json
-
-    from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, read_text_capped
+    """A side of ``view A B``: what the source table opens (a saved ``.json`` payload too)."""
     from ascend_lab.viewfile.sources import payload_for_path
 
-    if path.lower().endswith(".json") and os.path.isfile(path):
-        try:
-            return json.loads(read_text_capped(path, IR_MAX_BYTES_ENV))
-        except (OSError, ValueError) as exc:
-            raise ViewFileError(_("{}: not a saved payload ({})").format(path, exc)) from None
     return payload_for_path(path, passes="none")
 
 

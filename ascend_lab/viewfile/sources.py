@@ -1,5 +1,9 @@
-"""A path -> the ``ascend-lab.graph/1`` payload the viewer draws.
+"""A path -> the ``ascend-lab.graph/1`` payload the viewer draws, through one table of
+source kinds (:data:`SOURCES`, tried in order; each row a class with ``match(path)`` and
+``load(path)``). ``ascend-lab view``, the Jupyter server's file routes, the report and the
+Model Explorer adapter all open paths through it:
 
+- a report bundle (``ascend-lab report``'s archive or folder): handed to the CLI layer;
 - a ``.mindir`` file (``ms.export``): its graph; weights show as parameters with shape and
   dtype;
 - a ``.ir`` file (one pass of ``save_graphs``): that pass's graph, with a memory plan when
@@ -8,7 +12,9 @@
   compile pipeline, as ``ascend_lab.trace`` shows it;
 - a profiler folder (the Ascend profiler's ``*_ascend_ms`` / ``*_ascend_pt`` folder, the
   folder holding one per rank, or MindSpore's CPU profiler output): the measured kernels,
-  steps and memory, as ``ascend_lab.load_profile`` reads them (the page opens on Profile).
+  steps and memory, as ``ascend_lab.load_profile`` reads them (the page opens on Profile);
+- a ``.txt`` file holding pasted IR text: read as a paste (the graph says it is partial);
+- a saved payload (``.json`` with the ``ascend-lab.graph/1`` schema): shown as it is.
 
 Every failure is a :class:`ViewFileError` whose message says what is wrong with which file.
 Nothing here imports MindSpore.
@@ -16,7 +22,8 @@ Nothing here imports MindSpore.
 
 import datetime
 import os
-from typing import Any, Dict, List, Optional
+import re
+from typing import Any, Dict, List, Optional, Tuple
 
 from ascend_lab._version import __version__
 from ascend_lab.errors import AscendLabError
@@ -38,35 +45,200 @@ class ViewFileError(AscendLabError):
 def payload_for_path(path: str, passes: str = "changed") -> Dict[str, Any]:
     """The payload for ``path`` (see the module doc); ``passes`` as in ``Trace.to_payload``."""
     source = view_source(path, passes)
+    if isinstance(source, ReportBundleRef):
+        raise ViewFileError(msg("{}: a report bundle is shown by `ascend-lab view`", path))
     return source if isinstance(source, dict) else source.to_payload(passes=passes)
 
 
 def view_source(path: str, passes: str = "changed") -> Any:
-    """What a page is drawn from: the payload of a file, or for a dump folder a
-    :class:`DumpFolderSource`, whose passes a standalone page packs one at a time as they
-    are built (a 32-layer LLM's folder never has all its passes in memory)."""
+    """What a page is drawn from: what the first row of :data:`SOURCES` that matches
+    ``path`` loads. A file's payload; a dump folder's :class:`DumpFolderSource`, whose passes a
+    standalone page packs one at a time as they are built (a 32-layer LLM's folder never has
+    all its passes in memory); a report bundle's :class:`ReportBundleRef`."""
     path = os.fspath(path)
     try:
-        if os.path.isdir(path):
-            if is_profiler_output(path):
-                return profile_folder_payload(path)
-            return DumpFolderSource(_dump_folder_trace(path), path)
-        if not os.path.exists(path):
-            raise ViewFileError(msg("{}: no such file or folder", path))
-        lower = path.lower()
-        if lower.endswith(MINDIR_SUFFIX):
-            return _mindir_payload(path)
-        if lower.endswith(IR_SUFFIX):
-            return _ir_payload(path)
+        return find_kind(path).load(path)
     except GraphParseError as exc:
         raise ViewFileError(str(exc)) from None
     except NotARegularFile as exc:  # a FIFO, device or socket: refused, never waited on
         raise ViewFileError(msg("{}: {}", path, exc.strerror)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ViewFileError(msg("{}: cannot read it ({})", path, exc)) from None
+
+
+def find_kind(path: str) -> "SourceKind":
+    """The first row of :data:`SOURCES` whose ``match`` takes ``path``; a
+    :class:`ViewFileError` when the path is missing or no row takes it."""
+    path = os.fspath(path)
+    if not os.path.isdir(path) and not os.path.exists(path):
+        raise ViewFileError(msg("{}: no such file or folder", path))
+    for kind in SOURCES:
+        if kind.match(path):
+            return kind
     raise ViewFileError(
         msg("{}: not a .mindir file, a .ir file or a folder of MindSpore IR dumps", path)
     )
+
+
+class SourceKind:
+    """One kind of thing ``ascend-lab view`` opens: ``match(path)`` says whether ``path``
+    is of this kind (by its name and, for a folder, what it holds: cheap, never parses),
+    ``load(path)`` reads it into what the views draw. A new kind is one subclass and one
+    row of :data:`SOURCES`; the CLI, the server and the report all go through the table."""
+
+    name = "?"
+
+    def match(self, path: str) -> bool:  # pragma: no cover - every row says
+        raise NotImplementedError
+
+    def load(self, path: str) -> Any:  # pragma: no cover - every row says
+        raise NotImplementedError
+
+
+class ReportBundle(SourceKind):
+    """An ``ascend-lab report`` archive (or its extracted folder). The viewer never imports
+    the support bundle (issue #25): loading gives a :class:`ReportBundleRef` that the CLI
+    layer hands to ``report.view``."""
+
+    name = "report-bundle"
+
+    def match(self, path: str) -> bool:
+        return looks_like_report_bundle(path)
+
+    def load(self, path: str) -> "ReportBundleRef":
+        return ReportBundleRef(path)
+
+
+class ProfilerFolder(SourceKind):
+    """A profiler folder with no IR dumps: the measured kernels, steps and memory."""
+
+    name = "profile-folder"
+
+    def match(self, path: str) -> bool:
+        return os.path.isdir(path) and is_profiler_output(path)
+
+    def load(self, path: str) -> Dict[str, Any]:
+        return profile_folder_payload(path)
+
+
+class DumpFolder(SourceKind):
+    """A ``save_graphs_path`` folder (or the one holding its ``rank_N``): the pipeline."""
+
+    name = "ir-dump-folder"
+
+    def match(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def load(self, path: str) -> "DumpFolderSource":
+        return DumpFolderSource(_dump_folder_trace(path), path)
+
+
+class BySuffix(SourceKind):
+    """A file kind known by its name's ending (any case)."""
+
+    suffix = ""
+
+    def match(self, path: str) -> bool:
+        return path.lower().endswith(self.suffix)
+
+
+class MindirFile(BySuffix):
+    """A ``.mindir`` export: its graph, weights as parameters (their bytes stay on disk)."""
+
+    name = "mindir"
+    suffix = MINDIR_SUFFIX
+
+    def load(self, path: str) -> Dict[str, Any]:
+        return _mindir_payload(path)
+
+
+class IrFile(BySuffix):
+    """One ``.ir`` pass dump (a kernel graph gets its memory plan; a text without the
+    ``# IR entry`` header is read as pasted IR and says it is partial)."""
+
+    name = "ir-file"
+    suffix = IR_SUFFIX
+
+    def load(self, path: str) -> Dict[str, Any]:
+        return _ir_payload(path)
+
+
+class PastedIr(SourceKind):
+    """IR text pasted into a ``.txt`` file (from a bug report or a tutorial): read as the
+    ``.ir`` parser reads a paste. Only a text whose head has an IR node line matches."""
+
+    name = "pasted-ir"
+
+    def match(self, path: str) -> bool:
+        if not path.lower().endswith(PASTED_SUFFIX) or not os.path.isfile(path):
+            return False
+        from ascend_lab.parsers.regular_file import open_regular
+
+        try:
+            with open_regular(os.path.realpath(path)) as f:
+                head = f.read(PASTED_HEAD_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            return False
+        return _IR_LINE.search(head) is not None
+
+    def load(self, path: str) -> Dict[str, Any]:
+        payload = _ir_payload(path)
+        payload["meta"]["source"] = "pasted-ir"
+        return payload
+
+
+class SavedPayload(SourceKind):
+    """A payload saved as ``.json`` (``Trace.to_payload()`` written out, or a page's data)."""
+
+    name = "saved-payload"
+
+    def match(self, path: str) -> bool:
+        return path.lower().endswith(".json") and os.path.isfile(path)
+
+    def load(self, path: str) -> Dict[str, Any]:
+        import json
+
+        try:
+            payload = json.loads(_read_regular_capped(path))
+        except ValueError as exc:
+            raise ViewFileError(msg("{}: not a saved payload ({})", path, exc)) from None
+        if not isinstance(payload, dict) or payload.get("schema") != SCHEMA_ID:
+            raise ViewFileError(msg("{}: not a saved payload ({})", path, SCHEMA_ID))
+        return payload
+
+
+class ReportBundleRef:
+    """What loading a report bundle gives: its path, for the CLI layer's bundle viewer."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+def looks_like_report_bundle(path: str) -> bool:
+    """An ``ascend-lab report`` archive (or its extracted folder), not a graph file."""
+    if os.path.isdir(path):
+        return os.path.isfile(os.path.join(path, "manifest.json")) and os.path.isfile(
+            os.path.join(path, "MANIFEST.txt")
+        )
+    return path.endswith((".tar.gz", ".tgz"))
+
+
+PASTED_SUFFIX = ".txt"
+PASTED_HEAD_BYTES = 64 * 1024
+# a node line (``%3(CNode_7) = Op(...)``) or a graph block: linear, no nested quantifiers
+_IR_LINE = re.compile(r"(?m)^[ \t\d]*(?:%\d+(?:\([^)\n]*\))? = |subgraph @)")
+
+#: The kinds in the order they are tried: the first match wins (a bundle folder before a
+#: profiler folder before a dump folder; file kinds by their names).
+SOURCES: Tuple[SourceKind, ...] = (
+    ReportBundle(),
+    ProfilerFolder(),
+    DumpFolder(),
+    MindirFile(),
+    IrFile(),
+    PastedIr(),
+    SavedPayload(),
+)
 
 
 def is_profiler_output(path: str) -> bool:
