@@ -88,3 +88,10 @@ def test_analyze_fail_files_have_provenance_and_a_half():
         assert lines[case["failure"]["marker_line"] - 1].startswith("#------------------------>")
     on_disk = {str(p.relative_to(ANALYZE_FAIL)) for p in ANALYZE_FAIL.glob("*/*/analyze_fail.*")}
     assert on_disk == {c["file"] for c in listed}
+
+
+def test_enough_real_texts_from_enough_sources():
+    """Issue #36: at least 150 real error texts (with ../errors) from at least 15 sources."""
+    errors = sorted((REAL / "errors").glob("*.txt"))
+    assert len(cases()) + len(errors) >= 150
+    assert len({c["source"]["repo"] for c in cases()}) >= 15
