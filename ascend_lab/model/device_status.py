@@ -128,6 +128,21 @@ class Compatibility:
         }
 
 
+def _side_by_side_text(installs: List[Dict[str, Any]]) -> str:
+    """``8.0.0, 8.1.RC1 (latest), 9.0.0 (set_env.sh, used)``: each version and what
+    chooses it (the ``latest`` link, the environment a set_env.sh left, the status)."""
+    parts = []
+    for x in installs[:12]:
+        name = str(x.get("version") or x.get("path") or "?")
+        marks = [
+            word
+            for word, key in (("latest", "latest"), ("set_env.sh", "environment"), ("used", "used"))
+            if x.get(key)
+        ]
+        parts.append(name + (" ({})".format(", ".join(marks)) if marks else ""))
+    return ", ".join(parts) + (" …" if len(installs) > 12 else "")
+
+
 @dataclass
 class StatusWarning:
     """Something to fix, with how to fix it."""
@@ -289,6 +304,12 @@ class DeviceStatus:
             if inst.get("cann_source"):
                 out.append(("found via: {}", str(inst["cann_source"]), True))
             out.append(("set_env.sh: {}", str(inst.get("set_env") or "-"), False))
+            came_from = inst.get("cann_version_from")
+            if came_from and came_from != "install-info file":
+                out.append(("CANN version from: {}", str(came_from), True))
+            side = [x for x in inst.get("cann_installs") or [] if isinstance(x, dict)]
+            if len(side) > 1:
+                out.append(("CANN versions side by side: {}", _side_by_side_text(side), False))
         elif "looked" in inst:
             places: List[str] = []
             for x in inst.get("looked") or []:

@@ -12,6 +12,7 @@ Version strings mix numbers and release-candidate tags: ``8.0.RC2`` < ``8.0.0``,
 ``2.3.0rc1`` < ``2.3.0``; :func:`version_key` orders them that way.
 """
 
+import json
 import re
 from typing import Dict, List, Optional, Tuple
 
@@ -53,6 +54,39 @@ def parse_version_info(text: str) -> Optional[str]:
 def parse_toolkit_install_info(text: str) -> Optional[str]:
     """The CANN version in ``ascend_toolkit_install.info`` (``version=8.3.RC2``)."""
     return _clean_version(parse_key_value_file(text).get("version"))
+
+
+_FOLDER_VERSION = re.compile(r"\d{1,4}\.\d{1,4}(?:\.[0-9A-Za-z]{1,16}){0,4}")
+
+
+def version_from_folder_name(name: str) -> Optional[str]:
+    """The CANN version a folder's name carries: ``cann-9.0.0`` (CANN >= 8.5),
+    ``8.1.RC1`` (``ascend-toolkit/<version>``, ``nnae/<version>``), else ``None``
+    (``latest``, ``cann``, ``set_env.sh``, junk)."""
+    if not isinstance(name, str):
+        return None
+    name = name.strip().rstrip("/")
+    if name.startswith("cann-"):
+        name = name[len("cann-") :]
+    if not _FOLDER_VERSION.fullmatch(name):
+        return None
+    return _clean_version(name)
+
+
+def parse_conda_meta(text: str) -> Optional[Tuple[str, str]]:
+    """``(name, version)`` of one ``<env>/conda-meta/<name>-<version>-<build>.json`` record
+    (what ``conda list`` reads), or ``None`` when the text is not one."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    name, version = data.get("name"), data.get("version")
+    if not isinstance(name, str) or not isinstance(version, str):
+        return None
+    clean = _clean_version(version)
+    return (name[:80], clean) if clean else None
 
 
 _MAX_PATH = 4096

@@ -32,7 +32,8 @@ takes. Reads are small and capped; every problem becomes a message in
 
 import os
 import platform
-from dataclasses import dataclass, field
+import sys
+from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ascend_lab import settings
@@ -84,9 +85,12 @@ class Locations:
     cann_install_info: str = CANN_INSTALL_INFO
     driver_install_info: str = DRIVER_INSTALL_INFO
     default_root: str = DEFAULT_ROOT
+    # the prefix of the Python that runs (sys.prefix): a conda env used without activating it
+    # leaves no $CONDA_PREFIX; None (tests) looks only at the environment's
+    python_prefix: Optional[str] = None
 
 
-SYSTEM = Locations()
+SYSTEM = Locations(python_prefix=sys.prefix)
 
 
 @dataclass
@@ -100,6 +104,28 @@ class Looked:
 
     def to_dict(self) -> Dict[str, Any]:
         return {"path": self.path, "what": self.what, "source": self.source, "found": self.found}
+
+
+@dataclass
+class CannInstall:
+    """One CANN version installed under a root (several can sit side by side)."""
+
+    path: str  # the version's folder: <root>/cann-9.0.0, <root>/ascend-toolkit/8.1.RC1
+    version: Optional[str]
+    version_from: Optional[str]  # VERSION_FROM_* (None: no version found)
+    product: str  # "cann", "ascend-toolkit", "nnae", "nnrt"
+    latest: bool = False  # what <root>/cann or <product>/latest points at
+    environment: bool = False  # what $ASCEND_HOME_PATH / $ASCEND_TOOLKIT_HOME point at
+    used: bool = False  # the one the status reports
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+# how a CANN version was learnt (InstallInfo.cann_version_from, CannInstall.version_from)
+VERSION_FROM_INFO = "install-info file"
+VERSION_FROM_FOLDER = "folder name"
+VERSION_FROM_CONDA = "conda-meta"
 
 
 @dataclass
@@ -120,6 +146,8 @@ class InstallInfo:
     ops: Optional[str] = None  # CANN >= 8.5: the ops package's version
     ops_package: Optional[str] = None  # e.g. "Ascend-cann-910b-ops"
     looked: List[Looked] = field(default_factory=list)
+    cann_version_from: Optional[str] = None  # VERSION_FROM_*
+    cann_installs: List[CannInstall] = field(default_factory=list)  # every version found
 
     @property
     def anything_installed(self) -> bool:
@@ -141,7 +169,13 @@ class InstallInfo:
             "ops_package": self.ops_package,
             "set_env": self.set_env,
             "looked": [x.to_dict() for x in self.looked],
+            "cann_version_from": self.cann_version_from,
+            "cann_installs": [x.to_dict() for x in self.cann_installs],
         }
+
+    def side_by_side(self) -> List[CannInstall]:
+        """The CANN versions found when there are several (empty with one or none)."""
+        return list(self.cann_installs) if len(self.cann_installs) > 1 else []
 
 
 def default_root() -> str:
@@ -331,9 +365,9 @@ def _candidates(
     out.append((loc.default_root, FROM_DEFAULT, False))
     if user_root:
         out.append((user_root, FROM_HOME, False))
-    conda = env.get("CONDA_PREFIX")
-    if conda and conda.startswith("/"):
-        out.append((os.path.join(conda, "Ascend"), FROM_CONDA, False))
+    for conda in (env.get("CONDA_PREFIX"), _conda_env(loc.python_prefix)):
+        if conda and conda.startswith("/"):
+            out.append((os.path.join(conda, "Ascend"), FROM_CONDA, False))
     seen = set()
     unique = []
     for path, source, is_home in out:
@@ -342,6 +376,35 @@ def _candidates(
             seen.add(key)
             unique.append((path, source, is_home))
     return unique
+
+
+def _conda_env(prefix: Optional[str]) -> Optional[str]:
+    """``prefix`` when it is a conda environment (it has ``conda-meta/``)."""
+    if prefix and os.path.isdir(os.path.join(prefix, "conda-meta")):
+        return prefix
+    return None
+
+
+CONDA_TOOLKIT_PACKAGE = "cann-toolkit"  # conda install ascend::cann-toolkit (CANN docs)
+
+
+def conda_cann_version(ascend_dir: str) -> Tuple[Optional[str], str]:
+    """``(version, where)`` of the ``cann-toolkit`` conda package of the env holding
+    ``ascend_dir`` (``<env>/Ascend``), read from ``<env>/conda-meta/`` as ``conda list``
+    reads it; ``(None, why not)`` otherwise."""
+    env_dir = os.path.dirname(os.path.normpath(ascend_dir))
+    meta = os.path.join(env_dir, "conda-meta")
+    if not os.path.isdir(meta):
+        return None, f"{env_dir} is not a conda environment (no conda-meta/)"
+    prefix = CONDA_TOOLKIT_PACKAGE + "-"
+    for name in _listdir(meta):
+        if not (name.startswith(prefix) and name.endswith(".json")):
+            continue
+        text, _why = read_small_text(os.path.join(meta, name))
+        record = versions.parse_conda_meta(text or "")
+        if record and record[0] == CONDA_TOOLKIT_PACKAGE:
+            return record[1], os.path.join(meta, name)
+    return None, f"no {CONDA_TOOLKIT_PACKAGE} package in {meta} (conda list shows none)"
 
 
 @dataclass
@@ -409,11 +472,16 @@ def discover(
     found: List[_Found] = []
     for path, source, is_home in candidates:
         found.extend(_found_at(info, path, source, is_home))
-        if any(f.info_file for f in found):
+        if any(f.info_file or _folder_version(f.home) for f in found):
             break
-    best = next((f for f in found if f.info_file), found[0] if found else None)
+    best = next((f for f in found if f.info_file), None)
+    if best is None:  # no version file: a folder that names its version, else the first
+        best = next((f for f in found if _folder_version(f.home)), found[0] if found else None)
     if best is not None:
         _read_cann(info, best)
+    else:
+        _conda_without_cann(info, candidates)
+    info.cann_installs = _installs_side_by_side(info, candidates, env)
     if best is None or best.info_file is None:
         # no version file anywhere: a set_env.sh in the order the kernel always used
         loose = _loose_set_env(info, [p for p, _s, is_home in candidates if not is_home])
@@ -504,13 +572,167 @@ def _read_cann(info: InstallInfo, found: _Found) -> None:
             info.ops = versions.parse_toolkit_install_info(ops_text)
             info.ops_package = (kv.get("package_name") or "")[:80] or None
     else:
-        info.problems.append(("cann", f"No ascend_toolkit_install.info under {found.home}", fix))
+        _version_without_info_file(info, found, fix)
+    if info.cann and not info.cann_version_from:
+        info.cann_version_from = VERSION_FROM_INFO
     for path in _set_env_for(found.home, found.product):
         exists = os.path.isfile(path)
         info.looked.append(Looked(path, "set_env.sh", found.source, exists))
         if exists:
             info.set_env = path
             break
+
+
+def _conda_without_cann(info: InstallInfo, candidates: List[Tuple[str, str, bool]]) -> None:
+    """A conda env looked at and no CANN home in it: say what conda itself records."""
+    for path, source, _is_home in candidates:
+        if source != FROM_CONDA:
+            continue
+        version, where = conda_cann_version(path)
+        if version:
+            message = (
+                f"conda lists {CONDA_TOOLKIT_PACKAGE} {version} ({where}), but {path} holds "
+                "no CANN folder (cann/, ascend-toolkit/)"
+            )
+        else:
+            message = f"No CANN in the conda environment: {where}"
+        info.problems.append(
+            (
+                "cann",
+                message,
+                "conda install ascend::cann-toolkit (and the ops package of your chip) in this "
+                "environment, then source <env>/Ascend/cann/set_env.sh",
+            )
+        )
+        return
+
+
+def _folder_version(home: str) -> Optional[str]:
+    """The version a CANN home's folder is named by, links resolved (``cann`` ->
+    ``cann-9.0.0``, ``ascend-toolkit/latest`` -> ``8.1.RC1``)."""
+    real = os.path.realpath(home)
+    return versions.version_from_folder_name(os.path.basename(real))
+
+
+def _version_without_info_file(info: InstallInfo, found: _Found, fix: str) -> None:
+    """No install-info file: the version from the folder's name, else (a conda env) from
+    conda's own record of the package, else a problem that says why there is none."""
+    home, real = found.home, os.path.realpath(found.home)
+    version = _folder_version(home)
+    if version:
+        info.cann, info.cann_version_from = version, VERSION_FROM_FOLDER
+        message = (
+            f"No ascend_toolkit_install.info under {home}: version {version} read from the "
+            f"folder name {real}"
+        )
+        info.problems.append(("cann", message, fix))
+        return
+    ascend_dir = _conda_ascend_dir(found)
+    if found.source == FROM_CONDA or os.path.isdir(
+        os.path.join(os.path.dirname(ascend_dir), "conda-meta")
+    ):
+        version, where = conda_cann_version(ascend_dir)
+        if version:
+            info.cann, info.cann_version_from = version, VERSION_FROM_CONDA
+            message = (
+                f"No ascend_toolkit_install.info under {home}: version {version} read from {where}"
+            )
+        else:
+            message = f"No ascend_toolkit_install.info under {home}, and no version: {where}"
+        info.problems.append(("cann", message, fix))
+        return
+    message = (
+        f"No ascend_toolkit_install.info under {home}, and its folder name {real} names no version"
+    )
+    info.problems.append(("cann", message, fix))
+
+
+def _conda_ascend_dir(found: _Found) -> str:
+    """The ``<env>/Ascend`` folder a conda candidate's home sits in."""
+    path = os.path.normpath(found.product)
+    while path and os.path.basename(path) != "Ascend" and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    return path if os.path.basename(path) == "Ascend" else os.path.normpath(found.product)
+
+
+def _versions_under(root: str) -> List[Tuple[str, str]]:
+    """``(product, folder)`` of every CANN version folder directly under ``root``:
+    ``cann-<version>`` (CANN >= 8.5) and ``<product>/<version>`` (before 8.5)."""
+    out: List[Tuple[str, str]] = []
+    for name in _listdir(root):
+        path = os.path.join(root, name)
+        if name.startswith("cann-") and versions.version_from_folder_name(name):
+            if os.path.isdir(path) and not os.path.islink(path):
+                out.append(("cann", path))
+    for product in VERSIONED_PRODUCTS:
+        base = os.path.join(root, product)
+        for name in _listdir(base) if os.path.isdir(base) else []:
+            path = os.path.join(base, name)
+            if name != "latest" and name[:1].isdigit() and os.path.isdir(path):
+                if not os.path.islink(path):
+                    out.append((product, path))
+    return out
+
+
+def _latest_targets(root: str) -> List[str]:
+    """Where ``<root>/cann`` and ``<root>/<product>/latest`` point (links resolved)."""
+    out = []
+    cann = os.path.join(root, "cann")
+    if os.path.islink(cann):
+        out.append(os.path.realpath(cann))
+    for product in VERSIONED_PRODUCTS:
+        latest = _latest(os.path.join(root, product))
+        if latest:
+            out.append(os.path.realpath(latest))
+    return out
+
+
+def _installs_side_by_side(
+    info: InstallInfo, candidates: List[Tuple[str, str, bool]], env: Mapping[str, str]
+) -> List[CannInstall]:
+    """Every CANN version under the roots looked at (and the root of the one used), with
+    which one ``latest`` and the sourced set_env.sh (the environment) choose."""
+    roots = [p for p, _s, is_home in candidates if not is_home and os.path.isdir(p)]
+    used = os.path.realpath(info.toolkit_home) if info.toolkit_home else None
+    if used:
+        parent = os.path.dirname(used)
+        roots.append(
+            os.path.dirname(parent) if os.path.basename(parent) in VERSIONED_PRODUCTS else parent
+        )
+    chosen_by_env = {
+        os.path.realpath(v) for v in (env.get(k) for k in HOME_ENV_VARS) if v and v.startswith("/")
+    }
+    out: List[CannInstall] = []
+    seen = set()
+    for root in _unique(roots):
+        latest = set(_latest_targets(root))
+        for product, path in _versions_under(root):
+            real = os.path.realpath(path)
+            if real in seen:
+                continue
+            seen.add(real)
+            info_file = find_install_info_file(path)
+            version, source = None, None
+            if info_file:
+                text, _why = read_small_text(info_file)
+                version = versions.parse_toolkit_install_info(text or "")
+                source = VERSION_FROM_INFO if version else None
+            if not version:
+                version = versions.version_from_folder_name(os.path.basename(real))
+                source = VERSION_FROM_FOLDER if version else None
+            out.append(
+                CannInstall(
+                    path=path,
+                    version=version,
+                    version_from=source,
+                    product=product,
+                    latest=real in latest,
+                    environment=real in chosen_by_env,
+                    used=real == used,
+                )
+            )
+    out.sort(key=lambda x: (versions.version_key(x.version or ""), x.path))
+    return out
 
 
 def read_install(

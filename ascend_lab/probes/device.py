@@ -373,6 +373,9 @@ def _collect(
             )
         if not inst.cann:
             warnings.append(cann_not_found(inst))
+        chosen = environment_not_latest(inst)
+        if chosen is not None:
+            warnings.append(chosen)
         warnings.extend(envcheck.check_environment(inst, status.chips, environ))
     elif inst.problems:  # a root was given but it is unusable
         for component, message, fix in inst.problems:
@@ -400,6 +403,25 @@ def _collect(
             )
     status.seconds = time.monotonic() - start
     return status
+
+
+def environment_not_latest(inst: ascend_install.InstallInfo) -> Optional[StatusWarning]:
+    """Several CANN versions side by side, and the set_env.sh that was sourced chose
+    another one than the ``latest`` link: say which is which (often a stale shell)."""
+    side = inst.side_by_side()
+    env = [x for x in side if x.environment]
+    latest = [x for x in side if x.latest]
+    if not env or not latest or env[0].path == latest[0].path:
+        return None
+    return StatusWarning(
+        f"CANN {env[0].version or env[0].path} is the one the environment (ASCEND_HOME_PATH, "
+        f"set by a set_env.sh) uses; the latest link points at CANN "
+        f"{latest[0].version or latest[0].path}",
+        f"To use CANN {latest[0].version or latest[0].path}, source the set_env.sh beside it in a "
+        "new shell (and restart the kernel); to keep this one, nothing to do",
+        "info",
+        "cann",
+    )
 
 
 def cann_not_found(inst: ascend_install.InstallInfo) -> StatusWarning:

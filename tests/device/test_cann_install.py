@@ -118,14 +118,19 @@ def stand_in_set_env(dockerfile, base):
     return "\n".join(lines) + "\n"
 
 
-@pytest.fixture
-def tree(tmp_path, monkeypatch):
+def make_tree(tmp_path, monkeypatch):
+    """A :class:`Tree`, with this process's Ascend and conda variables out of the way."""
     for key in list(os.environ):
         if key.startswith("ASCEND_") or key == "CONDA_PREFIX":
             monkeypatch.delenv(key, raising=False)
     t = Tree(tmp_path)
     monkeypatch.setenv("HOME", t.home)
     return t
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    return make_tree(tmp_path, monkeypatch)
 
 
 # -- the real files themselves --------------------------------------------------------------
