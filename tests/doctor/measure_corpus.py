@@ -6,6 +6,7 @@ For each half, runs ``ascend_lab.doctor.diagnose_text(text)`` on every case and 
 
 - right: the first answer is one the case accepts (its manifest ``expect``);
 - wrong: there is a first answer and the case does not accept it;
+- no topics: the first finding's rule carries no topic (topics.json), so it cannot be judged;
 - unrecognised: no finding and no error code.
 
 The first answer is the first finding's first topic; when there is no finding, the first
@@ -83,8 +84,6 @@ def first_answer(ans, topics_by_rule):
     if ans["findings"]:
         first = ans["findings"][0]
         topics = first["topics"] or topics_by_rule.get(first["id"], [])
-        if not topics and first["id"] in topics_by_rule.get("", ()):  # a rule named like its topic
-            topics = [first["id"]]
         if topics:
             return topics[0], (topics[0],)
         return f"rule:{first['id']} (no topics)", ()
@@ -106,8 +105,13 @@ def today_topics_by_rule():
     with open(os.path.join(REPO, "ascend_lab", "doctor", "knowledge.json"), encoding="utf-8") as f:
         kb = json.load(f)
     entries = kb.get("entries", kb) if isinstance(kb, dict) else kb
-    found = {e.get("id"): list(e.get("topics", [])) for e in entries if isinstance(e, dict)}
-    found[""] = sorted(known_topics())  # the vocabulary itself, for rules named like a topic
+    vocabulary = known_topics()
+    found = {}
+    for e in entries:
+        if isinstance(e, dict):
+            rule = e.get("id")
+            # a rule without topics that is named like a topic: that topic
+            found[rule] = list(e.get("topics", [])) or ([rule] if rule in vocabulary else [])
     return found
 
 
@@ -149,6 +153,8 @@ def score(cases, answers, topics_by_rule):
         shown, spellings = first_answer(ans, topics_by_rule)
         if shown is None:
             verdict = "unrecognised"
+        elif not spellings:
+            verdict = "no-topics"  # a rule fired that names no topic: it cannot be judged
         elif any(s in case["expect"] for s in spellings):
             verdict = "right"
         else:
@@ -162,7 +168,8 @@ def report(label, rows, half):
     n = len(rows)
     print(
         f"{label} {half}: {total['right']} of {n} right, {total['wrong']} wrong, "
-        f"{total['unrecognised']} unrecognised, {total['traceback']} tracebacks"
+        f"{total['no-topics']} by a rule without topics, {total['unrecognised']} unrecognised, "
+        f"{total['traceback']} tracebacks"
     )
     for key in ("kind", "stack"):
         per: Dict[str, Counter] = defaultdict(Counter)
@@ -176,7 +183,7 @@ def report(label, rows, half):
         print(f"  per {key}: " + ", ".join(parts))
     if half == "dev":
         for case, verdict, shown in rows:
-            if verdict in ("wrong", "unrecognised"):
+            if verdict in ("wrong", "no-topics", "unrecognised"):
                 want = ", ".join(case["expect"])
                 print(f"  {verdict}: {case['id']} -> {shown or '-'} (expect {want})")
     tracebacks = [case["id"] for case, verdict, _ in rows if verdict == "traceback"]
