@@ -468,7 +468,8 @@ def test_07_quant_config_appended_twice_is_wrong_and_says_so(tmp_path):
     appended = (
         "\n[data_preprocess_param]\n"
         f"calibrate_path=x:{names['calib_dir']}\ncalibrate_size=8\ninput_type=BIN\n"
-        "\n[full_quant_param]\nactivation_quant_method=MAX_MIN\ntarget_device=ASCEND\n"
+        "\n[full_quant_param]\nactivation_quant_method=MAX_MIN\nbias_correction=true\n"
+        "target_device=ASCEND\n"
     )
     with open(names["config"], "a") as fh:  # the old solution, run once: right
         fh.write(appended)
