@@ -31,6 +31,14 @@ all its calls, and fused kernels come out of graph-kernel fusion with the shallo
 
 Nodes keep MindSpore's ``scope`` and ``name``; the result only says where to draw them.
 Pure: no MindSpore, no I/O.
+
+**Budget.** Every rule looks at a scope's prefixes, so a scope of depth d costs d² in each
+of them. Scopes are cut to :data:`MAX_SCOPE_DEPTH` components before any rule runs (the
+deepest real module paths are about 12: a decoder layer's projection inside its block
+inside its list), and a node cut that way is drawn at the cut (its ``repaired_scope``):
+the viewer, too, then groups at most that many levels. The rules run in
+O(nodes × MAX_SCOPE_DEPTH²) time and memory, whatever the file says (issue #37: a 280 KB
+``.ir`` of 1,200-deep scopes took 494 MB and 6.6 s here before the cut).
 """
 
 from collections import Counter, defaultdict
@@ -39,7 +47,14 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, 
 
 from ascend_lab.model.graph import Graph, Node
 
-__all__ = ["MODULE_ROOTS", "data_neighbours", "repair_scopes", "repaired_names", "split_scope"]
+__all__ = [
+    "MAX_SCOPE_DEPTH",
+    "MODULE_ROOTS",
+    "data_neighbours",
+    "repair_scopes",
+    "repaired_names",
+    "split_scope",
+]
 
 Path = Tuple[str, ...]
 
@@ -47,6 +62,9 @@ Path = Tuple[str, ...]
 # Scopes and their components repeat across nodes, graphs and passes: each helper below
 # is asked tens of thousands of times per graph, about a few thousand distinct texts.
 _CACHED = 1 << 16
+
+# The deepest scope the rules look at, and the deepest group a view draws (module doc).
+MAX_SCOPE_DEPTH = 64
 
 
 @lru_cache(maxsize=_CACHED)
@@ -121,7 +139,7 @@ def repair_scopes(graph: Graph) -> Dict[str, str]:
         return {}  # nothing to compare a scope with (most subgraphs of a frontend pass)
     preds, succs = data_neighbours(graph)
     order = [n for n in graph.nodes if n.id in preds]
-    scopes: Dict[str, Path] = {n.id: split_scope(n.scope) for n in order}
+    scopes: Dict[str, Path] = {n.id: split_scope(n.scope)[:MAX_SCOPE_DEPTH] for n in order}
     neighbours = {nid: preds[nid] + succs[nid] for nid in preds}
     bridged_preds, bridged_succs = _bridge_strays(order, scopes, preds, succs)
     depth = max((len(s) for s in scopes.values()), default=0)
@@ -517,8 +535,12 @@ def _pull_parent_ops_into_instances(
                 return key, index
         return None
 
+    # every prefix of a parent, once: asking each op against every parent was
+    # quadratic in the number of families
+    parent_prefixes = {p[:k] for p in parents for k in range(len(p) + 1)}
+
     def above(scope: Path) -> bool:
-        return not _is_stray(scope) and any(p[: len(scope)] == scope for p in parents)
+        return not _is_stray(scope) and scope in parent_prefixes
 
     waiting = [
         n.id

@@ -19,6 +19,7 @@ from typing import Any, List, Optional
 from ascend_lab.capture.compile import CAPTURE_LOCK, _set_context, restoring_state
 from ascend_lab.errors.trace import TraceBusyError, TraceError
 from ascend_lab.model.graph import Graph
+from ascend_lab.safe_write import atomic_output
 
 
 class MindIRExportError(TraceError):
@@ -144,12 +145,10 @@ def export_and_compare(net: Any, *inputs: Any, path: str) -> MindIRComparison:
                 raise MindIRExportError(
                     f"MindIR export/load of {type(net).__name__} failed: {exc}"
                 ) from exc
-            try:
-                shutil.copyfile(written, target + ".part")
-                os.replace(target + ".part", target)
+            try:  # an unpredictable, exclusive temporary name and one atomic rename (#37)
+                with open(written, "rb") as src, atomic_output(target) as out:
+                    shutil.copyfileobj(src, out, 1 << 20)
             except OSError as exc:
-                if os.path.exists(target + ".part"):
-                    os.remove(target + ".part")
                 raise MindIRExportError(f"cannot write {target}: {exc}") from exc
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -5,9 +5,18 @@ MindSpore scope (``Default/layers-CellList/0-Block``), ``#N`` for the N-th call 
 used several times (``act#2``), and ``:K`` for the K-th output of a Cell with several
 (``attn:1``). ``scripts/torch_reference_hooks.py`` writes such a file from PyTorch.
 Pure NumPy: a reference never imports MindSpore.
+
+Budget (issue #37: a 1.5 MB ``.npz`` of zeros inflated to 1.6 GB, since the cap applied to
+the compressed file): the file passes the one gate
+(:func:`~ascend_lab.parsers.regular_file.open_regular`: a regular file, inside the allowed
+root), and the sizes its zip headers declare for its members (what reading them yields:
+the zip reader stops at the declared size and checks the CRC) must add up to at most
+``max_bytes`` (:data:`MAX_REFERENCE_BYTES`), with at most :data:`MAX_MEMBERS` members,
+before any member is inflated.
 """
 
 import os
+import zipfile
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
@@ -16,31 +25,59 @@ from ascend_lab.errors.numerics import NumericsReferenceError
 from ascend_lab.model.numeric_records import OpRecord, SideRecord, op_cell, path_from_key
 from ascend_lab.model.tensor_stats import SAMPLE_SIZE, TensorStats
 
-MAX_REFERENCE_BYTES = 4 * 2**30
+# bytes of the arrays once read (the zip's members uncompressed), and its arrays
+MAX_REFERENCE_BYTES = 512 << 20
+MAX_MEMBERS = 100_000
 
 
 def read_reference(source: Any, max_bytes: int = MAX_REFERENCE_BYTES) -> Dict[str, Any]:
     """A dict of arrays from a dict, an ``np.lib.npyio.NpzFile`` or a ``.npz`` path."""
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
+        from ascend_lab.parsers.regular_file import gate, open_regular
+
         try:
-            size = os.path.getsize(path)
+            fh = open_regular(gate(path))
         except OSError as exc:
-            raise NumericsReferenceError(f"cannot read the reference {path}: {exc}") from None
-        if size > max_bytes:
-            raise NumericsReferenceError(
-                f"the reference {path} is {size} bytes, over the {max_bytes} byte cap"
-            )
-        try:
-            with np.load(path, allow_pickle=False) as npz:
-                return {k: npz[k] for k in npz.files}
-        except (OSError, ValueError) as exc:
-            raise NumericsReferenceError(f"{path} is not a .npz of arrays: {exc}") from None
+            why = exc.strerror or exc
+            raise NumericsReferenceError(f"cannot read the reference {path}: {why}") from None
+        with fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > max_bytes:
+                raise NumericsReferenceError(
+                    f"the reference {path} is {size} bytes, over the {max_bytes} byte cap"
+                )
+            _check_members(fh, path, max_bytes)
+            fh.seek(0)
+            try:
+                with np.load(fh, allow_pickle=False) as npz:
+                    return {k: npz[k] for k in npz.files}
+            except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+                raise NumericsReferenceError(f"{path} is not a .npz of arrays: {exc}") from None
     if isinstance(source, Mapping) or hasattr(source, "files"):
         return {str(k): source[k] for k in (source.files if hasattr(source, "files") else source)}
     raise NumericsReferenceError(
         f"a reference is a dict of arrays or a .npz path, got {type(source).__name__}"
     )
+
+
+def _check_members(fh: Any, path: str, max_bytes: int) -> None:
+    """Refuse a ``.npz`` whose members would inflate past ``max_bytes`` (module doc)."""
+    try:
+        with zipfile.ZipFile(fh) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise NumericsReferenceError(f"{path} is not a .npz of arrays: {exc}") from None
+    if len(members) > MAX_MEMBERS:
+        raise NumericsReferenceError(
+            f"the reference {path} holds {len(members):,} arrays, over {MAX_MEMBERS:,}"
+        )
+    inflated = sum(m.file_size for m in members)
+    if inflated > max_bytes:
+        raise NumericsReferenceError(
+            f"the reference {path} holds {inflated:,} bytes of arrays once read, over the "
+            f"{max_bytes:,} byte cap"
+        )
 
 
 def _split_output(key: str) -> Tuple[str, int]:

@@ -6,11 +6,13 @@ the environment variable that raises it, before the parser spends time or memory
 Limits are read from the environment on each call, so they can be changed in a session.
 """
 
+import math
 import os
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 from ascend_lab import settings
 from ascend_lab.parsers.errors import GraphParseError
+from ascend_lab.parsers.regular_file import FileRefused, read_gated, read_tail_gated
 
 IR_MAX_BYTES_ENV = "ASCEND_LAB_IR_MAX_BYTES"
 IR_MAX_LINE_ENV = "ASCEND_LAB_IR_MAX_LINE"
@@ -61,20 +63,17 @@ def too_large(
     )
 
 
-def read_capped(path: str, env: str) -> bytes:
-    """The bytes of ``path``, refusing a file over the limit ``env`` without reading it all."""
-    cap = limit(env)
-    with open(path, "rb") as fh:
-        try:
-            size = os.fstat(fh.fileno()).st_size
-        except OSError:
-            size = 0
-        if size > cap:
-            raise too_large("the file", size, "bytes", env, path)
-        data = fh.read(cap + 1)  # a file still growing (or a pipe) is capped all the same
-    if len(data) > cap:
-        raise too_large("the file", len(data), "bytes", env, path)
-    return data
+def read_capped(path: str, env: str, root: Optional[str] = None) -> bytes:
+    """The bytes of ``path``, through the one gate (:func:`~ascend_lab.parsers.regular_file.
+    read_gated`: a regular file, inside ``root`` if given, never read past the limit
+    ``env``); over the limit is a GraphParseError naming ``env``, any other refusal an
+    OSError as ``open`` raises."""
+    try:
+        return read_gated(path, limit(env), root)
+    except FileRefused as exc:
+        if exc.reason == "too large":
+            raise too_large("the file", exc.size, "bytes", env, path) from None
+        raise
 
 
 def decode_text(data: bytes) -> str:
@@ -92,9 +91,41 @@ def read_text_capped(path: str, env: str) -> str:
 
 def read_tail(path: str, cap: int) -> Tuple[bytes, int]:
     """The last ``cap`` bytes of a file and its whole size (a log's tail says what went
-    wrong; its head may be gigabytes earlier). OSError as ``open`` raises it."""
-    with open(path, "rb") as f:
-        f.seek(0, os.SEEK_END)
-        size = f.tell()
-        f.seek(max(0, size - cap))
-        return f.read(cap), size
+    wrong; its head may be gigabytes earlier), through the gate. OSError as ``open``
+    raises it (a FIFO or a link is refused as one)."""
+    return read_tail_gated(path, cap)
+
+
+# The largest magnitude a number read from a file may have (issue #37). Every quantity the
+# readers take is below it (the largest: a start time in nanoseconds since 1970, 1.8e18).
+# Any sum of at most MAX_ROWS such numbers, or of their squares, stays finite (1e40 x 2e6),
+# so no total, mean, deviation or ratio computed later turns into ``inf``: the page's JSON
+# stays JSON.
+MAX_MAGNITUDE = 1e20
+# The most rows one table file (CSV, trace events, database table) may hold: rows are
+# refused before the byte cap is reached, since a short row costs a hundred times its bytes
+# once it is an object (a launch, a span).
+MAX_ROWS = 2_000_000
+# Within that, a file holds at most ROWS_FREE + its bytes / MIN_ROW_BYTES rows: the shortest
+# rows a profiler writes are ~40 bytes (op_statistic.csv, memory_record.csv), and a row's
+# objects cost a few hundred bytes, so memory stays a small multiple of the file (at most
+# ~20x) plus a constant, whatever the rows hold.
+ROWS_FREE = 10_000
+MIN_ROW_BYTES = 24
+
+
+def row_cap(text_length: int, min_row_bytes: int = MIN_ROW_BYTES) -> int:
+    """The most rows a table file of ``text_length`` characters may hold."""
+    return min(MAX_ROWS, ROWS_FREE + text_length // min_row_bytes)
+
+
+def bounded_float(value: Any) -> Optional[float]:
+    """``value`` as a float when it is a finite number no larger than
+    :data:`MAX_MAGNITUDE`, else None (the caller refuses the row)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if math.isfinite(number) and -MAX_MAGNITUDE <= number <= MAX_MAGNITUDE:
+        return number
+    return None

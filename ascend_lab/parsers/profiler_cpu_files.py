@@ -14,6 +14,8 @@ from typing import Dict, List, Optional
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.model.profile import KernelLaunch
 from ascend_lab.parsers.csv_rows import read_csv_rows
+from ascend_lab.parsers.limits import bounded_float, row_cap
+from ascend_lab.parsers.regular_file import check_deadline
 
 # A line longer than this is not one MindSpore writes (one entry is ~40 characters; this
 # allows ~100,000 launches of one kernel).
@@ -38,7 +40,10 @@ def parse_execute_timestamps(
     it the type is read from the name.
     """
     launches: List[KernelLaunch] = []
+    cap = row_cap(len(text), 16)  # a launch record is "<19 digits>,<ms>,<thread>"
     for number, line in enumerate(text.splitlines(), 1):
+        if not number & 1023:
+            check_deadline(path or "")
         if not line.strip():
             continue
         if len(line) > MAX_LINE:
@@ -54,13 +59,17 @@ def parse_execute_timestamps(
             parts = record.split(",")
             if len(parts) < 2:
                 raise ProfileParseError(f"bad launch record {record[:60]!r}", path, number)
-            try:
-                start_ns = int(parts[0])
-                duration_ms = float(parts[1])
-            except ValueError:
+            start_ns = bounded_float(parts[0]) if parts[0].lstrip("-").isdigit() else None
+            duration_ms = bounded_float(parts[1])
+            if start_ns is None or duration_ms is None:
+                raise ProfileParseError(f"bad launch record {record[:60]!r}", path, number)
+            if len(launches) >= cap:
                 raise ProfileParseError(
-                    f"bad launch record {record[:60]!r}", path, number
-                ) from None
+                    f"over {cap:,} launches: more than a profiler writes in a file of this "
+                    "size; not read further",
+                    path,
+                    number,
+                )
             thread = parts[2] if len(parts) > 2 and parts[2] else "0"
             launches.append(
                 KernelLaunch(

@@ -12,6 +12,7 @@ from typing import Dict, List, Optional
 
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.parsers.limits import limit
+from ascend_lab.parsers.regular_file import FileRefused, read_gated
 
 MAX_BYTES_ENV = "ASCEND_LAB_PROFILE_MAX_BYTES"
 # A long Ascend run's trace_view.json reaches hundreds of MB; more than this is refused.
@@ -64,19 +65,23 @@ def max_bytes() -> int:
     return limit(MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
 
 
-def read_text(path: str) -> str:
-    """The text of ``path`` (UTF-8, bad bytes replaced), refusing files over the cap."""
+def read_text(path: str, root: Optional[str] = None) -> str:
+    """The text of ``path`` (UTF-8, bad bytes replaced), through the one gate
+    (:func:`~ascend_lab.parsers.regular_file.read_gated`): a FIFO, a device or a link out
+    of ``root`` (the profiler folder, when given) is refused, and so is a file over the
+    cap, before it is read."""
     cap = max_bytes()
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(cap + 1)
+        data = read_gated(path, cap, root)
+    except FileRefused as exc:
+        if exc.reason == "too large":
+            raise ProfileParseError(
+                f"the file is over the limit of {cap:,} bytes (set {MAX_BYTES_ENV} to allow more)",
+                path,
+            ) from None
+        raise ProfileParseError(f"cannot read it: {exc.strerror}", path) from None
     except OSError as exc:
         raise ProfileParseError(f"cannot read it: {exc.strerror or exc}", path) from None
-    if len(data) > cap:
-        raise ProfileParseError(
-            f"the file is over the limit of {cap:,} bytes (set {MAX_BYTES_ENV} to allow more)",
-            path,
-        )
     return data.decode("utf-8", errors="replace")
 
 
@@ -103,6 +108,11 @@ def find_files(root: str) -> ProfilerFiles:
                     continue
                 if is_dir:
                     nxt.append(entry.path)
+                    continue
+                try:  # a FIFO, a device or a socket is never a kind; a link is read through
+                    if not (entry.is_file(follow_symlinks=False) or entry.is_symlink()):
+                        continue  # the gate, which refuses one leading out of the root
+                except OSError:
                     continue
                 for kind, pattern in PATTERNS.items():
                     if kind not in found.paths and fnmatch.fnmatchcase(entry.name, pattern):

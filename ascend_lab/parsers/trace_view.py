@@ -6,15 +6,30 @@ writes them as strings). On CPU, process "CPU OP" holds the kernels. On Ascend, 
 "Ascend Hardware" holds one thread per stream, and "Overlap Analysis" holds the step
 breakdown spans ``Computing``, ``Communication``, ``Communication(Not Overlapped)`` and
 ``Free``. Pure: text in, events out.
+
+Budget (issue #37): the top-level array is decoded one event at a time, and only the
+complete spans are kept (decoding the whole array first held every event's dict: 29x the
+file in memory); at most :data:`MAX_EVENTS` events and at most one per 48 bytes of the
+file (:func:`~ascend_lab.parsers.limits.row_cap`), counted before any is decoded when the
+array sits in an object; ``ts``/``dur`` finite and at most
+:data:`~ascend_lab.parsers.limits.MAX_MAGNITUDE` or the event is left out; nesting deeper
+than the decoder allows is a refusal, not a RecursionError.
 """
 
 import json
+import re
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ascend_lab.errors.profile import ProfileParseError
+from ascend_lab.parsers.limits import MAX_ROWS, bounded_float, row_cap
+from ascend_lab.parsers.regular_file import check_deadline
 
-MAX_EVENTS = 2_000_000
+MAX_EVENTS = MAX_ROWS
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+# the shortest complete span MindSpore writes is ~90 bytes (name, pid, tid, ts, dur, ph, args)
+_MIN_EVENT_BYTES = 48
 
 
 @dataclass
@@ -28,10 +43,7 @@ class TraceSpan:
 
 
 def _float(value: Any) -> Optional[float]:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
+    return bounded_float(value)
 
 
 def _args(event: Dict[str, Any]) -> Dict[str, Any]:
@@ -39,47 +51,90 @@ def _args(event: Dict[str, Any]) -> Dict[str, Any]:
     return args if isinstance(args, dict) else {}
 
 
+def _events(text: str, path: Optional[str]) -> Iterator[Any]:
+    """The events of the trace, decoded one at a time from a top-level array."""
+    pos = _SPACE.match(text).end()  # type: ignore[union-attr]
+    if text.startswith("{", pos):
+        if text.count('"ph"') > MAX_EVENTS:
+            raise ProfileParseError(f"over {MAX_EVENTS:,} events: not read", path)
+        data = json.loads(text)
+        data = data.get("traceEvents") if isinstance(data, dict) else None
+        if not isinstance(data, list):
+            raise ProfileParseError("expected a list of trace events", path)
+        yield from data
+        return
+    if not text.startswith("[", pos):
+        raise ProfileParseError("expected a list of trace events", path)
+    pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    if text.startswith("]", pos):
+        return
+    while True:
+        event, pos = _DECODER.raw_decode(text, pos)
+        yield event
+        pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+        if text.startswith(",", pos):
+            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            continue
+        if text.startswith("]", pos) and not text[pos + 1 :].strip():
+            return
+        raise ValueError(f"expected ',' or ']' at character {pos}")
+
+
 def parse_trace_view(text: str, path: Optional[str] = None) -> List[TraceSpan]:
     """The complete (``"X"``) spans of a trace, with process and thread names resolved."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ProfileParseError(f"not JSON: {exc}", path) from None
-    if isinstance(data, dict):
-        data = data.get("traceEvents")
-    if not isinstance(data, list):
-        raise ProfileParseError("expected a list of trace events", path)
-    if len(data) > MAX_EVENTS:
-        raise ProfileParseError(f"{len(data):,} events, over the limit of {MAX_EVENTS:,}", path)
     processes: Dict[Any, str] = {}
     threads: Dict[Tuple[Any, Any], str] = {}
-    for event in data:
-        if isinstance(event, dict) and event.get("ph") == "M":
-            name = str(_args(event).get("name", ""))
-            if event.get("name") == "process_name":
-                processes[event.get("pid")] = name
-            elif event.get("name") == "thread_name":
-                threads[(event.get("pid"), event.get("tid"))] = name
     spans: List[TraceSpan] = []
-    for event in data:
-        if not isinstance(event, dict) or event.get("ph") != "X":
-            continue
-        start = _float(event.get("ts"))
-        duration = _float(event.get("dur"))
-        if start is None or duration is None:
-            continue
-        pid, tid = event.get("pid"), event.get("tid")
-        args = _args(event)
-        spans.append(
-            TraceSpan(
-                name=str(event.get("name", "")),
-                start_us=start,
-                duration_us=duration,
-                process=processes.get(pid, str(pid)),
-                thread=threads.get((pid, tid), str(tid)),
-                args=args,
+    where: List[Tuple[Any, Any]] = []
+    count = 0
+    cap = min(MAX_EVENTS, row_cap(len(text), _MIN_EVENT_BYTES))
+    try:
+        for event in _events(text, path):
+            count += 1
+            if count > cap:
+                raise ProfileParseError(
+                    f"over {cap:,} events: more (or shorter) events than a profiler writes in "
+                    "a file of this size; not read further",
+                    path,
+                )
+            if not count & 4095:
+                check_deadline(path or "")
+            if not isinstance(event, dict):
+                continue
+            phase = event.get("ph")
+            if phase == "M":
+                name = str(_args(event).get("name", ""))
+                if event.get("name") == "process_name":
+                    processes[event.get("pid")] = name
+                elif event.get("name") == "thread_name":
+                    threads[(event.get("pid"), event.get("tid"))] = name
+                continue
+            if phase != "X":
+                continue
+            start = _float(event.get("ts"))
+            duration = _float(event.get("dur"))
+            if start is None or duration is None:
+                continue
+            spans.append(
+                TraceSpan(
+                    name=str(event.get("name", "")),
+                    start_us=start,
+                    duration_us=duration,
+                    process="",
+                    thread="",
+                    args=_args(event),
+                )
             )
-        )
+            where.append((event.get("pid"), event.get("tid")))
+    except RecursionError:
+        raise ProfileParseError("not JSON: nested too deeply", path) from None
+    except ValueError as exc:
+        if isinstance(exc, ProfileParseError):
+            raise
+        raise ProfileParseError(f"not JSON: {exc}", path) from None
+    for span, (pid, tid) in zip(spans, where):
+        span.process = processes.get(pid, str(pid))
+        span.thread = threads.get((pid, tid), str(tid))
     spans.sort(key=lambda s: s.start_us)
     return spans
 

@@ -144,9 +144,13 @@ class PassPacker:
 def _json_bytes(value: Any) -> bytes:
     """Compact UTF-8 JSON of a payload part. No check for cycles (a payload is a tree, and
     a cycle still ends in RecursionError): the check costs 12% of encoding a pass."""
-    return json.dumps(
-        value, ensure_ascii=False, separators=(",", ":"), check_circular=False
-    ).encode("utf-8")
+    try:  # no NaN or Infinity: not JSON, the page would not open (see standalone.embed_json)
+        text = json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False
+        )
+    except ValueError:
+        raise ValueError("the page would hold a number that is not finite (inf or NaN)") from None
+    return text.encode("utf-8")
 
 
 # A pass entry's diff lists (node ids added and modified, stable keys removed). A packed

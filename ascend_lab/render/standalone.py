@@ -65,7 +65,14 @@ PACKED = '<script type="application/json" id="ascend-lab-passes">{}</script>\n'
 def embed_json(data: Any) -> str:
     """JSON that is safe inside a <script> element: no ``</`` and no ``<!--``."""
     # no check for cycles (a payload is a tree; a cycle ends in RecursionError all the same)
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    # and no NaN or Infinity: they are not JSON, and the page would not open while the
+    # command said it wrote it (issue #37); the readers keep numbers finite, this says so
+    try:
+        text = json.dumps(
+            data, ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False
+        )
+    except ValueError:
+        raise ValueError("the page would hold a number that is not finite (inf or NaN)") from None
     return text.replace("</", "<\\/").replace("<!--", "<\\u0021--")
 
 

@@ -17,9 +17,15 @@ answered with 413 and a message saying how to allow more:
 
 Parsing runs in the viewer's own two worker threads (a few requests may wait; more are
 answered 503), within ``ASCEND_LAB_VIEW_TIMEOUT`` seconds (default 120; else 504), so the
-server keeps answering meanwhile. Errors answer ``{"message": ...}`` with 400 (cannot be
-read), 403 (outside the root), 404 (missing, or hidden). Answers name files relative to the
-root: the server's own folders are never shown.
+server keeps answering meanwhile. Each request runs
+:func:`~ascend_lab.parsers.regular_file.confined` to the root and its deadline: every file
+any reader opens for it (a profiler folder's CSV reached through the graph route included)
+must be a regular file inside the root, and the readers' loops stop at the deadline, so a
+worker that overran is returned to the pool soon after its 504 (issue #37). The workers are
+daemon threads: SIGTERM stops the server whatever they are doing. An error no reader
+foresaw answers 400 naming its kind, never a traceback. Errors answer ``{"message": ...}``
+with 400 (cannot be read), 403 (outside the root), 404 (missing, or hidden). Answers name
+files relative to the root: the server's own folders are never shown.
 
 A dump folder answers its main views and pass list; ``GET {base_url}ascend-lab/api/graph/
 pass?path=<folder>&index=<n>`` answers one pass's graph with its diff when the viewer's pass
@@ -35,9 +41,10 @@ same confinement, limits and error answers.
 import asyncio
 import json
 import os
+import queue
 import stat
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, Callable, Dict, Optional, Tuple
 
 import tornado.web
@@ -47,6 +54,7 @@ from jupyter_server.utils import url_path_join
 from ascend_lab import settings
 from ascend_lab.errors import AscendLabError
 from ascend_lab.parsers.errors import GraphParseError
+from ascend_lab.parsers.regular_file import confined
 
 # the limits' names and defaults are registered in ascend_lab.settings (issue #25)
 VIEW_MAX_BYTES_ENV = "ASCEND_LAB_VIEW_MAX_BYTES"
@@ -69,8 +77,44 @@ FOLDER_MAX_ENTRIES = 100_000  # files and folders a dump folder may hold
 # (contents, kernels) keeps its own
 _WORKERS = 2
 _QUEUED = 4
-_POOL = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="ascend-lab-view")
 _SLOTS = threading.BoundedSemaphore(_WORKERS + _QUEUED)
+
+
+class _DaemonPool:
+    """A fixed pool of daemon threads (``ThreadPoolExecutor`` joins its threads at exit:
+    one stuck worker kept the server from stopping on SIGTERM)."""
+
+    def __init__(self, workers: int, name: str) -> None:
+        self._jobs: Any = queue.Queue()  # of (future, work, args)
+        self._threads = [
+            threading.Thread(target=self._run, name=f"{name}_{i}", daemon=True)
+            for i in range(workers)
+        ]
+        self._started = False
+        self._lock = threading.Lock()
+
+    def _run(self) -> None:
+        while True:
+            future, work, args = self._jobs.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(work(*args))
+            except BaseException as exc:  # handed to the awaiting request
+                future.set_exception(exc)
+
+    def submit(self, work: Callable[..., Any], *args: Any) -> Future:
+        with self._lock:
+            if not self._started:
+                for thread in self._threads:
+                    thread.start()
+                self._started = True
+        future: Future = Future()
+        self._jobs.put((future, work, args))
+        return future
+
+
+_POOL = _DaemonPool(_WORKERS, "ascend-lab-view")
 
 
 def _env_int(name: str, fallback: int) -> int:
@@ -372,6 +416,27 @@ async def run_bounded(work: Callable[..., Tuple[int, Any]], *args: Any) -> Tuple
         return 504, {"message": f"reading the file took longer than {timeout:g} s ({TIMEOUT_ENV})"}
 
 
+def _confined_work(
+    work: Callable[..., Tuple[int, Any]], where: Where, *args: Any
+) -> Tuple[int, Any]:
+    """``work(where, *args)`` with every file read confined to the root and the request's
+    deadline (module doc); an exception no reader foresaw is a 400 naming its kind (its
+    text may quote the file: it is not shown)."""
+    try:
+        with confined(where.real_root, _timeout()):
+            return work(where, *args)
+    except (MemoryError, RecursionError) as exc:
+        name = os.path.basename(where.path)
+        why = type(exc).__name__
+        return 413, {"message": f"{name}: too large or too deeply nested to show ({why})"}
+    except OSError as exc:
+        name = os.path.basename(where.path)
+        return 400, {"message": f"{name}: cannot read it ({exc.strerror or type(exc).__name__})"}
+    except Exception as exc:  # noqa: BLE001 - the answer must be a 4xx, never a traceback
+        name = os.path.basename(where.path)
+        return 400, {"message": f"{name}: cannot be shown ({type(exc).__name__})"}
+
+
 class _UnderRootHandler(APIHandler):
     """Answers about one path under the server's root, worked out in a worker thread."""
 
@@ -388,7 +453,8 @@ class _UnderRootHandler(APIHandler):
         except Refused as exc:
             self._answer(exc.status, {"message": str(exc)})
             return
-        status, body = await run_bounded(work, Where(path, real_root, allow_hidden), *args)
+        where = Where(path, real_root, allow_hidden)
+        status, body = await run_bounded(_confined_work, work, where, *args)
         if status != 200:
             # paths in messages are the user's own, relative to the root they browse
             body["message"] = body["message"].replace(os.path.dirname(path) + os.sep, "")

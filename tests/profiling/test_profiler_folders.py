@@ -258,7 +258,7 @@ def test_database_open_is_read_only(tmp_path):
     make_db(db, tasks=[("k", "K", "AI_CORE", 0, 10, 1)])
     from ascend_lab.parsers import profiler_db as ascend_db
 
-    conn = ascend_db._connect(str(db))
+    conn, _size = ascend_db._connect(str(db))
     try:
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
             conn.execute("DELETE FROM TASK")
