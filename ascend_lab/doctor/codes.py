@@ -1,11 +1,18 @@
-"""Every CANN error code, with or without a knowledge-base rule: its family, meaning and docs.
+"""Every CANN error code, with or without a knowledge-base rule: what it means, its docs.
 
 CANN prints error codes as ``E`` + a module letter or digit + 4 digits (``EE1001``,
 ``EZ9999``, ``E39999``; 0000-8999 are user errors, 9000-9999 internal ones), sometimes as
-``Name(CODE)`` (``Invalid_Argument(EE1001)``). The runtime and ACL return numbers
-(``error code is 507033``, ``ret[207001]``). The family table is data
-(``error_codes.json``): module, meaning, next steps and the documentation page, each with
-where it came from. Pure: text in, :class:`CodeNote` objects out; linear-time regexes.
+``Name(CODE)`` (``Invalid_Argument(EE1001)``). The runtime, ACL, GE and aclnn return numbers
+(``error code is 507033``, ``ret[207001]``, ``ACL_ERROR_RT_DEVICE_OOM``), HCCL its results
+(``HCCL_E_TIMEOUT``, ``errNo[0x0000000005000009]``) and DCMI / npu-smi negative codes
+(``ret is -8020``). The tables are data (``error_codes.json``, built by
+scripts/build_error_tables.py from the CANN sources it records): each known code has its
+meaning, likely causes, next step, documentation and topics (topics.json); a code the tables
+do not list is still explained by its family (module letter or number range).
+
+A note's ``rank`` says how much is known: "code" (this exact code is in the tables) or
+"family" (only its module or range). Pure: text in, :class:`CodeNote` objects out;
+linear-time regexes.
 """
 
 import json
@@ -17,17 +24,37 @@ from typing import Any, Dict, List, Optional, Tuple
 from ascend_lab.errors import AscendLabError
 
 CODES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "error_codes.json")
-CODES_FORMAT = "ascend-lab.doctor-codes/1"
+CODES_FORMAT = "ascend-lab.doctor-codes/2"
 MAX_CODES = 8  # distinct codes reported per text
 
 # E + module (digit 1-9 or letter) + 4 digits, not inside a longer word or hex number.
 _ERROR_CODE = re.compile(r"(?<![0-9A-Za-z_])E[1-9A-Z]\d{4}(?![0-9A-Za-z])")
 _NAMED = re.compile(r"\b([A-Z][A-Za-z_]{2,60})\((E[1-9A-Z]\d{4})\)")
+# Between the words that introduce a number and the number: " is = ", ": ", "[", "(".
+_SEP = r"(?: is)?[ \t]{0,3}[=:\[(]?[ \t]{0,3}"
 # A return code only next to the words that introduce one (6-digit numbers are everywhere).
 _RETURN_CODE = re.compile(
-    r"(?i)(?:error ?code|errcode|ret(?:code)?|runtime result|return code|failed)"
-    r"(?: is)?[ \t]{0,3}[=:\[]?[ \t]{0,3}((?:[125]07|100|500)\d{3})(?!\d)"
+    r"(?i)(?:error ?code|errcode|ret(?:code)?|runtime result|return code|failed|status)"
+    + _SEP
+    + r"([1-5]\d{5})(?!\d)"
 )
+# The names of the headers: ACL_ERROR_RT_DEVICE_OOM, ACLNN_ERR_PARAM_INVALID, HCCL_E_TIMEOUT...
+_CODE_NAME = re.compile(
+    r"(?<![A-Za-z0-9_])(ACL_ERROR_[A-Z0-9_]{2,60}|ACLNN_[A-Z0-9_]{2,60}|HCCL_E_[A-Z_]{2,30}"
+    r"|DCMI_ERR_CODE_[A-Z_]{2,50})(?![A-Za-z0-9_])"
+)
+# HCCL's errNo: (5 << 24) + (sub-module << 16) + HcclResult, printed as 16 hex digits.
+_HCCL_ERRNO = re.compile(r"errNo\[0x([0-9a-fA-F]{16})\]")
+_HCCL_RESULT = re.compile(
+    r"(?i)hccl[^\n]{0,200}?(?:error ?code|return code|ret|hcclresult|result)"
+    + _SEP
+    + r"(\d{1,2})(?![\d.])"
+)
+# DCMI / npu-smi: "ret is -8020", "error code: -8005".
+_DCMI_CODE = re.compile(
+    r"(?i)(?:ret(?:urn)?(?: code)?|error ?code|errcode|err(?:no)?)" + _SEP + r"(-8\d{3})(?!\d)"
+)
+RANKS = ("signature", "code", "family")  # how sure a finding is, most sure first
 
 
 class CodeTableError(AscendLabError, ValueError):
@@ -36,18 +63,21 @@ class CodeTableError(AscendLabError, ValueError):
 
 @dataclass(frozen=True)
 class CodeNote:
-    """One error code found in the text, explained by its family."""
+    """One error code found in the text, explained by the tables (or only by its family)."""
 
-    code: str  # "EE1001" or "507033"
-    kind: str  # "cann" | "return"
+    code: str  # "EE1001", "507033", "HCCL_E_TIMEOUT", "-8020"
+    kind: str  # "cann" | "return" | "hccl" | "dcmi"
     module: str
     meaning: str
     next_steps: Tuple[str, ...]
     docs: Tuple[Tuple[str, str], ...]  # (title, url) in the reader's language
     line: int  # 1-based line of the first occurrence
-    name: str = ""  # "Invalid_Argument" when the text prints Name(CODE)
-    internal: bool = False  # 9000-9999: an internal error of that module
-    detail: str = ""  # a documented meaning of this exact number (return codes)
+    name: str = ""  # "Invalid_Argument" when the text prints Name(CODE); the header's name
+    internal: bool = False  # 9000-9999 / 5xxxxx: an internal error of that module
+    detail: str = ""  # what this exact code is (its name, or the message CANN prints)
+    causes: Tuple[str, ...] = ()
+    topics: Tuple[str, ...] = ()  # topics.json ids, then "code:<CODE>", "family:<X>"
+    rank: str = "family"  # "code": this code is in the tables; "family": only its family
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -58,9 +88,12 @@ class CodeNote:
             "name": self.name,
             "internal": self.internal,
             "detail": self.detail,
+            "causes": list(self.causes),
             "next_steps": list(self.next_steps),
             "docs": [{"title": t, "url": u} for t, u in self.docs],
             "line": self.line,
+            "rank": self.rank,
+            "topics": list(self.topics),
         }
 
 
@@ -68,7 +101,7 @@ _table: Optional[Dict[str, Any]] = None
 
 
 def load_table(path: Optional[str] = None) -> Dict[str, Any]:
-    """The family table, checked (the packaged file by default; cached)."""
+    """The code tables, checked (the packaged file by default; cached)."""
     global _table
     if path is None and _table is not None:
         return _table
@@ -81,7 +114,7 @@ def load_table(path: Optional[str] = None) -> Dict[str, Any]:
 
 
 def check_table(doc: Any) -> None:
-    """Raise :class:`CodeTableError` unless ``doc`` is a usable family table."""
+    """Raise :class:`CodeTableError` unless ``doc`` is a usable code table."""
     if not isinstance(doc, dict) or doc.get("format") != CODES_FORMAT:
         raise CodeTableError("error code table must be an object with format " + CODES_FORMAT)
     refs = doc.get("references")
@@ -114,6 +147,7 @@ def check_table(doc: Any) -> None:
     if not isinstance(internal, dict):
         raise CodeTableError("error code table lacks 'internal'")
     _check_zh(internal, None, "internal")
+    _check_codes(doc)
 
 
 def _check_zh(item: Dict[str, Any], name_key: Optional[str], where: str) -> None:
@@ -128,8 +162,53 @@ def _check_zh(item: Dict[str, Any], name_key: Optional[str], where: str) -> None
             raise CodeTableError(f"{where}: zh needs {field}")
     if not isinstance(zh.get("next"), list) or len(zh["next"]) != len(steps):
         raise CodeTableError(where + ": zh.next needs one step per English step")
-    if set(zh.get("known", {})) != set(item.get("known", {})):
-        raise CodeTableError(where + ": zh.known needs the same codes as known")
+
+
+def _check_codes(doc: Dict[str, Any]) -> None:
+    """Every listed code: a kind that exists, topics, English and Chinese words."""
+    from ascend_lab.doctor.knowledge import known_topics
+
+    topics = known_topics()
+
+    def check_topics(where: str, values: Any) -> None:
+        if not isinstance(values, list):
+            raise CodeTableError(where + ": topics must be a list")
+        for t in values:
+            if not isinstance(t, str) or not (t in topics or t.startswith(("code:", "family:"))):
+                raise CodeTableError(f"{where}: unknown topic {t!r} (see topics.json)")
+
+    kinds = doc.get("kinds")
+    if not isinstance(kinds, dict) or not kinds:
+        raise CodeTableError("error code table has no kinds")
+    for key, kind in kinds.items():
+        where = f"kind {key!r}"
+        for field in ("meaning", "causes", "next"):
+            if not kind.get(field) or not kind.get("zh", {}).get(field):
+                raise CodeTableError(f"{where}: needs {field} in English and Chinese")
+        if len(kind["next"]) != len(kind["zh"]["next"]):
+            raise CodeTableError(where + ": zh.next needs one step per English step")
+        check_topics(where, kind.get("topics", []))
+    families = {f["prefix"] for f in doc["families"]}
+    for code, item in doc.get("codes", {}).items():
+        if not _ERROR_CODE.fullmatch(code) or code[:2] not in families:
+            raise CodeTableError(f"code {code!r} is not an E-code of a known family")
+        if item.get("kind") not in kinds:
+            raise CodeTableError(f"code {code}: unknown kind {item.get('kind')!r}")
+        check_topics(f"code {code}", item.get("topics"))
+    prefixes = {g["prefix"] for g in doc["return_codes"]}
+    for number, item in doc.get("returns", {}).items():
+        if not re.fullmatch(r"[1-5]\d{5}", number) or number[:3] not in prefixes:
+            raise CodeTableError(f"return code {number!r} has no range in return_codes")
+        if not isinstance(item.get("name"), str) or ("meaning" in item) != ("zh" in item):
+            raise CodeTableError(f"return code {number}: needs a name, and zh with a meaning")
+        check_topics(f"return code {number}", item.get("topics"))
+    for group in ("hccl", "dcmi"):
+        for number, item in doc.get(group, {}).items():
+            if not all(isinstance(item.get(k), str) and item[k] for k in ("name", "meaning", "zh")):
+                raise CodeTableError(f"{group} {number}: needs name, meaning and zh")
+            check_topics(f"{group} {number}", item.get("topics"))
+            if group == "dcmi" and len(item.get("next", [])) != len(item.get("next_zh", [])):
+                raise CodeTableError(f"dcmi {number}: next_zh needs one step per English step")
 
 
 def _texts(item: Dict[str, Any], lang: str) -> Dict[str, Any]:
@@ -148,6 +227,26 @@ def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
+def _names(table: Dict[str, Any]) -> Dict[str, Tuple[str, str]]:
+    """Header name -> (code, kind), built once per table."""
+    cached = table.get("_names")
+    if cached is None:
+        cached = {}
+        for number, item in table.get("returns", {}).items():
+            cached.setdefault(item["name"], (number, "return"))
+        for item in table.get("hccl", {}).values():
+            cached[item["name"]] = (item["name"], "hccl")
+        for number, item in table.get("dcmi", {}).items():
+            cached[item["name"]] = (number, "dcmi")
+        table["_names"] = cached
+    return cached
+
+
+def _hccl_by_number(table: Dict[str, Any], number: int) -> Optional[str]:
+    item = table.get("hccl", {}).get(str(number))
+    return item["name"] if item else None
+
+
 def find_codes(
     text: str, lang: str = "en", table: Optional[Dict[str, Any]] = None
 ) -> List[CodeNote]:
@@ -158,16 +257,36 @@ def find_codes(
     names = {m.group(2): m.group(1) for m in _NAMED.finditer(text)}
     found: List[Tuple[int, str, str]] = []
     seen = set()
+
+    def add(pos: int, code: str, kind: str) -> None:
+        if code not in seen:
+            seen.add(code)
+            found.append((pos, code, kind))
+
     for m in _ERROR_CODE.finditer(text):
-        code = m.group(0)
-        if code not in seen and code[:2] in families:
-            seen.add(code)
-            found.append((m.start(), code, "cann"))
+        if m.group(0)[:2] in families:
+            add(m.start(), m.group(0), "cann")
     for m in _RETURN_CODE.finditer(text):
-        code = m.group(1)
-        if code not in seen and code[:3] in returns:
-            seen.add(code)
-            found.append((m.start(1), code, "return"))
+        if m.group(1)[:3] in returns:
+            add(m.start(1), m.group(1), "return")
+    by_name = _names(table)
+    for m in _CODE_NAME.finditer(text):
+        hit = by_name.get(m.group(1))
+        if hit is not None:
+            add(m.start(), hit[0], hit[1])
+    for m in _HCCL_ERRNO.finditer(text):
+        value = int(m.group(1), 16)
+        if (value >> 24) & 0xFF == 5 or value < 0x100:
+            name = _hccl_by_number(table, value & 0xFFFF)
+            if name:
+                add(m.start(), name, "hccl")
+    for m in _HCCL_RESULT.finditer(text):
+        name = _hccl_by_number(table, int(m.group(1)))
+        if name:
+            add(m.start(1), name, "hccl")
+    for m in _DCMI_CODE.finditer(text):
+        if m.group(1) in table.get("dcmi", {}):
+            add(m.start(1), m.group(1), "dcmi")
     found.sort()
     return [
         explain(code, kind, _line_of(text, pos), names.get(code, ""), lang, table)
@@ -183,38 +302,108 @@ def explain(
     lang: str = "en",
     table: Optional[Dict[str, Any]] = None,
 ) -> CodeNote:
-    """The note for one code (``kind`` "cann" or "return") in ``lang`` ("en" or "zh_CN")."""
+    """The note for one code (``kind`` "cann", "return", "hccl" or "dcmi") in ``lang``."""
     table = table or load_table()
+    zh = lang == "zh_CN"
     if kind == "cann":
-        fam = next(f for f in table["families"] if f["prefix"] == code[:2])
-        texts = _texts(fam, lang)
-        internal = _texts(table["internal"], lang)
-        is_internal = int(code[2:]) >= 9000
+        return _explain_cann(code, line, name, lang, table)
+    if kind in ("hccl", "dcmi"):  # each code has its words; the module's are shared
+        common = table[kind + "_common"]
+        if kind == "hccl":
+            item = next(i for i in table["hccl"].values() if i["name"] == code)
+        else:
+            item = table["dcmi"][code]
+        steps = item if kind == "dcmi" else common
+        return CodeNote(
+            code=code,
+            kind=kind,
+            module=common["module_zh" if zh else "module"],
+            meaning=item["zh" if zh else "meaning"],
+            next_steps=tuple(steps["next_zh" if zh else "next"]),
+            docs=_docs(table, common["docs"], lang),
+            line=line,
+            name=item["name"],
+            detail=item["name"],
+            topics=tuple(item["topics"]),
+            rank="code",
+        )
+    group = next(r for r in table["return_codes"] if r["prefix"] == code[:3])
+    texts = _texts(group, lang)
+    item = table.get("returns", {}).get(code)
+    cls = table.get("return_classes", {}).get(code[0], {})
+    if item is None:
+        return CodeNote(
+            code=code,
+            kind=kind,
+            module=texts["owner"],
+            meaning=texts["meaning"],
+            next_steps=tuple(texts["next"]),
+            docs=_docs(table, group["docs"], lang),
+            line=line,
+            internal=code[0] == "5",
+            topics=("code:" + code,),
+        )
+    own = item.get("zh" if zh else "meaning", "")
+    label = own or item.get("label", "")
+    meaning = own or cls.get("zh" if zh else "en", texts["meaning"])
+    steps = item.get("next_zh" if zh else "next") or texts["next"]
+    return CodeNote(
+        code=code,
+        kind=kind,
+        module=texts["owner"],
+        meaning=meaning,
+        next_steps=tuple(steps),
+        docs=_docs(table, group["docs"], lang),
+        line=line,
+        name=item["name"],
+        internal=code[0] == "5",
+        detail=item["name"] + (("：" if zh else ": ") + label if label and not own else ""),
+        topics=tuple(item["topics"]),
+        rank="code",
+    )
+
+
+def _explain_cann(code: str, line: int, name: str, lang: str, table: Dict[str, Any]) -> CodeNote:
+    fam = next(f for f in table["families"] if f["prefix"] == code[:2])
+    texts = _texts(fam, lang)
+    internal = _texts(table["internal"], lang)
+    is_internal = int(code[2:]) >= 9000
+    docs = _docs(table, fam["docs"], lang)
+    item = table.get("codes", {}).get(code)
+    if item is None:
         steps = list(texts["next"]) + (list(internal["next"]) if is_internal else [])
         meaning = texts["meaning"]
         if is_internal:
             meaning = internal["meaning"] + " — " + meaning
         return CodeNote(
             code=code,
-            kind=kind,
+            kind="cann",
             module=texts["module"],
             meaning=meaning,
             next_steps=tuple(steps),
-            docs=_docs(table, fam["docs"], lang),
+            docs=docs,
             line=line,
             name=name,
             internal=is_internal,
+            topics=("code:" + code, "family:" + code[:2]),
         )
-    ret = next(r for r in table["return_codes"] if r["prefix"] == code[:3])
-    texts = _texts(ret, lang)
+    words = _texts(table["kinds"][item["kind"]], lang)
+    if item.get("doc"):
+        page = item["doc_zh" if lang == "zh_CN" else "doc"]
+        docs = ((f"{code} {item['title']}", page),) + docs
+    steps = list(words["next"]) + list(texts["next"][:1])
     return CodeNote(
         code=code,
-        kind=kind,
-        module=texts["owner"],
-        meaning=texts["meaning"],
-        next_steps=tuple(texts["next"]),
-        docs=_docs(table, ret["docs"], lang),
+        kind="cann",
+        module=texts["module"],
+        meaning=words["meaning"],
+        next_steps=tuple(dict.fromkeys(steps)),
+        docs=docs,
         line=line,
-        internal=code[0] == "5",
-        detail=texts.get("known", {}).get(code, ""),
+        name=name,
+        internal=is_internal,
+        detail=item["title"] + (": " + item["message"] if item.get("message") else ""),
+        causes=tuple(words["causes"]),
+        topics=tuple(item["topics"]),
+        rank="code",
     )

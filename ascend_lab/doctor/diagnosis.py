@@ -1,7 +1,7 @@
 """The Diagnosis: ranked findings for one text plus what the machine says about them."""
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ascend_lab.doctor.checks import (
     CONFIRMED,
@@ -12,7 +12,7 @@ from ascend_lab.doctor.checks import (
     environment_summary,
     gather,
 )
-from ascend_lab.doctor.codes import CodeNote, find_codes
+from ascend_lab.doctor.codes import CodeNote, explain, find_codes
 from ascend_lab.doctor.intake import cut_long_lines, limits_from_env, line_note
 from ascend_lab.doctor.knowledge import Entry
 from ascend_lab.doctor.match import Match, match_text
@@ -44,30 +44,61 @@ NOT_FROM_HERE = N_(
 )
 
 
+RANK_LABELS = {  # how sure a finding is (Finding.rank), shown beside it; translated in render
+    "signature": N_("matched a known error signature"),
+    "code": N_("known error code"),
+    "family": N_("only the code's family is known"),
+}
+
+
 @dataclass
 class Finding:
-    """One recognised cause, with the line of the text that shows it."""
+    """One recognised cause, with the line of the text that shows it.
+
+    ``rank`` says how sure it is: "signature" (a knowledge-base rule matched), "code" (a code
+    whose meaning the tables know), "family" (only the code's module or range is known).
+    """
 
     entry: Entry
     evidence: List[Any]  # [(line number, text)], first = best
     patterns_matched: int
     detail: Optional[str] = None
     confirmation: Optional[Confirmation] = None
+    rank: str = "signature"
+    code: Optional[CodeNote] = None  # the code a "code"/"family" finding explains (English)
 
     @property
     def id(self) -> str:
         return self.entry.id
 
     @property
+    def topics(self) -> Tuple[str, ...]:
+        """What the failure is (topics.json), first = the main one; a code finding also
+        carries "code:<CODE>" and "family:<X>"."""
+        return self.code.topics if self.code is not None else self.entry.topics
+
+    def note(self, lang: Optional[str] = None) -> Optional[CodeNote]:
+        """The code's note in ``lang`` (default: the reader's language)."""
+        c = self.code
+        if c is None:
+            return None
+        return explain(c.code, c.kind, c.line, c.name, lang or current())
+
+    @property
     def title(self) -> str:
         """The title in the language it is read in (:func:`ascend_lab.i18n.current`: ``--lang``,
         the notebook's edition, the locale), with the matched detail (an operator name)."""
+        note = self.note()
+        if note is not None:
+            return code_title(note)
         title = self.entry.text("title", current())
         return _("{}: {}").format(title, self.detail) if self.detail else title
 
     @property
     def english_title(self) -> str:
         """The title as JSON and report bundles carry it, whatever the reader's language."""
+        if self.code is not None:
+            return code_title(self.code)
         return f"{self.entry.title}: {self.detail}" if self.detail else self.entry.title
 
     @property
@@ -79,10 +110,11 @@ class Finding:
         return {
             "id": e.id,
             "title": self.english_title,
+            "rank": self.rank,
             "term": e.term,
             "kind": e.kind,
             "category": e.category,
-            "topics": list(e.topics),
+            "topics": list(self.topics),
             "priority": e.priority,
             "cause": e.cause,
             "fix": list(e.fix),
@@ -90,7 +122,71 @@ class Finding:
             "evidence": [{"line": n, "text": t} for n, t in self.evidence],
             "detail": self.detail,
             "confirmation": self.confirmation.to_dict() if self.confirmation else None,
+            "code": self.code.to_dict() if self.code is not None else None,
         }
+
+
+def code_title(note: CodeNote) -> str:
+    """A code finding's title: the code and what it means (or its module, for a family)."""
+    if note.rank == "code":
+        return f"{note.code}: {note.meaning}"
+    return f"{note.code}: {note.module}"
+
+
+def code_finding(note: CodeNote, text_line: str) -> Finding:
+    """The finding for a code the text carries (``note`` in English)."""
+    zh = explain(note.code, note.kind, note.line, note.name, "zh_CN")
+    topics = tuple(t for t in note.topics if ":" not in t or t.startswith("lib-load:"))
+
+    def texts(n: CodeNote) -> Dict[str, Any]:
+        return {
+            "title": code_title(n),
+            "term": n.module,
+            "cause": n.meaning,
+            "fix": list(n.next_steps),
+            "explanation": "; ".join(n.causes) or n.meaning,
+        }
+
+    en = texts(note)
+    entry = Entry(
+        id="code-" + note.code.lower(),
+        title=en["title"],
+        term=en["term"],
+        category="code",
+        kind="error",
+        priority=0,
+        patterns=(),
+        cause=en["cause"],
+        fix=tuple(en["fix"]),
+        explanation=en["explanation"],
+        examples=(),
+        translations=(("zh_CN", texts(zh)),),
+        topics=topics,
+    )
+    return Finding(
+        entry=entry,
+        evidence=[(note.line, text_line)],
+        patterns_matched=0,
+        rank=note.rank,
+        code=note,
+    )
+
+
+def code_findings(
+    text: str, notes: Sequence[CodeNote], findings: Sequence[Finding]
+) -> List[Finding]:
+    """A finding for every code no signature finding already shows: known codes first,
+    then the codes only their family explains."""
+    shown = " ".join(line for f in findings for _n, line in f.evidence)
+    lines = text.split("\n")
+    out = []
+    for note in notes:
+        if note.code in shown:
+            continue
+        line = lines[note.line - 1].strip() if 0 < note.line <= len(lines) else note.code
+        out.append(code_finding(note, line[:300]))
+    out.sort(key=lambda f: 0 if f.rank == "code" else 1)
+    return out
 
 
 @dataclass
@@ -117,7 +213,8 @@ class Diagnosis:
 
     @property
     def next_steps(self) -> List[str]:
-        return [] if self.findings else [msg(step) for step in NEXT_STEPS]
+        sure = any(f.rank != "family" for f in self.findings)
+        return [] if sure else [msg(step) for step in NEXT_STEPS]
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -217,6 +314,7 @@ def diagnose(
             diag.notes.append(line_note(cut, max_line_chars))
         diag.findings = findings_from(match_text(examined))
         diag.error_codes = find_codes(examined)
+        diag.findings += code_findings(examined, diag.error_codes, diag.findings)
         if diag.text_lines == 1:
             checked = msg("{} ({} line) against {} known problems", source, 1, _kb_size())
         else:

@@ -32,13 +32,24 @@ def _texts(lines: Any) -> List[str]:
 
 
 def _codes(diag: Any) -> List[Any]:
-    """The diagnosis' error codes explained in the reader's language."""
+    """The diagnosis' error codes that no finding explains, in the reader's language."""
     lang = current()
-    return [explain(c.code, c.kind, c.line, c.name, lang) for c in diag.error_codes]
+    shown = {f.code.code for f in diag.findings if f.code is not None}
+    return [
+        explain(c.code, c.kind, c.line, c.name, lang)
+        for c in diag.error_codes
+        if c.code not in shown
+    ]
+
+
+def _rank_label(f: Any) -> str:
+    from ascend_lab.doctor.diagnosis import RANK_LABELS
+
+    return _("how sure: {}").format(_(RANK_LABELS[f.rank]))
 
 
 def _code_heading(note: Any) -> str:
-    name = f"{note.name}({note.code})" if note.name else note.code
+    name = f"{note.name}({note.code})" if note.name and note.kind == "cann" else note.code
     if note.internal:
         return _("{} (line {}): {}, internal error").format(name, note.line, note.module)
     return _("{} (line {}): {}").format(name, note.line, note.module)
@@ -61,6 +72,22 @@ def _codes_text(diag: Any) -> List[str]:
     return out
 
 
+def _code_finding_text(note: Any) -> List[str]:
+    out = ["   " + _code_heading(note)]
+    if note.detail:
+        out.append(_("   Detail:   {}").format(note.detail))
+    out.append(_("   Meaning:  {}").format(note.meaning))
+    if note.causes:
+        out.append(_("   Likely causes:"))
+        out.extend("     - " + c for c in note.causes)
+    out.append(_("   Next:"))
+    out.extend("     - " + step for step in note.next_steps)
+    for title, url in note.docs:
+        out.append(_("   Docs: {} <{}>").format(title, url))
+    out.append("")
+    return out
+
+
 def render_text(diag: Any) -> str:
     out: List[str] = []
     lang = current()
@@ -73,7 +100,10 @@ def render_text(diag: Any) -> str:
         for i, f in enumerate(diag.findings, 1):
             e = f.entry
             tag = "" if e.kind == "error" else f" [{_(e.kind)}]"
-            out.append(f"{i}. {f.title}{tag}")
+            out.append(f"{i}. {f.title}{tag} ({_rank_label(f)})")
+            if f.code is not None:
+                out.extend(_code_finding_text(f.note()))
+                continue
             out.append(_("   Term:     {}").format(e.text("term", lang)))
             for n, line in f.evidence:
                 out.append(_("   Evidence: line {}: {}").format(n, line))
@@ -167,6 +197,11 @@ def _confirmation_html(c: Any) -> str:
 def _code_html(note: Any) -> str:
     """One error code's card: module, meaning, next steps, documentation links."""
     meaning = note.meaning + (f" ({note.detail})" if note.detail else "")
+    causes = (
+        "<div><b>" + html.escape(_("Likely causes:")) + "</b>" + _list(note.causes) + "</div>"
+        if note.causes
+        else ""
+    )
     links = "".join(
         '<li><a href="'
         + html.escape(url, quote=True)
@@ -186,6 +221,7 @@ def _code_html(note: Any) -> str:
         + "</b><div>"
         + _rich(meaning)
         + "</div>"
+        + causes
         + _list(note.next_steps)
         + '<div style="'
         + _MUTED
@@ -198,7 +234,54 @@ def _code_html(note: Any) -> str:
     )
 
 
+def _rank_html(f: Any) -> str:
+    return (
+        '<span class="ascend-doctor-rank" data-rank="'
+        + html.escape(f.rank, quote=True)
+        + '" style="'
+        + _MUTED
+        + ' font-weight: normal; font-size: var(--jp-ui-font-size1, 13px);"> · '
+        + html.escape(_rank_label(f))
+        + "</span>"
+    )
+
+
+def _code_finding_html(i: int, f: Any) -> str:
+    note = f.note()
+    card = _code_html(note)
+    head = (
+        '<div class="ascend-doctor-finding" data-id="'
+        + html.escape(f.id, quote=True)
+        + '" data-rank="'
+        + html.escape(f.rank, quote=True)
+        + '"><div style="font-size: var(--jp-ui-font-size2, 15px); font-weight: 600;">'
+        + str(i)
+        + ". "
+        + html.escape(f.title)
+        + _rank_html(f)
+        + "</div>"
+    )
+    return head + _evidence_html(f) + card + "</div>"
+
+
+def _evidence_html(f: Any) -> str:
+    return "".join(
+        '<div class="ascend-doctor-evidence" style="'
+        + _EVIDENCE
+        + '"><span style="'
+        + _MUTED
+        + '">'
+        + html.escape(_("line {}:").format(n))
+        + "</span> "
+        + html.escape(line)
+        + "</div>"
+        for n, line in f.evidence
+    )
+
+
 def _finding_html(i: int, f: Any) -> str:
+    if f.code is not None:
+        return _code_finding_html(i, f)
     e = f.entry
     lang = current()
     error = e.kind == "error"
@@ -213,6 +296,7 @@ def _finding_html(i: int, f: Any) -> str:
         + str(i)
         + ". "
         + html.escape(f.title)
+        + _rank_html(f)
         + "</div>",
         '<div style="'
         + _MUTED
@@ -221,19 +305,7 @@ def _finding_html(i: int, f: Any) -> str:
         + ("" if error else " · " + html.escape(_(e.kind)))
         + "</div>",
     ]
-    for n, line in f.evidence:
-        parts.append(
-            '<div class="ascend-doctor-evidence" style="'
-            + _EVIDENCE
-            + '">'
-            + '<span style="'
-            + _MUTED
-            + '">'
-            + html.escape(_("line {}:").format(n))
-            + "</span> "
-            + html.escape(line)
-            + "</div>"
-        )
+    parts.append(_evidence_html(f))
     parts.append(_b(_("Cause:")) + " " + _rich(e.text("cause", lang)) + "</div>")
     parts.append(_b(_("Fix:")) + _list(e.text("fix", lang)) + "</div>")
     parts.append('<div style="' + _MUTED + '">' + _rich(e.text("explanation", lang)) + "</div>")

@@ -86,6 +86,11 @@ def test_real_error_is_named_right(name):
         assert codes[want[2]].module == family["module"]
         assert codes[want[2]].docs and all(u.startswith("https://") for _, u in codes[want[2]].docs)
         assert diag.recognised
+        # a known code always gives a finding, ranked by what the tables know of it
+        assert all(f.code is not None for f in diag.findings), diag.findings
+        (mine,) = [f for f in diag.findings if f.code.code == want[2]]
+        assert mine.rank == ("code" if want[2] in load_table()["codes"] else "family")
+        assert diag.findings[0].rank == "code" or mine.rank == "family"
     assert "device-id-out-of-range" not in found[1:] or want[1] == "device-id-out-of-range"
 
 
@@ -109,7 +114,10 @@ def test_ee1001_from_tsd_is_not_taken_for_a_bad_device_id():
 
 def test_unknown_code_gets_its_family_and_link():
     diag = diagnose("RuntimeError: EZ9876: something new went wrong\n", check_environment=False)
-    assert diag.findings == [] and diag.recognised
+    # #36: a code only its family explains is still a finding, ranked "family"
+    (finding,) = diag.findings
+    assert finding.rank == "family" and finding.topics == ("code:EZ9876", "family:EZ")
+    assert diag.recognised
     (note,) = diag.error_codes
     assert note.code == "EZ9876" and note.internal and note.line == 1
     assert note.module == "Operators (common) and operator APIs (aclnn)"
@@ -122,8 +130,10 @@ def test_unknown_code_gets_its_family_and_link():
     text = diag.to_text()
     assert "EZ9876 (line 1): Operators (common) and operator APIs (aclnn), internal error" in text
     assert "Nothing recognised" not in text
+    assert "(how sure: only the code's family is known)" in text
     d = diag.to_dict()
     assert d["recognised"] and d["error_codes"][0]["code"] == "EZ9876"
+    assert d["findings"][0]["rank"] == "family"
     user = find_codes("EG0012: the tuning failed")[0]
     assert (user.module, user.internal) == ("AOE", False)
 
@@ -179,7 +189,9 @@ def test_codes_in_chinese_and_in_html():
     assert 'href="https://gitee.com/mindspore/docs/blob/master/tutorials/source_en/' in html
     diag.lang = "zh_CN"
     zh_text = diag.to_text()
-    assert "错误码：" in zh_text and "EK0001（第 1 行）：Profiling（性能分析）" in zh_text
+    # #36: the code is a finding now (ranked), no longer only in the "Error codes" list
+    assert "EK0001（第 1 行）：Profiling（性能分析）" in zh_text
+    assert "可信度：已知错误码" in zh_text
 
 
 def _table():
@@ -209,8 +221,11 @@ def test_the_family_table_is_checked():
     t["references"]["cann-codes"]["en"] = "javascript:alert(1)"
     broken.append((t, "https URL"))
     t = _table()
-    t["return_codes"][0]["zh"]["known"] = {}
-    broken.append((t, "zh.known"))
+    t["codes"]["EE1001"]["kind"] = "nonsense"
+    broken.append((t, "unknown kind"))
+    t = _table()
+    t["codes"]["EE1001"]["topics"] = ["not-a-topic"]
+    broken.append((t, "unknown topic"))
     for doc, why in broken:
         with pytest.raises(CodeTableError, match=re.escape(why)):
             check_table(doc)

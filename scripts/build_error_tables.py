@@ -1,0 +1,495 @@
+"""Build the doctor's code tables (ascend_lab/doctor/error_codes.json) from recorded facts.
+
+    python scripts/build_error_tables.py            # offline: facts.json -> error_codes.json
+    python scripts/build_error_tables.py --check    # exit 1 when error_codes.json is stale
+    python scripts/build_error_tables.py --extract MIRRORS_DIR   # re-read the sources
+
+Two stages, so the build runs offline from files kept in this repository:
+
+1. ``--extract`` reads the public sources (git snapshots of the repositories below, found
+   under MIRRORS_DIR as ``<owner>+<name>/repo``) and records only facts in
+   ``scripts/error_tables/facts.json``: each code's number, its name or title, the message
+   template the software prints, and where it was read (repository, commit, date, path).
+   No prose of the documentation is kept (its causes and solutions are not copied).
+2. The default run joins those facts with this script's own words (``KINDS`` and
+   ``RETURN_NOTES`` below, English and Chinese: what a kind of error means, its likely
+   causes, the next step, and the topics of ascend_lab/doctor/topics.json) and writes the
+   table. It prints the coverage: codes per family in the table against the sources.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter, OrderedDict
+from typing import Any, Dict, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+FACTS = os.path.join(HERE, "error_tables", "facts.json")
+WORDS = os.path.join(HERE, "error_tables", "words.json")
+TABLE = os.path.join(REPO, "ascend_lab", "doctor", "error_codes.json")
+
+# ---------------------------------------------------------------------------------------
+# Stage 1: facts from the sources
+# ---------------------------------------------------------------------------------------
+
+SOURCES = OrderedDict(
+    [
+        (
+            "cann-error-manager",
+            {
+                "repo": "hicann/runtime",
+                "path": "src/dfx/error_manager/error_code.json",
+                "what": "CANN's error_manager definitions (ErrCode, errTitle, ErrMessage) for "
+                "every module but GE: E2-EZ",
+            },
+        ),
+        (
+            "cann-runtime-docs",
+            {
+                "repo": "hicann/runtime",
+                "path": "docs/en/error_code_ref",
+                "what": "one documentation page per code (RTS, ACL, Dump, Profiling, FE, "
+                "TEFusion errors)",
+            },
+        ),
+        (
+            "cann-ge-docs",
+            {
+                "repo": "hicann/ge",
+                "path": "docs/en/user_guides/error_codes",
+                "what": "one documentation page per GE code (E1xxxx), English and Chinese",
+            },
+        ),
+        (
+            "acl-headers",
+            {
+                "repo": "Ascend/pytorch",
+                "commit": "c4840e3c095952083edcaa4a92f2ae7139bd7c51",
+                "path": "third_party/acl/inc/acl/acl_base.h, "
+                "third_party/acl/inc/acl/error_codes/rt_error_codes.h, "
+                "third_party/acl/inc/ge/ge_error_codes.h",
+                "what": "the CANN headers torch_npu vendors (the last commit before they were "
+                "removed from its tree): ACL_ERROR_*, ACL_ERROR_RT_*, ACL_ERROR_GE_*",
+            },
+        ),
+        (
+            "aclnn-header",
+            {
+                "repo": "hicann/opbase",
+                "path": "include/nnopbase/opdev/op_errno.h",
+                "what": "aclnn return codes (ACLNN_ERR_*)",
+            },
+        ),
+        (
+            "hccl-header",
+            {
+                "repo": "Ascend/pytorch",
+                "path": "third_party/hccl/inc/hccl/hccl_types.h",
+                "what": "HcclResult; errNo[0x..] = (5 << 24) + (sub-module << 16) + result, "
+                "from hicann/hccl src/common/log.h HCCL_ERROR_CODE",
+            },
+        ),
+        (
+            "dcmi-header",
+            {
+                "repo": "hicann/driver",
+                "path": "src/custom/include/dcmi_interface_api.h",
+                "what": "DCMI return codes (DCMI_ERR_CODE_*, -8001...-8255)",
+            },
+        ),
+        (
+            "cann-internal-codes",
+            {
+                "url": "https://www.hiascend.com/doc_center/source/zh/CANNCommunityEdition/"
+                "81RC1beta1/maintenref/troubleshooting/atlaserrorcode_15_0314.html",
+                "what": "the list of each module's internal code E*9999 (CANN 8.1.RC1 "
+                "troubleshooting, read with the search tool's docs corpus)",
+                "codes": "E19999 E29999 E39999 E49999 E59999 E69999 E79999 E89999 E99999 "
+                "EA9999 EC9999 ED9999 EE9999 EF9999 EG9999 EH9999 EI9999 EJ9999 EK9999 "
+                "EL9999 EN9999 EO9999 EZ9999",
+            },
+        ),
+    ]
+)
+
+
+def _git(repo_dir: str, *args: str) -> str:
+    out = subprocess.run(["git", "-C", repo_dir, *args], capture_output=True, check=True)
+    return out.stdout.decode("utf-8")
+
+
+def _head(repo_dir: str, commit: Optional[str]) -> Tuple[str, str]:
+    line = _git(repo_dir, "log", "-1", "--format=%H %cI", commit or "HEAD").split()
+    return line[0], line[1]
+
+
+def _first_text_block(md: str) -> str:
+    m = re.search(r"```text\n([^`]{1,2000})```", md)
+    return " ".join(m.group(1).split()) if m else ""
+
+
+def extract(mirrors: str) -> Dict[str, Any]:
+    def repo_dir(name: str) -> str:
+        return os.path.join(mirrors, name.replace("/", "+"), "repo")
+
+    sources: Dict[str, Any] = OrderedDict()
+    for key, src in SOURCES.items():
+        rec = dict(src)
+        if "repo" in src:
+            commit, date = _head(repo_dir(src["repo"]), src.get("commit"))
+            rec.update(commit=commit, date=date, url=f"https://github.com/{src['repo']}")
+        sources[key] = rec
+    cann: Dict[str, Dict[str, str]] = OrderedDict()
+
+    rt = repo_dir("hicann/runtime")
+    doc = json.loads(_git(rt, "show", f"{sources['cann-error-manager']['commit']}:"
+                          + SOURCES["cann-error-manager"]["path"]))  # fmt: skip
+    for item in doc["error_info_list"]:
+        code = item["ErrCode"].strip()
+        if not re.fullmatch(r"E[1-9A-Z]\d{4}", code):
+            continue  # W* warnings are not errors
+        cann[code] = {
+            "title": item.get("errTitle", "").strip(),
+            "message": " ".join(item["ErrMessage"].split())[:300],
+            "source": "cann-error-manager",
+        }
+    pages = _git(rt, "ls-tree", "-r", "--name-only", sources["cann-runtime-docs"]["commit"],
+                 SOURCES["cann-runtime-docs"]["path"]).split()  # fmt: skip
+    for path in pages:
+        m = re.search(r"/(E[1-9A-Z]\d{4})-([^/]*)\.md$", path)
+        if m:
+            entry = cann.setdefault(
+                m.group(1), {"title": m.group(2), "message": "", "source": "cann-runtime-docs"}
+            )
+            entry["doc"] = path
+    ge = repo_dir("hicann/ge")
+    commit = sources["cann-ge-docs"]["commit"]
+    for path in _git(ge, "ls-tree", "-r", "--name-only", commit,
+                     SOURCES["cann-ge-docs"]["path"]).split():  # fmt: skip
+        m = re.search(r"/(E[1-9A-Z]\d{4})-([^/]*)\.md$", path)
+        if not m:
+            continue
+        md = _git(ge, "show", f"{commit}:{path}")
+        cann.setdefault(
+            m.group(1),
+            {"title": m.group(2), "message": _first_text_block(md)[:300], "source": "cann-ge-docs"},
+        )["doc"] = path
+    for code in SOURCES["cann-internal-codes"]["codes"].split():
+        cann.setdefault(
+            code, {"title": "Inner_Error", "message": "", "source": "cann-internal-codes"}
+        )
+
+    returns: Dict[str, Dict[str, str]] = OrderedDict()
+    pt = repo_dir("Ascend/pytorch")
+    acl_commit = SOURCES["acl-headers"]["commit"]
+    for header in SOURCES["acl-headers"]["path"].split(", "):
+        text = _git(pt, "show", f"{acl_commit}:{header}")
+        for m in re.finditer(
+            r"(ACL_ERROR_[A-Z0-9_]+|ACLNN_[A-Z0-9_]+)\s*=?\s*(\d{6})U?;?"
+            r"[ \t]*(?://[ \t]*([^\n]*))?",
+            text,
+        ):
+            returns.setdefault(
+                m.group(2),
+                {"name": m.group(1), "note": (m.group(3) or "").strip(), "source": "acl-headers",
+                 "header": header.rsplit("/", 1)[-1]},
+            )  # fmt: skip
+    ob = repo_dir("hicann/opbase")
+    text = _git(
+        ob, "show", f"{sources['aclnn-header']['commit']}:{SOURCES['aclnn-header']['path']}"
+    )
+    for m in re.finditer(r"#define (ACLNN_ERR_[A-Z0-9_]+) (\d{6})", text):
+        returns.setdefault(
+            m.group(2), {"name": m.group(1), "note": "", "source": "aclnn-header",
+                         "header": "op_errno.h"},
+        )  # fmt: skip
+    hccl: Dict[str, Dict[str, str]] = OrderedDict()
+    text = _git(pt, "show", f"{sources['hccl-header']['commit']}:{SOURCES['hccl-header']['path']}")
+    for m in re.finditer(r"(HCCL_(?:SUCCESS|E_[A-Z_]+)) = (\d+),\s*/\*\*?<? ?([^*]*)\*/", text):
+        hccl[m.group(2)] = {"name": m.group(1), "note": m.group(3).strip()}
+    dcmi: Dict[str, Dict[str, str]] = OrderedDict()
+    dr = repo_dir("hicann/driver")
+    text = _git(dr, "show", f"{sources['dcmi-header']['commit']}:{SOURCES['dcmi-header']['path']}")
+    for m in re.finditer(
+        r"#define (DCMI_ERR_CODE_[A-Z_]+)\s+\(DCMI_ERROR_CODE_BASE - (\d+)\)", text
+    ):
+        dcmi[str(-8000 - int(m.group(2)))] = {"name": m.group(1)}
+    return OrderedDict(
+        [
+            ("format", "ascend-lab.error-facts/1"),
+            ("sources", sources),
+            ("cann", OrderedDict(sorted(cann.items()))),
+            ("returns", OrderedDict(sorted(returns.items()))),
+            ("hccl", hccl),
+            ("dcmi", dcmi),
+        ]
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Stage 2: the table, in our own words
+# ---------------------------------------------------------------------------------------
+
+
+def _kind_of_title(title: str, family: str) -> str:
+    """The kind of a CANN code from its documented title (errTitle) and family."""
+    t = title.lower()
+    rules = (
+        ("ranktable", "ranktable"),
+        ("inconsistent_collective", "rank-mismatch"),
+        ("bind_ip_port", "port-in-use"),
+        ("communication_error_timeout", "collective-timeout"),
+        ("get_socket", "link-setup"),
+        ("communication_error", "link-setup"),
+        ("hccp_process", "link-setup"),
+        ("ip_address", "link-setup"),
+        ("network_connection", "link-setup"),
+        ("insufficient_device_memory", "oom-device"),
+        ("memory_allocation_failure", "oom-device"),
+        ("insufficient_host_memory", "oom-host"),
+        ("incorrect_driver_version", "version-mismatch"),
+        ("incorrect_hccl_version", "version-mismatch"),
+        ("incorrect_python_version", "install-package"),
+        ("package_error", "install-package"),
+        ("import_python_module", "install-package"),
+        ("call_python_function", "install-package"),
+        ("stream_synchronize_timeout", "task-timeout"),
+        ("operator_timeout", "task-timeout"),
+        ("startup_timeout", "device-fault"),
+        ("invalid_device_id", "device-id"),
+        ("no_permission", "permission"),
+        ("device_absent", "device-fault"),
+        ("device_connection", "device-fault"),
+        ("device_status", "device-fault"),
+        ("invalid_device_access", "device-fault"),
+        ("tsdaemon", "device-fault"),
+        ("resource_busy", "device-busy"),
+        ("stream_resources", "stream-limit"),
+        ("event_resources", "stream-limit"),
+        ("notify_resources", "stream-limit"),
+        ("bind_stream", "stream-limit"),
+        ("insufficient", "resources"),
+        ("full_service_queue", "resources"),
+        ("resource_error", "resources"),
+        ("dynamic_shape", "dynamic-shape"),
+        ("shape", "shape"),
+        ("tiling_fail", "op-compile"),
+        ("compile", "op-compile"),
+        ("compilation", "op-compile"),
+        ("fusion_pass", "op-compile"),
+        ("unsupported", "unsupported"),
+        ("not_supported", "unsupported"),
+        ("dtype", "unsupported"),
+        ("data_type", "unsupported"),
+        ("format", "unsupported"),
+        ("profiling", "profiling"),
+        ("environment_variable", "config"),
+        ("config", "config"),
+        ("numa", "config"),
+        ("memory_budget", "config"),
+        ("slice_number", "config"),
+        ("file", "file"),
+        ("directory", "file"),
+        ("model", "model"),
+        ("ge_graph", "model"),
+        ("graph_pattern", "model"),
+        ("call_sequence", "call-order"),
+        ("null_pointer", "invalid-argument"),
+        ("execution_error", "execution"),
+        ("system_terminated", "internal"),
+        ("aclnn_runtime", "execution"),
+        ("inner_error", "internal"),
+        ("environment_error", "link-setup" if family == "EJ" else "config"),
+        ("attr", "op-input"),
+        ("input", "op-input"),
+        ("invalid", "invalid-argument"),
+        ("parameter_error", "invalid-argument"),
+        ("cgroup", "device-fault"),
+        ("nn_process", "device-fault"),
+    )
+    for needle, kind in rules:
+        if needle in t:
+            return kind
+    return "internal" if not t else "other"
+
+
+# Operator families: a shape/argument kind there is an operator refusing its inputs.
+OP_FAMILIES = ("E5", "E6", "E7", "E8", "EZ")
+
+
+def _topics_for(words: Dict[str, Any], kind: str, family: str, code: str) -> List[str]:
+    topics = list(words["kinds"][kind].get("topics", []))
+    if family in OP_FAMILIES and kind in ("shape", "invalid-argument", "op-input"):
+        topics = ["op-input-check"]
+    if family == "E3" and kind in ("execution", "internal"):
+        topics = ["aicpu-error"]
+    if family == "EK":
+        topics = ["profiler"]
+    if family == "EI" and kind == "config":
+        topics = ["dist-init"]
+    return topics + ["code:" + code, "family:" + family]
+
+
+def _words() -> Dict[str, Any]:
+    with open(WORDS, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _doc_url(facts: Dict[str, Any], entry: Dict[str, Any]) -> Tuple[str, str]:
+    if "doc" not in entry:
+        return "", ""
+    key = "cann-ge-docs" if entry["doc"].startswith("docs/en/user_guides/") else "cann-runtime-docs"
+    src = facts["sources"][key]
+    repo = src["repo"]
+    en = f"https://github.com/{repo}/blob/{src['commit']}/{entry['doc']}"
+    return en, en.replace("/docs/en/", "/docs/zh/")
+
+
+def build(facts: Dict[str, Any]) -> Dict[str, Any]:
+    words = _words()
+    old = words["table"]
+    families = {f["prefix"]: f for f in old["families"]}
+    codes: Dict[str, Any] = OrderedDict()
+    for code, entry in facts["cann"].items():
+        family = code[:2]
+        if family not in families:
+            continue
+        kind = _kind_of_title(entry["title"], family)
+        if int(code[2:]) >= 9000 and kind in ("other", "internal"):
+            kind = "internal"
+        en, zh = _doc_url(facts, entry)
+        item = OrderedDict(
+            [("kind", kind), ("title", entry["title"].replace("\\", "")),
+             ("message", entry["message"]), ("topics", _topics_for(words, kind, family, code)),
+             ("source", entry["source"])]
+        )  # fmt: skip
+        if en:
+            item["doc"] = en
+            item["doc_zh"] = zh
+        codes[code] = item
+    notes = words["return_notes"]
+    returns: Dict[str, Any] = OrderedDict()
+    for number, entry in facts["returns"].items():
+        note = notes.get(number, {})
+        cls = words["return_classes"][number[0]]
+        item = OrderedDict(
+            [("name", entry["name"]), ("label", entry["note"]),
+             ("topics", list(note.get("topics", cls.get("topics", []))) + ["code:" + number]),
+             ("source", entry["source"])]
+        )  # fmt: skip
+        if note:
+            item["meaning"] = note["en"]
+            item["zh"] = note["zh"]
+            if note.get("next"):
+                item["next"] = note["next"]
+                item["next_zh"] = note["next_zh"]
+        returns[number] = item
+    hccl: Dict[str, Any] = OrderedDict()
+    for number, entry in facts["hccl"].items():
+        if number == "0":
+            continue
+        note = words["hccl"][entry["name"]]
+        hccl[number] = OrderedDict(
+            [("name", entry["name"]), ("meaning", note["en"]), ("zh", note["zh"]),
+             ("topics", note["topics"] + ["code:" + entry["name"]])]
+        )  # fmt: skip
+    dcmi: Dict[str, Any] = OrderedDict()
+    for number, entry in facts["dcmi"].items():
+        note = words["dcmi"][entry["name"]]
+        dcmi[number] = OrderedDict(
+            [("name", entry["name"]), ("meaning", note["en"]), ("zh", note["zh"]),
+             ("next", note["next"]), ("next_zh", note["next_zh"]),
+             ("topics", note["topics"] + ["code:" + number])]
+        )  # fmt: skip
+    table = OrderedDict(old)
+    table["format"] = "ascend-lab.doctor-codes/2"
+    table["generated_by"] = "scripts/build_error_tables.py from scripts/error_tables/facts.json"
+    table["sources"] = facts["sources"]
+    table["kinds"] = words["kinds"]
+    table["return_classes"] = words["return_classes"]
+    table["return_codes"] = _return_groups(old, facts, words)
+    table["codes"] = codes
+    table["returns"] = returns
+    table["hccl"] = hccl
+    table["dcmi"] = dcmi
+    table["hccl_common"] = words["hccl_common"]
+    table["dcmi_common"] = words["dcmi_common"]
+    return table
+
+
+def _return_groups(old: Dict[str, Any], facts: Dict[str, Any], words: Dict[str, Any]) -> List[Any]:
+    """The prefix groups (first three digits) that every known return number falls in."""
+    groups = {g["prefix"]: g for g in old["return_codes"]}
+    for number, entry in facts["returns"].items():
+        prefix = number[:3]
+        if prefix in groups:
+            continue
+        cls = words["return_classes"][number[0]]
+        owner = words["return_owners"][number[1:3]]
+        doc = "aclnn-return-codes" if prefix[1:] in ("61", "74") else "acl-return-codes"
+        groups[prefix] = OrderedDict(
+            [("prefix", prefix), ("owner", owner["en"]), ("meaning", cls["en"]),
+             ("next", list(cls["next"])),
+             ("zh", {"owner": owner["zh"], "meaning": cls["zh"], "next": list(cls["next_zh"])}),
+             ("docs", [doc]),
+             ("source", f"{doc}; numbers: {entry['source']} ({entry['header']})")]
+        )  # fmt: skip
+    for g in groups.values():
+        g.pop("known", None)
+        g.get("zh", {}).pop("known", None)
+    return [groups[k] for k in sorted(groups)]
+
+
+def coverage(facts: Dict[str, Any], table: Dict[str, Any]) -> List[str]:
+    out = ["codes per family: in the table / in the sources"]
+    src = Counter(c[:2] for c in facts["cann"])
+    have = Counter(c[:2] for c in table["codes"])
+    for fam in sorted(set(src) | {f["prefix"] for f in table["families"]}):
+        out.append(f"  {fam}: {have.get(fam, 0)} / {src.get(fam, 0)}")
+    out.append(f"  CANN E-codes: {sum(have.values())} / {sum(src.values())}")
+    src_r = Counter(n[:3] for n in facts["returns"])
+    have_r = Counter(n[:3] for n in table["returns"])
+    for prefix in sorted(src_r):
+        out.append(f"  {prefix}xxx: {have_r.get(prefix, 0)} / {src_r[prefix]}")
+    own = sum(1 for r in table["returns"].values() if "meaning" in r)
+    out.append(f"  ACL/runtime/GE/aclnn numbers: {len(table['returns'])} / {len(facts['returns'])}"
+               f" ({own} with a note of their own, the rest by class)")  # fmt: skip
+    out.append(f"  HCCL results: {len(table['hccl'])} / {len(facts['hccl']) - 1}")
+    out.append(f"  DCMI codes: {len(table['dcmi'])} / {len(facts['dcmi'])}")
+    kinds = Counter(c["kind"] for c in table["codes"].values())
+    out.append("  kinds of the E-codes: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+    return out
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--extract", metavar="MIRRORS_DIR")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    if args.extract:
+        facts = extract(args.extract)
+        with open(FACTS, "w", encoding="utf-8") as f:
+            json.dump(facts, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    with open(FACTS, encoding="utf-8") as f:
+        facts = json.load(f)
+    table = build(facts)
+    text = json.dumps(table, indent=1, ensure_ascii=False) + "\n"
+    if args.check:
+        with open(TABLE, encoding="utf-8") as f:
+            if f.read() != text:
+                print("error_codes.json is not what scripts/build_error_tables.py builds")
+                return 1
+    else:
+        with open(TABLE, "w", encoding="utf-8") as f:
+            f.write(text)
+    print("\n".join(coverage(facts, table)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
