@@ -75,7 +75,7 @@ class Finding:
     def topics(self) -> Tuple[str, ...]:
         """What the failure is (topics.json), first = the main one; a code finding also
         carries "code:<CODE>" and "family:<X>"."""
-        return self.code.topics if self.code is not None else self.entry.topics
+        return self.entry.topics
 
     def note(self, lang: Optional[str] = None) -> Optional[CodeNote]:
         """The code's note in ``lang`` (default: the reader's language)."""
@@ -133,10 +133,22 @@ def code_title(note: CodeNote) -> str:
     return f"{note.code}: {note.module}"
 
 
-def code_finding(note: CodeNote, text_line: str) -> Finding:
-    """The finding for a code the text carries (``note`` in English)."""
+# A device task timeout in a text about collectives is a collective's timeout (HCCL runs its
+# own tasks on the device: "hccl fftsplus task timeout", "notify wait").
+_COLLECTIVE_WORDS = ("hccl", "hcom", "allreduce", "all_reduce", "allgather", "notify")
+
+
+def _topics_in(note: CodeNote, lowered: str) -> Tuple[str, ...]:
+    topics = note.topics
+    if topics[:1] == ("task-timeout",) and any(w in lowered for w in _COLLECTIVE_WORDS):
+        return ("collective-timeout",) + topics
+    return topics
+
+
+def code_finding(note: CodeNote, text_line: str, lowered: str = "") -> Finding:
+    """The finding for a code the text carries (``note`` in English; ``lowered``: the whole
+    text in lower case, for the context of the code)."""
     zh = explain(note.code, note.kind, note.line, note.name, "zh_CN")
-    topics = tuple(t for t in note.topics if ":" not in t or t.startswith("lib-load:"))
 
     def texts(n: CodeNote) -> Dict[str, Any]:
         return {
@@ -161,7 +173,7 @@ def code_finding(note: CodeNote, text_line: str) -> Finding:
         explanation=en["explanation"],
         examples=(),
         translations=(("zh_CN", texts(zh)),),
-        topics=topics,
+        topics=_topics_in(note, lowered),
     )
     return Finding(
         entry=entry,
@@ -179,12 +191,13 @@ def code_findings(
     then the codes only their family explains."""
     shown = " ".join(line for f in findings for _n, line in f.evidence)
     lines = text.split("\n")
+    lowered = text.lower()
     out = []
     for note in notes:
         if note.code in shown:
             continue
         line = lines[note.line - 1].strip() if 0 < note.line <= len(lines) else note.code
-        out.append(code_finding(note, line[:300]))
+        out.append(code_finding(note, line[:300], lowered))
     out.sort(key=lambda f: 0 if f.rank == "code" else 1)
     return out
 

@@ -158,3 +158,17 @@ def test_what_is_not_a_code_of_the_new_kinds():
 def test_long_hostile_text_stays_bounded():
     hostile = ("hccl " + "x" * 300 + " ret ") * 5000 + "ret is -80" * 20000
     assert find_codes(hostile) == []
+
+
+def test_a_device_task_timeout_among_collectives_is_a_collective_timeout():
+    alone = diagnose(
+        "npuSynchronizeDevice: NPU error, error code is 107020", check_environment=False
+    )
+    assert alone.findings[0].topics[0] == "task-timeout"
+    text = (
+        "npuSynchronizeDevice: NPU error, error code is 107020\n"
+        "hccl fftsplus task timeout occurred during task execution\n"
+    )
+    among = diagnose(text, check_environment=False)
+    (f,) = [f for f in among.findings if f.code is not None and f.code.code == "107020"]
+    assert f.topics[:2] == ("collective-timeout", "task-timeout") and "code:107020" in f.topics
