@@ -40,6 +40,7 @@ class Text(NamedTuple):
 
 
 Message = Union[str, Text]
+Result = Tuple[bool, Message]  # (right?, what to tell the learner, in one or both languages)
 
 
 def in_language(message: Message, lang: str) -> str:

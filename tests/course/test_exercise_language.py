@@ -41,11 +41,13 @@ def fake_param(shape):
 
 def quant_config(tmp_path, full):
     path = tmp_path / "quant.cfg"
-    text = "[common_quant_param]\nquant_type=FULL_QUANT\nbit_num=8\n"
+    text = "[ascend_context]\ninput_shape=x:[1,1,32,32]\n"
+    text += "[common_quant_param]\nquant_type=FULL_QUANT\nbit_num=8\n"
     if full:
         text += (
             "[data_preprocess_param]\ncalibrate_path=x:/c\ncalibrate_size=2\ninput_type=BIN\n"
-            "[full_quant_param]\nactivation_quant_method=MAX_MIN\ntarget_device=ASCEND\n"
+            "[full_quant_param]\nactivation_quant_method=MAX_MIN\nbias_correction=true\n"
+            "target_device=ASCEND\n"
         )
     path.write_text(text, encoding="utf-8")
     return str(path)

@@ -46,6 +46,16 @@ def test_every_notebook_has_numbered_exercises_with_hint_and_solution():
             assert "____" not in q.solution_code
 
 
+def test_each_notebook_has_its_own_check_module_named_after_it():
+    from ascend_lab.exercises import course
+
+    folder = os.path.dirname(course.__file__)
+    on_disk = sorted(f[:-3] for f in os.listdir(folder) if f.startswith("nb") and f.endswith(".py"))
+    assert sorted(course.NOTEBOOK_MODULES) == on_disk
+    notebooks = sorted(f[:-6] for f in os.listdir(NOTEBOOKS) if f.endswith(".ipynb"))
+    assert [name[2:] for name in course.NOTEBOOK_MODULES] == notebooks
+
+
 def test_check_prints_in_colour_and_never_raises(capsys):
     q1 = exercises("01")[0]
     q1.check(____)
@@ -700,9 +710,11 @@ def test_03_fusion_is_predicted_then_compiled_by_the_check():
 def test_03_compiles_says_so_when_it_counts_no_compile(monkeypatch):
     """A MindSpore whose first dump is not *_bootstrap_*: the check says it could not count
     instead of calling a right prediction wrong for a count of 0."""
-    from ascend_lab.exercises import course
+    from ascend_lab.exercises import nb03_graph_compilation
 
-    monkeypatch.setattr(course, "_BOOTSTRAP", re.compile(r"^no dump is named like this$"))
+    monkeypatch.setattr(
+        nb03_graph_compilation, "_BOOTSTRAP", re.compile(r"^no dump is named like this$")
+    )
     q2 = exercises("03")[1]
     what, message = q2.verdict((1, 1), batches=[2], make_net=course_nets().ConvBNReLU, lang="en")
     assert what == "wrong" and "counted no compile" in message

@@ -5,12 +5,11 @@ profile, the recorded error text, a parsed ``npu-smi info`` table), never from a
 learner's cell produced. Nothing here imports MindSpore.
 """
 
-from typing import Any, List, Tuple
+from typing import Any, List
 
-from ascend_lab.exercises.core import Exercise, Message, Text
+from ascend_lab.exercises.core import Exercise, Result, Text
 
 T = Text
-Result = Tuple[bool, Message]
 
 
 def _aicpu_op_type(op_type: Any, profile: Any) -> Result:
@@ -85,43 +84,40 @@ def _most_hbm(npu: Any, info: Any) -> Result:
     )
 
 
-def day_one_exercises() -> Tuple[Exercise, ...]:
-    """Notebook 10's exercises, in order."""
-    e = Exercise
-    return (
-        e(
-            "10",
-            1,
-            _most_hbm,
-            T(
-                "Each chip in info.chips has .hbm_used_mb; take the NPU with the largest.",
-                "info.chips 中每个芯片都有 .hbm_used_mb；取最大的那个NPU。",
-            ),
-            "my_busiest = max(recorded_info.chips, key=lambda c: c.hbm_used_mb or 0).npu",
+# Notebook 10's exercises, in order.
+EXERCISES = (
+    Exercise(
+        "10",
+        1,
+        _most_hbm,
+        T(
+            "Each chip in info.chips has .hbm_used_mb; take the NPU with the largest.",
+            "info.chips 中每个芯片都有 .hbm_used_mb；取最大的那个NPU。",
         ),
-        e(
-            "10",
-            2,
-            _code_module,
-            T(
-                "find_codes(text) returns one note per error code; its .module names the "
-                "component.",
-                "find_codes(text) 为每个错误码返回一条说明；它的 .module 就是模块名。",
-            ),
-            'my_module = [n for n in find_codes(errors["EI0005"]) if n.code == "EI0005"][0]'
-            '.module.split(" (")[0]',
+        "my_busiest = max(recorded_info.chips, key=lambda c: c.hbm_used_mb or 0).npu",
+    ),
+    Exercise(
+        "10",
+        2,
+        _code_module,
+        T(
+            "find_codes(text) returns one note per error code; its .module names the component.",
+            "find_codes(text) 为每个错误码返回一条说明；它的 .module 就是模块名。",
         ),
-        e(
-            "10",
-            3,
-            _aicpu_op_type,
-            T(
-                "Each launch in recorded.launches has .core and .op_type; "
-                "keep the ones with core == 'AI_CPU'.",
-                "recorded.launches 中每条记录都有 .core 和 .op_type；只保留 core == 'AI_CPU' 的。",
-            ),
-            "my_aicpu_type = sorted(\n"
-            '    {k.op_type for k in recorded.launches if k.core == "AI_CPU"}\n'
-            ")[0]",
+        'my_module = [n for n in find_codes(errors["EI0005"]) if n.code == "EI0005"][0]'
+        '.module.split(" (")[0]',
+    ),
+    Exercise(
+        "10",
+        3,
+        _aicpu_op_type,
+        T(
+            "Each launch in recorded.launches has .core and .op_type; "
+            "keep the ones with core == 'AI_CPU'.",
+            "recorded.launches 中每条记录都有 .core 和 .op_type；只保留 core == 'AI_CPU' 的。",
         ),
-    )
+        "my_aicpu_type = sorted(\n"
+        '    {k.op_type for k in recorded.launches if k.core == "AI_CPU"}\n'
+        ")[0]",
+    ),
+)
