@@ -5,7 +5,7 @@
 """
 
 import contextlib
-from typing import Any, Iterator, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -28,12 +28,25 @@ window.addEventListener('error', (e) => window.__errors.push(String(e.message ||
 """
 
 
+# WebGL in headless Chromium without a GPU: SwiftShader, software rendering (Model Explorer
+# draws its graph with WebGL). In place of --disable-gpu.
+WEBGL_ARGS = [a for a in CHROMIUM_ARGS if a != "--disable-gpu"] + [
+    "--use-gl=angle",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+    "--ignore-gpu-blocklist",
+]
+
+
 @contextlib.contextmanager
-def chromium() -> Iterator[Any]:
+def chromium(args: Optional[List[str]] = None) -> Iterator[Any]:
+    """Debian's Chromium, headless, with ``args`` (default :data:`CHROMIUM_ARGS`)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS if args is None else args
+        )
         try:
             yield browser
         finally:
