@@ -60,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-env", action="store_true", help="skip the machine checks (text matching only)"
     )
     parser.add_argument(
+        "--ir",
+        metavar="PATH",
+        default=None,
+        help="the analyze_fail.ir (or 1.x .dat) of a graph compile failure: show the node "
+        "where inference stopped (default: the file the log names, when it is here)",
+    )
+    parser.add_argument(
         "--from",
         dest="from_bundle",
         metavar="BUNDLE",
@@ -139,8 +146,12 @@ def _run(
         max_line_chars=limits.max_line_chars,
         environment_section=here,
     )
+    from ascend_lab.doctor.compile_failure import attach_compile_failure, compile_failure_from
+
+    failure = compile_failure_from(text, getattr(args, "ir", None))
+    diag = attach_compile_failure(diag, failure)
     if args.json:
         out.write(diag.to_json() + "\n")
     else:
         out.write(diag.to_text())
-    return 1 if diag.findings or diag.error_codes else 0
+    return 1 if diag.findings or diag.error_codes or failure is not None else 0

@@ -118,10 +118,14 @@ def _diagnose(shell: Any, line: str, cell: Optional[str], env: bool = False) -> 
         if truncated:
             notes.append(tail_note(source, total, limits.max_bytes, ENV_MAX_MB))
     here = env or source in ("last exception", "environment")  # this session's own error
-    return diagnose(
+    diag = diagnose(
         text,
         source=source,
         notes=notes,
         max_line_chars=limits.max_line_chars,
         environment_section=here,
     )
+    # a graph compile failure: the analyze_fail.ir the traceback names, when it is here
+    from ascend_lab.doctor.compile_failure import attach_compile_failure, compile_failure_from
+
+    return attach_compile_failure(diag, compile_failure_from(text))

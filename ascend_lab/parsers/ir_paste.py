@@ -18,7 +18,13 @@ import re
 import textwrap
 from typing import Dict, List, Tuple
 
-__all__ = ["clean_pasted_ir", "has_entry_header", "PASTED_GRAPH", "PARTIAL_ATTR"]
+__all__ = [
+    "clean_pasted_ir",
+    "has_entry_header",
+    "strip_paste_marks",
+    "PASTED_GRAPH",
+    "PARTIAL_ATTR",
+]
 
 ENTRY_PREFIX = "# IR entry: @"
 PASTED_GRAPH = "pasted"  # the name of the block wrapped around bare node lines
@@ -98,18 +104,30 @@ def _rename_repeated_graphs(lines: List[str]) -> Tuple[List[str], int]:
     return lines, renamed
 
 
-def clean_pasted_ir(text: str) -> Tuple[str, List[str]]:
-    """``(text, notes)``: ``text`` as a dump the parser reads, and one note for each kind
-    of change made (empty when nothing was changed)."""
-    notes: List[str] = []
-    lines = text.replace("\r\n", "\n").split("\n")
+def _strip_marks(lines: List[str], notes: List[str]) -> List[str]:
+    """The lines without ``vi`` numbers and ``...`` elision lines; a note for each kind."""
     lines, numbered = _strip_line_numbers(lines)
     if numbered:
         notes.append(f"{numbered} editor line numbers removed")
     kept = [line for line in lines if not _ELISION.match(line)]
     if len(kept) != len(lines):
         notes.append(f"{len(lines) - len(kept)} '...' lines: nodes left out of the paste")
-        lines = kept
+    return kept
+
+
+def strip_paste_marks(text: str) -> Tuple[str, List[str]]:
+    """``(text, notes)``: ``text`` without an editor's line numbers and ``...`` lines (what
+    a paste of any IR form may carry), and what was removed."""
+    notes: List[str] = []
+    lines = _strip_marks(text.replace("\r\n", "\n").split("\n"), notes)
+    return "\n".join(lines), notes
+
+
+def clean_pasted_ir(text: str) -> Tuple[str, List[str]]:
+    """``(text, notes)``: ``text`` as a dump the parser reads, and one note for each kind
+    of change made (empty when nothing was changed)."""
+    notes: List[str] = []
+    lines = _strip_marks(text.replace("\r\n", "\n").split("\n"), notes)
     lines, joined = _join_wrapped(lines)
     if joined:
         notes.append(f"{joined} wrapped lines joined")

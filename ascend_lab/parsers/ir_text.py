@@ -83,7 +83,12 @@ from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.model.ops import fused_kernel_name
 from ascend_lab.parsers.errors import GraphParseError
 from ascend_lab.parsers.gc_pause import gc_paused
-from ascend_lab.parsers.ir_paste import PARTIAL_ATTR, clean_pasted_ir, has_entry_header
+from ascend_lab.parsers.ir_paste import (
+    PARTIAL_ATTR,
+    clean_pasted_ir,
+    has_entry_header,
+    strip_paste_marks,
+)
 from ascend_lab.parsers.limits import (
     IR_MAX_BYTES_ENV,
     IR_MAX_LINE_ENV,
@@ -92,7 +97,29 @@ from ascend_lab.parsers.limits import (
     too_large,
 )
 
-__all__ = ["parse_ir_text", "parse_ir_file", "read_ir_header", "is_kernel_graph_file"]
+__all__ = [
+    "parse_ir_text",
+    "parse_ir_file",
+    "read_ir_header",
+    "is_kernel_graph_file",
+    "UNREAD_ATTR",
+    "NOTES_ATTR",
+    "MARK_ATTR",
+    "unread_lines",
+]
+
+# Graph.attrs keys of the returned graph. UNREAD_ATTR: the lines the reader did not
+# understand and left out of the drawing, one ``"<line>: <why>: <text>"`` each (at most
+# _UNREAD_MAX, then a count). NOTES_ATTR: what the reader chose on the way (a subgraph
+# printed twice, a file that ends inside a graph), one a line. MARK_ATTR, on a node: the
+# number of MindSpore's ``#------------------------> N`` line above it (analyze_fail.ir
+# marks the node of each frame of the evaluation stack; the last is where it stopped).
+UNREAD_ATTR = "unread_lines"
+NOTES_ATTR = "reader_notes"
+MARK_ATTR = "analyze_fail_mark"
+_MARK_PREFIX = "#------------------------>"
+_UNREAD_MAX = 1000
+_UNREAD_TEXT_MAX = 300
 
 _ENTRY_PREFIX = "# IR entry: @"
 _SOURCE_CACHE_MAX = 100_000
@@ -196,6 +223,59 @@ def _entry_name(line: str) -> Optional[str]:
     return name or None
 
 
+def _loose_subgraph_header(line: str) -> Optional[Tuple[str, str]]:
+    """A header :func:`_subgraph_header` does not read (a name with brackets or spaces, text
+    after the arguments): the name up to its first ``(``, the arguments up to the last
+    ``)``. None without a name or a ``(...)`` before the ``{``."""
+    head = line.rstrip()
+    if not head.endswith("{"):
+        return None
+    body = head[len(_SUBGRAPH_PREFIX) : -1]
+    paren = body.find("(")
+    close = body.rfind(")")
+    if paren <= 0 or close < paren:
+        return None
+    name = body[:paren].strip()
+    return (name, body[paren + 1 : close]) if name and " " not in name else None
+
+
+def source_code(comment: str, start: int = 0) -> str:
+    """``# In file x.py:18, 23~41/        c = f(a)/`` -> ``c = f(a)`` (the user's code MindSpore
+    prints between slashes; 1.x prints ``x.py(18)/code/#name``); ``start``: just past the
+    line number (the path has slashes too)."""
+    first = comment.find("/", start)
+    if first < 0:
+        return ""
+    code = comment[first + 1 :]
+    end = code.rfind("/")
+    return (code[:end] if end >= 0 else code).strip()[:_UNREAD_TEXT_MAX]
+
+
+def _first_graph_name(text: str) -> Optional[str]:
+    """The name of the first ``subgraph @name`` block at a line start, if any."""
+    at = 0 if text.startswith(_SUBGRAPH_PREFIX) else text.find("\n" + _SUBGRAPH_PREFIX)
+    if at < 0:
+        return None
+    end = text.find("\n", at + 1)
+    line = text[at + 1 if at else 0 : end if end >= 0 else len(text)]
+    header = _subgraph_header(line) or _loose_subgraph_header(line)
+    return header[0] if header else None
+
+
+def unread_lines(graph: Graph) -> List[str]:
+    """The lines of a parsed ``.ir`` the reader did not understand: the file-level ones
+    (:data:`UNREAD_ATTR`) and the unknown lines kept inside each graph (``unparsed``)."""
+    out: List[str] = []
+    for g in [graph] + list(graph.subgraphs.values()):
+        for key in (UNREAD_ATTR, "unparsed"):
+            if g is not graph and key == UNREAD_ATTR:
+                continue
+            text = g.attrs.get(key)
+            if text:
+                out.extend(text.split("\n"))
+    return out
+
+
 def _subgraph_header(line: str) -> Optional[Tuple[str, str]]:
     """``subgraph @name[ parent: [subgraph @p]](args) {`` -> ``(name, args)``; None if not one.
 
@@ -226,8 +306,9 @@ def _subgraph_header(line: str) -> Optional[Tuple[str, str]]:
 
 # MindSpore prints a string constant between double quotes as it is, unescaped: a `"` or a
 # line break inside it is printed raw (`Print("a (b", x)`, a dict key `"b)""`). So a `"` ends
-# a string only where a string can end: before `,`, a closing bracket, `:` or the line's end.
-_QUOTE_ENDS = frozenset([",", ")", "]", "}", ":", "\r", "\n", ""])
+# a string only where a string can end: before `,`, a closing bracket, `:`, a `'` (an f-string
+# in `Script['...']`, MindSpore 2.2) or the line's end.
+_QUOTE_ENDS = frozenset([",", ")", "]", "}", ":", "'", "\r", "\n", ""])
 
 
 def _closes_quote(text: str, at: int) -> bool:
@@ -582,6 +663,32 @@ def _has_device_type(body: str) -> bool:
 # ---------------------------------------------------------------------------- parser
 
 
+class _OpMatch:
+    """What :data:`_CALLEE_RE` gives, for an operator printed with its attributes in
+    brackets (``S_Prim_Cast[output_names: ["output"], SrcT: I32](%3, %7)``, MindSpore 2.2)."""
+
+    def __init__(self, prim: str, end: int) -> None:
+        self.prim = prim
+        self._end = end
+
+    def group(self, name: str) -> Optional[str]:
+        return self.prim if name == "prim" else None
+
+    def end(self) -> int:
+        return self._end
+
+
+def _bracketed_op(rest: str) -> Optional[_OpMatch]:
+    """``Name[...](`` at the start of ``rest`` (brackets matched, quotes kept), or None."""
+    bracket = rest.find("[")
+    if bracket <= 0 or any(c in rest[:bracket] for c in " (%@"):
+        return None
+    close = _match_close(rest, bracket)
+    if close < 0 or not rest.startswith("(", close):
+        return None
+    return _OpMatch(rest[:bracket], close + 1)
+
+
 def _strip_prim(op: str) -> str:
     return op[9:] if op.startswith("PrimFunc_") else op
 
@@ -698,6 +805,25 @@ class _IRParser:
         # they are in the arguments of the nodes that read them: a stand-in without them
         # is put in their place before the arguments are split (stand-in -> real id).
         self._odd_ids: Dict[str, str] = {}
+        # Lines not understood (kept as text, flagged, left out of the drawing) and what
+        # the reader chose: see UNREAD_ATTR / NOTES_ATTR.
+        self._unread: List[str] = []
+        self._unread_more = 0
+        self._first_unread: Optional[Tuple[int, str]] = None
+        self._notes: List[str] = []
+
+    def _skip(self, why: str, text: str, line: Optional[int] = None) -> None:
+        """Flag one line the reader does not understand: kept as text, not drawn."""
+        lineno = line if line is not None else self.lineno
+        if self._first_unread is None:
+            self._first_unread = (lineno, why)
+        if len(self._unread) >= _UNREAD_MAX:
+            self._unread_more += 1
+            return
+        text = text.strip()
+        if len(text) > _UNREAD_TEXT_MAX:
+            text = text[:_UNREAD_TEXT_MAX] + f"... ({len(text):,} characters)"
+        self._unread.append(f"{lineno}: {why}: {text}")
 
     def error(self, message: str, line: Optional[int] = None) -> GraphParseError:
         return GraphParseError(message, self.path, line if line is not None else self.lineno)
@@ -742,7 +868,6 @@ class _IRParser:
         type_lines = 0
         block_start = 0
         node_re = _NODE_RE.match
-        callee_re = _CALLEE_RE.match
         # "# In file" line -> its "file:line": each node repeats its whole call stack, so
         # a 32-layer net prints the same few hundred lines some 100,000 times.
         source_of: Dict[str, str] = {}
@@ -751,21 +876,37 @@ class _IRParser:
         block_end = _LineFinder(lines, "}")  # where a block that opens at a line ends
         skip_to = 0  # lines of a reused block are not read again
         chunk: Optional[Tuple[bytes, int, Tuple[int, ...]]] = None  # (key, last line, state)
+        spans: Dict[str, Tuple[int, int]] = {}  # block name -> (header index, "}" index)
+        param_ids: Set[str] = set()
+        skipping: Optional[int] = None  # index of a header whose block is not drawn
+        dropping = False  # continuation lines of a node that was not read are dropped
+        mark: Optional[int] = None  # a `#------------------------> N` line before a node
+        marks: List[Tuple[int, str, str]] = []  # (N, graph, node id) of each marked node
+        marked: Optional[Node] = None  # the last marked node (its source code is kept)
 
         for idx, line in enumerate(lines):
             if idx < skip_to:
                 continue
             self.lineno = idx + 1
             if len(line) > max_line:
-                raise too_large(
-                    "the line", len(line), "characters", IR_MAX_LINE_ENV, path, line=self.lineno
-                )
+                self._skip(f"a line of {len(line):,} characters (over {IR_MAX_LINE_ENV})", line)
+                node = None
+                dropping = True
+                continue
+            if skipping is not None:  # inside a block the reader does not draw
+                if line.rstrip() == "}":
+                    skipping = None
+                continue
             if graph is not None:
                 # Inside `subgraph @name(...) { ... }`.
                 if line.startswith("      "):
                     if node is None:
-                        raise self.error("continuation line outside a node")
+                        if not dropping:  # the lines of a node that was not read go with it
+                            self._skip("continuation line outside a node", line)
+                        continue
                     known = source_of.get(line)
+                    if known is not None and node is marked and "code" not in node.attrs:
+                        known = None  # the marked node's own line: its code is kept
                     if known is not None:  # most lines: a call-stack line seen before
                         node.source.append(known)
                         continue
@@ -775,6 +916,8 @@ class _IRParser:
                         type_lines += 1
                     elif stripped.startswith("# In file "):
                         m = _INFILE_RE.match(stripped) or _INFILE_SLOW_RE.match(stripped)
+                        if m and node is marked and "code" not in node.attrs:
+                            node.attrs["code"] = source_code(stripped, m.end())
                         if m:
                             known = intern(f"{m.group(1)}:{m.group(2)}")
                             node.source.append(known)
@@ -785,7 +928,8 @@ class _IRParser:
                     elif stripped.startswith("# Fullname with scope: "):
                         m = _FULLNAME_RE.match(stripped)
                         if not m:
-                            raise self.error("unterminated 'Fullname with scope' line")
+                            self._skip("unterminated 'Fullname with scope' line", line)
+                            continue
                         name = m.group(1)
                         node.name = name
                         slash = name.rfind("/")
@@ -793,7 +937,8 @@ class _IRParser:
                     elif stripped.startswith("# Scope: "):
                         m = _SCOPE_RE.match(stripped)
                         if not m:
-                            raise self.error("unterminated 'Scope' line")
+                            self._skip("unterminated 'Scope' line", line)
+                            continue
                         node.scope = m.group(1)
                     elif stripped.startswith("# SideEffect: "):
                         node.attrs["side_effect"] = stripped[14:].strip()
@@ -805,18 +950,34 @@ class _IRParser:
                         # a tensor constant printed over the lines below (numpy's layout)
                         line, skip_to = join_value_lines(lines, idx, max_line)
                     m = node_re(line)
+                    node = None
+                    dropping = True
                     if not m:
-                        raise self.error(f"cannot read node line {line.strip()[:80]!r}")
-                    node = self._node(graph, m.group(1), m.group(2), m.group(3), callee_re)
+                        self._skip("node line not read", line)
+                        continue
+                    node = self._read_node(graph, m.group(1), m.group(2), m.group(3), line)
+                    if node is not None and mark is not None:
+                        marked = self._mark(node, graph, mark, marks)
+                        mark = None
                     type_lines = 0
                     continue
                 if line.startswith("  Return("):
                     if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
                         line, skip_to = join_value_lines(lines, idx, max_line)
-                    node = self._node(graph, "return", None, line[2:], callee_re)
+                    node = self._read_node(graph, "return", None, line[2:], line)
+                    dropping = True
+                    if node is not None and mark is not None:
+                        marked = self._mark(node, graph, mark, marks)
+                        mark = None
                     type_lines = 0
                     continue
+                if line.startswith(_MARK_PREFIX):
+                    # analyze_fail.ir: the next node is where this frame's inference was
+                    mark = _small_int(line[len(_MARK_PREFIX) :])
+                    node = None
+                    continue
                 if line == "}" or line.rstrip() == "}":
+                    mark = None
                     if chunk is not None:
                         # the block read as one unit that depends on nothing before it
                         if (
@@ -841,6 +1002,7 @@ class _IRParser:
                     kept = unparsed[id(graph)] = (graph, [] if old is None else [old])
                 kept[1].append(f"{self.lineno}: {line.strip()}")
                 node = None
+                dropping = True
                 continue
 
             # Outside any block.
@@ -848,17 +1010,48 @@ class _IRParser:
                 section = "" if section in ("attrs", "params") else section
                 continue
             if line.startswith(_SUBGRAPH_PREFIX):
-                header = _subgraph_header(line)
+                header = _subgraph_header(line) or _loose_subgraph_header(line)
+                end = block_end.find(idx)
                 if header is None:
-                    raise self.error(f"cannot read subgraph header {line[:80]!r}")
+                    self._skip("cannot read subgraph header; its block is not drawn", line)
+                    skipping = idx if line.rstrip().endswith("{") else None
+                    pending_attrs, pending_param_types, pending_source = {}, [], []
+                    continue
                 name = header[0]
+                if name in blocks:
+                    first, first_end = spans.get(name, (-1, -1))
+                    if (
+                        end > idx
+                        and first >= 0
+                        and lines[idx + 1 : end + 1] == lines[first + 1 : first_end + 1]
+                    ):
+                        self._notes.append(
+                            f"@{name} is printed again at line {self.lineno}, the same as at "
+                            f"line {first + 1}: drawn once"
+                        )
+                        skip_to = end + 1
+                        pending_attrs, pending_param_types, pending_source = {}, [], []
+                        section = ""
+                        continue
+                    copy = 2
+                    while f"{name}~{copy}" in blocks:
+                        copy += 1
+                    self._notes.append(
+                        f"@{name} is printed again at line {self.lineno}, different from the "
+                        f"one at line {first + 1}: drawn as @{name}~{copy}"
+                    )
+                    name = f"{name}~{copy}"
+                spans[name] = (idx, end)
                 graph = Graph(name=name, file=path, attrs=pending_attrs)
                 if pending_source:
                     graph.attrs["source"] = ", ".join(pending_source)
                 header_params = split_top(header[1])
+                header_ids: Set[str] = set()
                 for i, pid in enumerate(header_params):
-                    if not pid.startswith("%"):
-                        raise self.error(f"cannot read subgraph parameter {pid[:40]!r}")
+                    if not pid.startswith("%") or pid in header_ids:
+                        self._skip("subgraph parameter not read", pid)
+                        continue
+                    header_ids.add(pid)
                     num = _PARA_NUM_RE.match(pid)
                     ptype = pending_param_types[i] if i < len(pending_param_types) else ""
                     graph.nodes.append(
@@ -870,11 +1063,12 @@ class _IRParser:
                             outputs=parse_type(ptype) if ptype else [],
                         )
                     )
-                if name in blocks:
-                    raise self.error(f"subgraph @{name} defined twice")
                 blocks[name] = graph
                 order.append(name)
                 block_start = self.lineno
+                node = None
+                dropping = False
+                mark = None
                 pending_attrs = {}
                 pending_param_types = []
                 pending_source = []
@@ -895,7 +1089,8 @@ class _IRParser:
                 elif line.startswith("# Parameters: "):
                     m = _PARAMETERS_RE.match(line)
                     if not m:
-                        raise self.error("cannot read '# Parameters:' line")
+                        self._skip("'# Parameters:' line not read", line)
+                        continue
                     pending_param_types = _type_list(m.group(2))
                 elif line.startswith("# In file "):
                     m = _INFILE_RE.match(line)
@@ -904,7 +1099,15 @@ class _IRParser:
                 # "# Order:" listings and other comments carry nothing new.
                 continue
             if section == "params" and line.startswith("%"):
-                param = _param_node(line, path, self.lineno)
+                try:
+                    param = _param_node(line, path, self.lineno)
+                except GraphParseError as exc:
+                    self._skip(exc.reason, line)
+                    continue
+                if param.id in param_ids:
+                    self._skip("parameter listed twice", line)
+                    continue
+                param_ids.add(param.id)
                 num = _PARA_NUM_RE.match(param.id)
                 if num and _ODD_NAME_RE.search(param.id):
                     self._odd_ids[num.group(0) + "\x01"] = param.id
@@ -990,15 +1193,11 @@ class _IRParser:
 
         last = max(1, len(lines) - 1 if lines and not lines[-1] else len(lines))
         if graph is not None:
-            raise self.error(
-                f"input ends inside subgraph @{graph.name} (opened at line {block_start}): "
-                "the file looks truncated",
-                last,
+            self._notes.append(
+                f"the file ends inside @{graph.name} (opened at line {block_start}): it "
+                "looks truncated; what was printed is drawn"
             )
-        if entry is None:
-            raise self.error("no '# IR entry: @<graph>' header: not a MindSpore IR dump", 1)
-        if entry not in blocks:
-            raise self.error(f"entry graph @{entry} not found (the file looks truncated)", last)
+        entry = self._choose_entry(entry, blocks, order, last, params)
         main = blocks.pop(entry)
         # `# Params:` describe the entry graph's parameters best; a header that lists some
         # of them too (`subgraph @main(%para1_x)`) must not make duplicates.
@@ -1015,6 +1214,15 @@ class _IRParser:
         for g in [main] + list(blocks.values()):
             if id(g) not in self._shared:  # a reused block was finished when first parsed
                 self._finish(g, blocks)
+        if marks:
+            # the last mark (the highest number) is where inference stopped
+            top = max(marks, key=lambda m: m[0])
+            main.attrs[MARK_ATTR] = f"{top[1]}\t{top[2]}\t{top[0]}"
+        if self._unread:
+            more = [f"... and {self._unread_more:,} more"] if self._unread_more else []
+            main.attrs[UNREAD_ATTR] = "\n".join(self._unread + more)
+        if self._notes:
+            main.attrs[NOTES_ATTR] = "\n".join(self._notes)
         if is_kernel_graph_file(path, entry):
             step = 0
             for n in main.nodes:
@@ -1022,6 +1230,54 @@ class _IRParser:
                     n.step = step
                     step += 1
         return main
+
+    def _choose_entry(
+        self,
+        entry: Optional[str],
+        blocks: Dict[str, Graph],
+        order: List[str],
+        last: int,
+        params: List[Node],
+    ) -> str:
+        """The graph to return: the ``# IR entry``, else the last graph printed that has
+        nodes (MindSpore prints the entry last), with a note; a refusal saying why when no
+        node at all could be read."""
+        drawn = [name for name in order if name in blocks and blocks[name].nodes]
+        if not drawn and not params:
+            if self._first_unread is not None:
+                line, why = self._first_unread
+                raise self.error(f"no node could be read: {why}", line)
+            if entry is None:
+                raise self.error("no '# IR entry: @<graph>' header: not a MindSpore IR dump", 1)
+            if entry not in blocks:
+                raise self.error(f"entry graph @{entry} not found (the file looks truncated)", last)
+            raise self.error(f"no node could be read in @{entry}", last)
+        if entry is not None and entry in blocks:
+            return entry
+        if not drawn:
+            raise self.error(f"entry graph @{entry} not found (the file looks truncated)", last)
+        chosen = drawn[-1]
+        if entry is None:
+            self._notes.append(f"no '# IR entry' name: @{chosen} (the last graph) is drawn")
+        else:
+            self._notes.append(f"entry graph @{entry} is not in the file: @{chosen} is drawn")
+        return chosen
+
+    def _read_node(
+        self, graph: Graph, nid: str, out_name: Optional[str], rest: str, line: str
+    ) -> Optional[Node]:
+        """One node line, or None (flagged as not read) when it cannot be read."""
+        try:
+            return self._node(graph, nid, out_name, rest, _CALLEE_RE.match)
+        except GraphParseError as exc:
+            self._skip(exc.reason, line)
+            return None
+
+    @staticmethod
+    def _mark(node: Node, graph: Graph, mark: int, marks: List[Tuple[int, str, str]]) -> Node:
+        node.attrs[MARK_ATTR] = str(mark)
+        marks.append((mark, graph.name, node.id))
+        return node
 
     @staticmethod
     def _state(
@@ -1058,7 +1314,12 @@ class _IRParser:
     ) -> Node:
         for stand_in, real in self._odd_ids.items():
             rest = rest.replace(real, stand_in)
-        m = callee_re(rest) or _PARAM_CALL_RE.match(rest)
+        m = callee_re(rest)
+        if not m:
+            m = _PARAM_CALL_RE.match(rest)
+            if m is not None and m.group("ref") is not None and "@" not in m.group("sw"):
+                m = None  # `Op[attr: x](...)`: an operator with its attributes, not a call
+            m = m or _bracketed_op(rest)
         if not m:
             raise self.error(f"cannot read operator in {rest[:80]!r}")
         open_at = m.end() - 1
@@ -1134,8 +1395,10 @@ class _IRParser:
 
     def _attrs(self, node: Node, tail: str) -> None:
         pairs = _tail_attrs(tail)
-        if pairs is None:
-            raise self.error("unbalanced braces in node attributes")
+        if pairs is None:  # the node is drawn; its attributes are kept as text
+            self._skip("unbalanced braces in node attributes (kept as text)", tail)
+            node.attrs["text"] = tail
+            return
         node.attrs.update(pairs)
 
     def _extra(self, node: Node, text: str) -> None:
@@ -1229,8 +1492,22 @@ def parse_ir_text(text: str, path: Optional[str] = None, memo: Optional[BlockMem
     if not isinstance(text, str):
         raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
     notes: List[str] = []
-    if not has_entry_header(text):  # pasted text (see ir_paste): the parts that are there
-        text, notes = clean_pasted_ir(text)
+    if not has_entry_header(text):
+        from ascend_lab.parsers.ir_dat import looks_like_dat, parse_dat_text
+
+        if looks_like_dat(text):  # MindSpore 1.x `.dat` (analyze_fail.dat)
+            text, notes = strip_paste_marks(text)
+            graph = parse_dat_text(text, path)
+            if notes:
+                graph.attrs[PARTIAL_ATTR] = "partial IR (pasted text): " + "; ".join(notes)
+            return graph
+        first = _first_graph_name(text)
+        if first is not None and "\n" + _MARK_PREFIX in text:
+            # an analyze_fail.ir of MindSpore 2.0-2.2: no `# IR entry`, the evaluation
+            # stack's top graph first (a real file, not a paste)
+            text = f"{_ENTRY_PREFIX}{first}\n" + text
+        else:  # pasted text (see ir_paste): the parts that are there
+            text, notes = clean_pasted_ir(text)
     with gc_paused():
         graph = _IRParser(text, path, memo).parse()
     if notes:
@@ -1245,6 +1522,23 @@ def parse_ir_file(path: Union[str, "os.PathLike[str]"]) -> Graph:
     """
     p = os.fspath(path)
     return parse_ir_text(read_text_capped(p, IR_MAX_BYTES_ENV), p)
+
+
+def read_ir_regular(path: str) -> str:
+    """The text of the IR file ``path`` named by a user or a log: read only when it is a
+    regular file (a FIFO is refused at once, not waited on; a symlink is followed once,
+    by ``realpath``) and within ``ASCEND_LAB_IR_MAX_BYTES``. Raises OSError (including
+    :class:`~ascend_lab.parsers.regular_file.NotARegularFile`) or GraphParseError."""
+    from ascend_lab.parsers.limits import decode_text
+    from ascend_lab.parsers.regular_file import open_regular
+
+    cap = limit(IR_MAX_BYTES_ENV)
+    with open_regular(os.path.realpath(path)) as f:
+        size = os.fstat(f.fileno()).st_size
+        data = b"" if size > cap else f.read(cap + 1)
+    if max(size, len(data)) > cap:
+        raise too_large("the file", max(size, len(data)), "bytes", IR_MAX_BYTES_ENV, path)
+    return decode_text(data)
 
 
 # ---------------------------------------------------------------------------- header

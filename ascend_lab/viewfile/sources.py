@@ -8,6 +8,8 @@ Model Explorer adapter all open paths through it:
   dtype;
 - a ``.ir`` file (one pass of ``save_graphs``): that pass's graph, with a memory plan when
   it is a kernel graph;
+- a ``.dat`` file (MindSpore 1.x IR text) the same way; an ``analyze_fail`` file opens on the
+  graph where inference stopped, that node selected and its source line in a note;
 - a dump folder (``save_graphs_path``, possibly with a ``rank_N`` folder inside): the whole
   compile pipeline, as ``ascend_lab.trace`` shows it;
 - a profiler folder (the Ascend profiler's ``*_ascend_ms`` / ``*_ascend_pt`` folder, the
@@ -36,6 +38,7 @@ from ascend_lab.payload.build import memory_section
 
 MINDIR_SUFFIX = ".mindir"
 IR_SUFFIX = ".ir"
+DAT_SUFFIX = ".dat"  # MindSpore 1.x IR text (analyze_fail.dat)
 
 
 class ViewFileError(AscendLabError):
@@ -163,6 +166,16 @@ class IrFile(BySuffix):
         return _ir_payload(path)
 
 
+class DatFile(BySuffix):
+    """MindSpore 1.x IR text (``analyze_fail.dat``, ``*_0013.dat``): drawn as an ``.ir``."""
+
+    name = "ir-dat-file"
+    suffix = DAT_SUFFIX
+
+    def load(self, path: str) -> Dict[str, Any]:
+        return _ir_payload(path)
+
+
 class PastedIr(SourceKind):
     """IR text pasted into a ``.txt`` file (from a bug report or a tutorial): read as the
     ``.ir`` parser reads a paste. Only a text whose head has an IR node line matches."""
@@ -226,7 +239,7 @@ def looks_like_report_bundle(path: str) -> bool:
 PASTED_SUFFIX = ".txt"
 PASTED_HEAD_BYTES = 64 * 1024
 # a node line (``%3(CNode_7) = Op(...)``) or a graph block: linear, no nested quantifiers
-_IR_LINE = re.compile(r"(?m)^[ \t\d]*(?:%\d+(?:\([^)\n]*\))? = |subgraph @)")
+_IR_LINE = re.compile(r"(?m)^[ \t\d]*(?:%\d+(?:\([^)\n]*\))? = |subgraph @|funcgraph fg_)")
 
 #: The kinds in the order they are tried: the first match wins (a bundle folder before a
 #: profiler folder before a dump folder; file kinds by their names).
@@ -236,6 +249,7 @@ SOURCES: Tuple[SourceKind, ...] = (
     DumpFolder(),
     MindirFile(),
     IrFile(),
+    DatFile(),
     PastedIr(),
     SavedPayload(),
 )
@@ -342,16 +356,9 @@ def _read_regular_capped(path: str) -> str:
     """The text of the user-named file ``path``, read only when it is a regular file (a
     FIFO named ``x.ir`` is refused at once, not waited on: issue #24) and within
     ``ASCEND_LAB_IR_MAX_BYTES``. A symlink is followed once, by ``realpath``."""
-    from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, decode_text, limit, too_large
-    from ascend_lab.parsers.regular_file import open_regular
+    from ascend_lab.parsers.ir_text import read_ir_regular
 
-    cap = limit(IR_MAX_BYTES_ENV)
-    with open_regular(os.path.realpath(path)) as f:
-        size = os.fstat(f.fileno()).st_size
-        data = b"" if size > cap else f.read(cap + 1)
-    if max(size, len(data)) > cap:
-        raise too_large("the file", max(size, len(data)), "bytes", IR_MAX_BYTES_ENV, path)
-    return decode_text(data)
+    return read_ir_regular(path)
 
 
 def _refuse_special_dumps(folder: str) -> None:
@@ -373,16 +380,65 @@ def _refuse_special_dumps(folder: str) -> None:
 
 
 def _ir_payload(path: str) -> Dict[str, Any]:
+    from ascend_lab.parsers.analyze_fail import failing_graph, failure_point
     from ascend_lab.parsers.ir_paste import PARTIAL_ATTR
     from ascend_lab.parsers.ir_text import is_kernel_graph_file, parse_ir_text
 
     graph = parse_ir_text(_read_regular_capped(path), path)
     kernel = is_kernel_graph_file(path)
+    notes: List[str] = []
+    point = failure_point(graph)
+    select = None
+    if point is not None:  # analyze_fail: draw the graph where inference stopped
+        graph = failing_graph(graph, point)
+        notes.append(failure_note(point))
+        select = point.stop.node_id
     payload = single_graph_payload(graph, os.path.basename(path), "ir-file", memory=kernel)
     partial = graph.attrs.get(PARTIAL_ATTR)
     if partial:  # pasted text: a banner above the graph says it is partial
-        payload["meta"]["notes"] = [partial]
+        notes.append(partial)
+    notes.extend(reader_notes(graph))
+    if notes:
+        payload["meta"]["notes"] = notes
+    if select is not None:
+        payload["meta"]["select"] = select
     return payload
+
+
+def failure_note(point: Any) -> str:
+    """One line: where inference stopped, and the user's line that led there."""
+    stop = point.stop
+    text = msg(
+        "Compile failure: inference stopped at {} ({}) in @{}", stop.node_id, stop.op, stop.graph
+    )
+    if stop.source:
+        text = msg("{}, {}", text, _code_at(stop.source, stop.code))
+    user = point.user
+    if user is not None and user is not stop:
+        text = msg("{}; your code: {}", text, _code_at(user.source, user.code))
+    return text
+
+
+def _code_at(source: Optional[str], code: str) -> str:
+    return f"{source}: {code}" if code else str(source)
+
+
+def reader_notes(graph: Graph) -> List[str]:
+    """The reader's notes on an IR text (a graph printed twice, a cut file) and a count of
+    the lines it did not read, with the first of them."""
+    from ascend_lab.parsers.ir_text import NOTES_ATTR, unread_lines
+
+    notes = [n for n in graph.attrs.get(NOTES_ATTR, "").split("\n") if n]
+    unread = unread_lines(graph)
+    if unread:
+        notes.append(
+            msg(
+                "{} lines not read (left out of the drawing), the first at line {}",
+                len(unread),
+                unread[0],
+            )
+        )
+    return notes
 
 
 def dump_folder(path: str) -> str:

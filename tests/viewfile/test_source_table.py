@@ -23,9 +23,9 @@ def _kind(path) -> str:
 
 def test_each_kind_is_one_row_and_names_are_unique():
     names = [kind.name for kind in sources.SOURCES]
-    assert len(set(names)) == len(names) == 7
-    assert names.index("report-bundle") < names.index("profile-folder") < names.index(
-        "ir-dump-folder"
+    assert len(set(names)) == len(names) == 8
+    assert (
+        names.index("report-bundle") < names.index("profile-folder") < names.index("ir-dump-folder")
     )
 
 

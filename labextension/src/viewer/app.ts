@@ -230,7 +230,9 @@ export class ViewerApp {
       if (num) {
         view.showNumerics(num.nodes, numericsLegendElement());
       }
-      const first = num?.first_divergence;
+      // the first divergent op, else the node the payload names (analyze_fail: where
+      // inference stopped)
+      const first = num?.first_divergence ?? p.meta.select;
       void view.panes[0]
         .setGraph(p.graphs[key])
         .then(() =>

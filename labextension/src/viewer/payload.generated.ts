@@ -22,6 +22,10 @@ export interface Payload {
      * shown above the views, e.g. that a pasted IR text is partial; optional
      */
     notes?: string[];
+    /**
+     * id of a node of the main graph to select when the page opens, e.g. where an analyze_fail.ir compile stopped; optional
+     */
+    select?: string;
   };
   graphs: {
     [k: string]: Graph;
