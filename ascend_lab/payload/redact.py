@@ -9,7 +9,14 @@ rewrites every absolute path in every string of the payload:
   to it, e.g. ``nets/lenet.py:12``;
 - inside a site-packages / dist-packages folder: ``<site-packages>/mindspore/nn/cell.py``;
 - inside an ascend-lab temporary folder (dumps): ``<dump>/...``;
-- anywhere else (the home folder, other temporary folders, /opt, ...): ``…/file.py``.
+- anywhere else (the home folder, other temporary folders, /opt, ...): ``…/file.py``
+  (a user's home folder itself, ``/home/<name>`` or ``/Users/<name>``: ``…``).
+
+Every form a path takes is found (issue #37): ``file://`` URLs (``file:///…``,
+``file://localhost/…``), Windows paths (``C:\\Users\\ann\\x.py`` -> ``…\\x.py``), UNC paths
+(``\\\\server\\share\\x.py`` -> ``…\\x.py``), relative climbs (``../../secret/x.py`` ->
+``…/x.py``), folders with spaces (``/home/Ann Lee/proj/x.py``), and dict keys as well as
+values.
 
 Pure: strings in, strings out; one linear regex pass per distinct string that holds a
 ``/``. Graph nodes' identifier fields (ids, op names, scopes, types) are compiler names,
@@ -27,7 +34,19 @@ _SEGMENT = r"[^/\s:'\",;()\[\]<>{}|*?]+"
 # An absolute path of at least two parts, not glued to what is before it:
 # "Default/conv-Conv2d" is a scope and "</script>" a tag, not paths. Linear: every attempt
 # starts at a "/" and a failed one stops at the next "/".
-_GENERIC = r"(?<![\w.~<>/-])~?/" + _SEGMENT + "/" + _PATH_CHARS + "+"
+# a folder may hold single spaces ("/home/Ann Lee/x.py") when a "/" follows it
+_SPACED = _SEGMENT + r"(?: " + _SEGMENT + r"(?=/))*"
+_GENERIC = r"(?<![\w.~<>/-])~?/" + _SPACED + "/(?:" + _SPACED + "/)*" + _PATH_CHARS + "+"
+_FILE_URL = re.compile(r"(?i)\bfile://(?:localhost)?(/" + _PATH_CHARS + "*)")
+_WIN_CHARS = r"[^\\/\s:'\",;()\[\]<>{}|*?]"
+# C:\Users\ann\x.py, C:/Users/ann/x.py; \\server\share\x.py
+_WINDOWS = re.compile(
+    r"(?<![\w\\/])(?:[A-Za-z]:[\\/]|\\\\" + _WIN_CHARS + r"+\\)"
+    r"(?:" + _WIN_CHARS + r"+(?: " + _WIN_CHARS + r"+)*[\\/])*" + _WIN_CHARS + r"*"
+)
+# ../../secret/x.py, ./../x.py
+_CLIMB = re.compile(r"(?<![\w./-])(?:\./)?(?:\.\./)+(?:" + _SEGMENT + "/)*" + _SEGMENT + "?")
+_HOMES = ("/home/", "/Users/")
 _PACKAGE_DIRS = ("/site-packages/", "/dist-packages/")
 ELLIPSIS = "\u2026"
 # Fields of a graph node (a dict with "id" and "op") that hold compiler identifiers, never
@@ -75,12 +94,22 @@ class PathRedactor:
             first, _, rest = path[len(self.tmp) + 1 :].partition("/")
             if first.startswith("ascend-lab-"):
                 return "<dump>/" + rest if rest else "<dump>"
-        name = os.path.basename(path.rstrip("/"))
+        trimmed = path.rstrip("/")
+        for home in _HOMES:
+            if trimmed.startswith(home) and "/" not in trimmed[len(home) :]:
+                return ELLIPSIS  # /home/<name>: the name is the user's
+        name = os.path.basename(trimmed)
         return ELLIPSIS + "/" + name if name else ELLIPSIS
 
     def text(self, text: str) -> str:
+        if "\\" in text or ":/" in text:
+            text = _WINDOWS.sub(_windows_path, text)
         if "/" not in text:
             return text
+        if "file:" in text or "FILE:" in text:
+            text = _FILE_URL.sub(lambda m: "file://" + self.path(m.group(1)), text)
+        if "../" in text:
+            text = _CLIMB.sub(_climb, text)
         return self._pattern.sub(lambda m: self.path(m.group(0)), text)
 
     def value(self, value: Any) -> Any:
@@ -89,6 +118,19 @@ class PathRedactor:
         Each distinct string is rewritten once: source files repeat thousands of times."""
         # a C-level lookup per string (a Python function per string was a third of it)
         return _map_strings(value, self._done.__getitem__)
+
+
+def _climb(m: "re.Match[str]") -> str:
+    name = m.group(0).rstrip("/").rpartition("/")[2]
+    return ELLIPSIS + "/" + name if name not in ("", "..", ".") else ELLIPSIS
+
+
+def _windows_path(m: "re.Match[str]") -> str:
+    name = re.split(r"[\\/]", m.group(0).rstrip("\\/"))[-1]
+    whole = m.group(0)
+    if name.endswith(":") or whole.rstrip("\\/") == whole[:2]:
+        return ELLIPSIS  # a drive alone
+    return ELLIPSIS + "\\" + name
 
 
 class _Rewritten(Dict[str, str]):
@@ -135,6 +177,8 @@ def _map_dict(value: Dict[Any, Any], fn: Callable[[str], str]) -> Dict[Any, Any]
         return _map_node(value, fn)
     out = {}
     for key, item in value.items():
+        if type(key) is str and ("/" in key or "\\" in key):
+            key = fn(key)  # {"/home/ann/x.py": ...}: a key names a path too
         kind = type(item)
         if kind is str:
             out[key] = fn(item)

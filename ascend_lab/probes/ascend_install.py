@@ -184,8 +184,12 @@ def default_root() -> str:
 
 def read_small_text(path: str) -> Tuple[Optional[str], Optional[str]]:
     """(text, None) or (None, why not). Never raises."""
-    try:
-        with open(path, "rb") as f:
+    from ascend_lab.parsers.regular_file import open_regular
+
+    try:  # through the gate: a FIFO or device named version.info is refused, not waited on
+        if os.path.isdir(path):
+            raise IsADirectoryError(path)
+        with open_regular(os.path.realpath(path)) as f:
             data = f.read(_MAX_BYTES)
     except FileNotFoundError:
         return None, "missing"

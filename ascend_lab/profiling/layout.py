@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional
 
+from ascend_lab.parsers.regular_file import read_gated
+
 MINDSPORE_SUFFIX = "_ascend_ms"
 TORCH_SUFFIX = "_ascend_pt"
 OUTPUT_FOLDER = "ASCEND_PROFILER_OUTPUT"
@@ -80,8 +82,8 @@ def rank_of(folder: str) -> Optional[int]:
             return int(found.group(1))
     if "profiler_info.json" in names:
         try:
-            with open(os.path.join(folder, "profiler_info.json"), "rb") as fh:
-                info = json.loads(fh.read(MAX_INFO_BYTES).decode("utf-8", errors="replace"))
+            data = read_gated(os.path.join(folder, "profiler_info.json"), MAX_INFO_BYTES)
+            info = json.loads(data.decode("utf-8", errors="replace"))
             rank = info.get("rank_id") if isinstance(info, dict) else None
             if isinstance(rank, int) and rank >= 0:
                 return rank

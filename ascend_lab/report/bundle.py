@@ -313,8 +313,10 @@ def open_tar(path: str) -> Iterator[tarfile.TarFile]:
     """A bundle archive, read as a stream within the byte, member and header caps.
 
     Raises :class:`BundleError` for an archive that breaks one (or is not an archive)."""
-    try:
-        raw = open(path, "rb")
+    from ascend_lab.parsers.regular_file import gate, open_regular
+
+    try:  # the one gate: a regular file (a FIFO named x.tar.gz is refused, not waited on)
+        raw = open_regular(gate(path))
     except OSError as exc:
         raise BundleError(f"{path}: not a readable ascend-lab report archive ({exc})") from None
     try:
@@ -348,6 +350,8 @@ def read_bundle(path: str) -> Dict[str, bytes]:
     ``_READ_MAX_MEMBERS`` members and ``_READ_MAX_STREAM`` decompressed bytes, with tar
     headers of at most ``_READ_MAX_HEADER`` bytes; never extracts to disk.
     """
+    from ascend_lab.parsers.regular_file import read_gated
+
     path = os.fspath(path)
     out: Dict[str, bytes] = {}
     total = 0
@@ -365,8 +369,11 @@ def read_bundle(path: str) -> Dict[str, bytes]:
                 total += size
                 if size > _READ_MAX_MEMBER or total > _READ_MAX_TOTAL:
                     raise BundleError(f"{path}: too large to read ({full})")
-                with open(full, "rb") as f:
-                    out[os.path.relpath(full, base).replace(os.sep, "/")] = f.read(size + 1)
+                try:  # the one gate: regular, inside the bundle's folder, within its cap
+                    content = read_gated(full, _READ_MAX_MEMBER, root=base)
+                except OSError as exc:
+                    raise BundleError(f"{path}: cannot read {full} ({exc.strerror})") from None
+                out[os.path.relpath(full, base).replace(os.sep, "/")] = content
     else:
         with open_tar(path) as tar:
             for member in tar:

@@ -11,6 +11,19 @@ well as by name: URL user info ``scheme://user:pass@``, ``password=``/``token=``
 shapes of cloud access keys: AWS ``AKIA…``/``ASIA…``, Huawei Cloud (OBS) 20-character AKs and
 40-character SKs).
 
+Secrets in free text (issue #37: 12 of 30 planted ones stayed in a log tail) are found
+four more ways: any key *ending* in a credential word (``PGPASSWORD=``, ``DB_PASS=``,
+``OBS_SECRET_ACCESS_KEY=``, ``AccountKey=`` in a connection string); phrases and flags
+(``password is …``, ``the key was …``, ``--password …``, ``-p<pw>``, ``-u user:pw``),
+where the value must look like a secret (letters with digits or symbols, or mixed case);
+the documented prefixes of tokens (GitHub ``ghp_``/``github_pat_``, GitLab ``glpat-``,
+Slack ``xox?-``, OpenAI/Anthropic ``sk-``, Google ``AIza``, Hugging Face ``hf_``, Stripe
+``sk_live_``, npm ``npm_``, JWTs ``eyJ….eyJ….…``, PEM private key blocks); and entropy: a
+run of 16+ letters and digits with upper case, lower case and digits that changes
+character class at least every second character and carries 3.5+ bits a character, or a
+run of 32+ hexadecimal digits mixing letters and digits (a 40-hex API key looks like a
+SHA-1: such digests are masked too, consistently, which keeps them comparable).
+
 The same value always becomes the same token (``<host-1>``, ``<serial-2>``) in every file of
 one report, so a reader can still see that two files name the same chip. Home folders become
 absolute tokens (``/<home-1>``) so recorded paths stay absolute and a replay can mirror them.
@@ -18,6 +31,7 @@ Every pattern is linear: bounded repeats of single character classes, no nested 
 """
 
 import ipaddress
+import math
 import re
 from typing import Dict, Iterable, List, Optional, Pattern, Tuple
 
@@ -26,8 +40,8 @@ CATEGORIES = ("host", "user", "home", "ip", "mac", "serial", "secret")
 NOT_REDACTED = (
     "file and folder names other than home folders (your script and model names stay)",
     "operator, layer and scope names, shapes and dtypes in IR dumps and profiles",
-    "free text in logs beyond the patterns above (a secret without a key name or a known "
-    "shape, e.g. a password alone on a line, stays)",
+    "free text in logs beyond the patterns above (a secret without a key name, a known "
+    "shape or a random look, e.g. an all-lower-case password alone on a line, stays)",
     "numbers that are not addresses or serials (device ids, ports, sizes, timings)",
 )
 
@@ -89,7 +103,39 @@ _AUTH_WORDS = frozenset(["bearer", "basic", "digest", "token", "negotiate"])
 _AWS_KEY = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")
 _AK20 = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{20}(?![A-Za-z0-9])")  # Huawei Cloud AK
 _SK40 = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{40}(?![A-Za-z0-9])")  # Huawei Cloud SK
-_CONTEXT = (_URL_USERINFO, _AUTH_SCHEME, _KEY_SECRET)
+# A key that ends in a credential word: PGPASSWORD=, DB_PASS=, OBS_SECRET_ACCESS_KEY=,
+# AccountKey= (connection strings), MODELSCOPE_API_TOKEN=, pwd:
+_SUFFIX_KEY = re.compile(
+    r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.-]{0,40}?(?:pass(?:word|wd|phrase)?|pwd|token|secret|"
+    r"(?:api|access|account|private|secret|auth|signing|master)[_-]?key|credentials?)"
+    r"\"?[ \t]{0,8}[:=][ \t]{0,8}\"?" + _VALUE
+)
+_CONTEXT = (_URL_USERINFO, _AUTH_SCHEME, _KEY_SECRET, _SUFFIX_KEY)
+# Phrases and command-line flags; the value must look like a secret (_looks_secret)
+_PHRASE = re.compile(
+    r"(?i)\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|key)"
+    r"(?:[ \t]{1,4}(?:is|was|for[ \t][\w \t]{1,30}?))?[ \t]{0,4}[:=]?[ \t]{1,8}" + _VALUE
+)
+_FLAG = re.compile(
+    r"(?:^|(?<=\s))(?:--(?:password|passwd|token|api-key|secret)(?:=|[ \t]{1,8})|-p(?=[^\s-]))"
+    + _VALUE
+)
+_USER_FLAG = re.compile(r"(?:^|(?<=\s))(?:-u|--user)[ \t]{1,8}[^\s:]{1,64}:" + _VALUE)
+# Documented token prefixes (each provider's published format)
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{20,255}|"
+    r"glpat-[A-Za-z0-9_-]{20,64}|xox[abprs]-[A-Za-z0-9-]{10,255}|sk-[A-Za-z0-9_-]{20,255}|"
+    r"AIza[0-9A-Za-z_-]{35}|hf_[A-Za-z0-9]{30,64}|[spr]k_(?:live|test)_[A-Za-z0-9]{16,255}|"
+    r"npm_[A-Za-z0-9]{36}|eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{5,4096})"
+    r"(?![A-Za-z0-9_-])"
+)
+_PEM = re.compile(
+    r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----([^-]{1,16384})-----END [A-Z ]{0,40}PRIVATE KEY-----"
+)
+# Entropy candidates: runs of letters and digits (base64 padding allowed)
+_RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+])[A-Za-z0-9+]{16,512}={0,2}(?![A-Za-z0-9+])")
+_DIGEST_WORDS = ("commit", "sha", "hash", "digest", "md5", "checksum", "git", "build", "version")
+_HEX_RUN = re.compile(r"(?<![A-Za-z0-9])[0-9a-fA-F]{32,128}(?![A-Za-z0-9])")
 
 
 def _key_shaped(value: str, lower: bool) -> bool:
@@ -109,13 +155,74 @@ def _shaped_secrets(text: str) -> Iterable[str]:
             yield m.group(0)
 
 
+def _class(c: str) -> int:
+    return 0 if c.islower() else 1 if c.isupper() else 2 if c.isdigit() else 3
+
+
+def _looks_random(value: str) -> bool:
+    """A run that reads as generated, not as words (module doc): upper, lower and digits,
+    a change of character class at least every second character, and 3.5+ bits a
+    character, leaving out a trailing number. ``Float32xDefaultFormat``,
+    ``DropOutDoMask100``, ``LpNormUpdateV2159`` and mangled C++ names
+    (``ZN5torch10ValueErrorC1EPKcz``) fail."""
+    run = value.rstrip("=").rstrip("0123456789")  # a name's trailing number is no key's
+    if len(run) < 16:
+        return False
+    classes = [_class(c) for c in run]
+    if not {0, 1, 2} <= set(classes):
+        return False
+    changes = sum(1 for a, b in zip(classes, classes[1:]) if a != b)
+    if changes * 2 < len(run) - 1:  # random: ~0.6 of steps; CamelCase names: ~0.3-0.45
+        return False
+    counts: Dict[str, int] = {}
+    for c in run:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(run)
+    bits = -sum(k / n * math.log2(k / n) for k in counts.values())
+    return bits >= 3.5
+
+
+def _looks_secret(value: str) -> bool:
+    """A value after ``password is`` or ``-p`` that is not a plain word: 6+ characters
+    with letters and digits or symbols, or mixed case with a digit or symbol."""
+    v = value.strip()
+    if len(v) < 6 or v[0] in "<$%{[/":
+        return False
+    kinds = {_class(c) for c in v}
+    return (2 in kinds or 3 in kinds) and bool(kinds & {0, 1}) and (len(kinds) >= 3 or 2 in kinds)
+
+
+def _free_text_secrets(text: str) -> Iterable[str]:
+    """Secrets found by phrase, flag, prefix, PEM block and entropy (module doc)."""
+    for pattern in (_PHRASE, _FLAG, _USER_FLAG):
+        for m in pattern.finditer(text):
+            if _looks_secret(m.group(1)):
+                yield m.group(1)
+    for m in _PREFIXED.finditer(text):
+        yield m.group(0)
+    for m in _PEM.finditer(text):
+        for part in m.group(1).split():
+            if len(part) >= 8:
+                yield part
+    for m in _RANDOM_RUN.finditer(text):
+        if _looks_random(m.group(0)):
+            yield m.group(0)
+    for m in _HEX_RUN.finditer(text):
+        run = m.group(0)
+        before = text[max(0, m.start() - 32) : m.start()].lower()
+        if any(word in before for word in _DIGEST_WORDS):
+            continue  # a commit, a checksum: what a reader compares, not a credential
+        if any(c.isdigit() for c in run) and any(c.isalpha() for c in run):
+            yield run
+
+
 def _has_alnum(value: str) -> bool:
     return any(c.isalnum() for c in value)
 
 
 def _credential(value: str) -> bool:
     v = value.strip()
-    return _has_alnum(v) and v.upper() not in _NO_VALUE and v[0] not in "<$%{["
+    return _has_alnum(v) and v.upper() not in _NO_VALUE and v[0] not in "<$%{[/"
 
 
 class Redactor:
@@ -182,6 +289,8 @@ class Redactor:
                     self._secret(m.group(1))
         for value in _shaped_secrets(text):
             self._secret(value)
+        for value in _free_text_secrets(text):
+            self._secret(value)
 
     def _secret(self, value: str) -> None:
         if len(self.tokens["secret"]) < _LITERAL_SECRET_MAX:
@@ -220,6 +329,8 @@ class Redactor:
             text = literal.sub(swap, text)
         for pattern in _CONTEXT:  # short credentials, replaced only where they stand
             text = pattern.sub(self._in_context, text)
+        for pattern in (_PHRASE, _FLAG, _USER_FLAG):  # -pSecret: glued to its flag
+            text = pattern.sub(self._in_phrase, text)
         text = _MAC.sub(lambda m: self._count("mac", m.group(0)), text)
         text = _IPV6.sub(self._ip6, text)
         keep = {m.end() for m in _VERSION_VALUE.finditer(text)}  # versions, not addresses
@@ -233,6 +344,11 @@ class Redactor:
         base = m.start(0)
         whole = m.group(0)
         return whole[: start - base] + self._count("secret", value) + whole[end - base :]
+
+    def _in_phrase(self, m: "re.Match[str]") -> str:
+        if not _looks_secret(m.group(1)):
+            return m.group(0)
+        return self._in_context(m)
 
     def redact_bytes(self, data: bytes) -> bytes:
         """A binary file (MindIR, .pb dumps): each known secret becomes ``*`` of the same
@@ -289,6 +405,11 @@ class NoRedaction(Redactor):
 
     def learn(self, text: str) -> None:
         return None
+
+    def _in_phrase(self, m: "re.Match[str]") -> str:
+        if not _looks_secret(m.group(1)):
+            return m.group(0)
+        return self._in_context(m)
 
     def redact_bytes(self, data: bytes) -> bytes:
         return data
