@@ -42,10 +42,11 @@ def test_the_kinds_issue_36_lists_all_have_a_rule():
     wanted = {
         # MindSpore graph-mode compile errors
         "graph-syntax", "graph-type-join", "graph-shape-join", "call-depth", "duplicate-param",
-        "construct-signature", "dynamic-shape", "jit-fallback",
+        "construct-signature", "dynamic-shape", "jit-fallback", "mode-mismatch",
         # runtime and distributed start-up
         "oom-device", "impossible-size", "stream-limit", "op-input-check", "op-unsupported",
         "dist-init", "ranktable", "collective-timeout", "link-setup", "port-in-use",
+        "parallel-strategy",
         # dataset pipeline
         "dataset-worker", "dataset-shape", "dataset-column", "dataset-structure", "dataset-file",
         # installation: packages, libraries by the package that ships them, versions
