@@ -48,7 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -246,7 +246,14 @@ def free_port() -> int:
 class ModelExplorer:
     """``model-explorer FILE`` on 127.0.0.1:<free port>, stopped by its PID."""
 
-    def __init__(self, venv: str, model: str, log: str) -> None:
+    def __init__(
+        self,
+        venv: str,
+        model: str,
+        log: str,
+        extensions: str = "model_explorer_onnx",
+        env: Optional[Dict[str, str]] = None,
+    ) -> None:
         exe = os.path.join(venv, "bin", "model-explorer")
         if not os.path.isfile(exe):
             sys.exit(
@@ -256,10 +263,10 @@ class ModelExplorer:
         self.port = free_port()
         self.origin = f"http://127.0.0.1:{self.port}"
         cmd = [exe, model, "--host", "127.0.0.1", "--port", str(self.port)]
-        cmd += ["--extensions", "model_explorer_onnx", "--no_open_in_browser"]
+        cmd += ["--extensions", extensions, "--no_open_in_browser"]
         self.log_path = log
         self.log = open(log, "wb")  # noqa: SIM115 (closed in stop())
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
         self.url = self._wait_url()
 
     def _wait_url(self) -> str:
