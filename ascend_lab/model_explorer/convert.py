@@ -7,7 +7,8 @@ no second parser:
 
 - **graphs**: the payload's main graph first, then one graph per pass that has one (a dump
   folder's passes in order, numbered: Model Explorer's graph list is the pass timeline); a
-  comparison's two graphs;
+  comparison's two graphs; the payload's notes are the main graph's attributes, and an
+  ``analyze_fail`` file's failing node is drawn in red;
 - **layers**: a node's namespace is its scope after ascend-lab's scope repair
   (``repaired_scope``), without MindSpore's root (``Default``), so repeated blocks keep their
   own names (``layer1-SequentialCell/0-Bottleneck``, ``1-Bottleneck``, ...);
@@ -56,7 +57,25 @@ def graph_dicts(payload: Dict[str, Any]) -> List[Dict[str, Any]]:
     (a comparison: its two graphs)."""
     graphs = payload.get("graphs") or {}
     fusion = payload.get("fusion") or {}
-    return [graph_dict(graphs, key, label, fusion) for key, label in graph_ids(payload)]
+    out = [graph_dict(graphs, key, label, fusion) for key, label in graph_ids(payload)]
+    if out:
+        _mark_main(out[0], payload.get("meta") or {})
+    return out
+
+
+def _mark_main(graph: Dict[str, Any], meta: Dict[str, Any]) -> None:
+    """The payload's notes (a paste's gaps, where an ``analyze_fail`` stopped) as the
+    graph's own attributes (Model Explorer shows them when nothing is selected), and the
+    node the view selects first (the failing node) drawn in red."""
+    notes = [str(n) for n in meta.get("notes") or ()]
+    if notes:
+        groups = graph.setdefault("groupNodeAttributes", {})
+        groups[""] = {f"note {i + 1}" if i else "note": n for i, n in enumerate(notes)}
+    select = meta.get("select")
+    for node in graph["nodes"] if select else ():
+        if node["id"] == select:
+            node["style"] = {"backgroundColor": "#ffcdd2", "borderColor": "#c62828"}
+            node["attrs"].insert(0, _kv("ascend-lab", "the view selects this node first"))
 
 
 def graph_ids(payload: Dict[str, Any]) -> List[Tuple[str, str]]:

@@ -55,9 +55,10 @@ class MindSporeAdapter(Adapter):
     metadata = AdapterMetadata(
         id=ADAPTER_ID,
         name="MindSpore (ascend-lab)",
-        description="MindSpore .mindir, .ir dumps, dump folders (one graph per pass) and "
-        "saved ascend-lab payloads, with scopes as layers and fused kernels as layers",
-        fileExts=["mindir", "ir", "json"],
+        description="MindSpore .mindir, .ir / .dat dumps (analyze_fail too), dump folders "
+        "(<folder>/*.ir: one graph per pass) and saved ascend-lab payloads; scopes and fused "
+        "kernels are layers",
+        fileExts=["mindir", "ir", "dat", "json"],
     )
 
     def __init__(self) -> None:

@@ -99,3 +99,57 @@ def test_show_config_opens_the_saved_payload_through_the_adapter(tmp_path):
     assert model["adapterId"] == ADAPTER_ID and model["url"].endswith("LeNet5.json")
     assert len(data["nodeData"]) == 1  # the profile's kernel time
     assert MindSporeAdapter().convert(model["url"], {})["graphs"][0].id == "LeNet5"
+
+
+def test_an_analyze_fail_opens_on_its_failing_node():
+    path = FIXTURES.parent / "real" / "analyze_fail" / "heldout" / "forcekeng_transx"
+    payload = load_payload(str(path / "analyze_fail.dat"))
+    graph = MindSporeAdapter().convert(str(path / "analyze_fail.dat"), {})["graphs"][0]
+    assert graph.groupNodeAttributes[""]["note"].startswith("Compile failure: inference stopped")
+    failing = next(n for n in graph.nodes if n.id == payload["meta"]["select"])
+    assert failing.style.borderColor and failing.label == "_check_batch_size"
+
+
+SHOW = """
+import json, sys, time
+from ascend_lab.model_explorer import show
+with open(sys.argv[1], encoding="utf-8") as f:
+    frame = show(json.load(f))
+print("IFRAME", frame.src, flush=True)
+time.sleep(120)
+"""
+
+
+def test_show_serves_the_trace_and_its_node_data_on_localhost(tmp_path):
+    """show() as a notebook calls it (in a child process, stopped by its PID): the IFrame's
+    URL is Model Explorer on 127.0.0.1 with the payload and the kernel time."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=root)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SHOW, str(PROFILED)], stdout=subprocess.PIPE, env=env, text=True
+    )
+    try:
+        lines = []
+        while not lines or not lines[-1].startswith("IFRAME "):  # Model Explorer prints too
+            line = proc.stdout.readline()
+            assert line, lines
+            lines.append(line)
+        url = lines[-1].split(" ", 1)[1].strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        origin = url.split("/?", 1)[0]
+        with urllib.request.urlopen(origin + "/check_health", timeout=10) as r:
+            assert r.read() == b"model_explorer_ok"
+        with urllib.request.urlopen(origin + "/api/v1/load_node_data?node_data_index=0") as r:
+            content = json.loads(json.load(r)["content"])
+        assert content["LeNet5"]["name"] == "kernel time (µs)"
+        data = json.loads(urllib.parse.unquote(url.split("data=", 1)[1]))
+        assert data["models"][0]["adapterId"] == ADAPTER_ID
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(10)
