@@ -120,6 +120,9 @@ class Profile:
     memory: List["MemorySample"] = field(default_factory=list)
     rank: Optional[int] = None
     ranks: List["RankRun"] = field(default_factory=list)
+    # where the step times come from (ascend_lab.profiling.step_table.STEPS_FROM_*): the
+    # profiler's own step table, or the kernels' span as the labelled fallback
+    step_source: Optional[str] = None
 
     # -- numbers ------------------------------------------------------------------------
     @property
@@ -188,6 +191,8 @@ class Profile:
                     "host/launch gaps {:.3f} ms"
                 ).format(mean / 1000, busy / 1000, comm / 1000, gap / 1000)
             )
+            if self.step_source:
+                lines.append(_("step times from: {}").format(_(self.step_source)))
         if self.measured_steps:
             n = len(self.measured_steps)
             lines.append(

@@ -32,6 +32,9 @@ PATTERNS = {
     "memory_record": "memory_record*.csv",
     "operator_memory": "operator_memory*.csv",
     "profiler_db": "ascend_*_profiler*.db",
+    # torch_npu's db export: the step breakdown (StepTraceTime); msprof's own database
+    "analysis_db": "analysis.db",
+    "msprof_db": "msprof_*.db",
 }
 
 
@@ -54,6 +57,14 @@ class ProfilerFiles:
     def is_ascend_db(self) -> bool:
         """Only the SQLite database of an Ascend run (the text files were not exported)."""
         return "profiler_db" in self.paths and "kernel_details" not in self.paths
+
+    @property
+    def is_msprof_db(self) -> bool:
+        """Only msprof's own database (``msprof_<timestamp>.db``): nothing exported as text
+        and no framework database."""
+        return "msprof_db" in self.paths and not (
+            {"kernel_details", "profiler_db", "cpu_timestamps"} & set(self.paths)
+        )
 
     @property
     def is_cpu(self) -> bool:

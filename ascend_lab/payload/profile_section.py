@@ -44,6 +44,7 @@ def profile_section(profile: Profile, graph_key: Optional[str] = None) -> Dict[s
         "version": SECTION_VERSION,
         "graph": graph_key,
         "source": profile.source,
+        "step_source": profile.step_source,
         "steps": [
             {
                 "index": s.index,

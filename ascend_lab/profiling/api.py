@@ -19,6 +19,17 @@ from ascend_lab.parsers.profiler_cpu_files import parse_execute_timestamps, pars
 from ascend_lab.parsers.profiler_files import find_files, read_text
 from ascend_lab.parsers.trace_view import overlap_spans, parse_trace_view
 from ascend_lab.profiling.measurements import choose_rank_folder, read_ascend_measurements
+from ascend_lab.profiling.step_table import (
+    STEPS_FROM_CSV,
+    STEPS_FROM_DB_TABLE,
+    STEPS_FROM_KERNEL_SPAN,
+    STEPS_FROM_ONE_SPAN,
+    STEPS_FROM_RUNNER,
+    STEPS_FROM_STEP_TIME,
+    apply_step_table,
+    kernel_step_ids,
+    read_msprof_only,
+)
 
 __all__ = ["load_profile", "profile_net"]
 
@@ -44,6 +55,11 @@ def _read_launches(
         launches, windows = read_profiler_db(path)
         notes.append(msg("read from the profiler database {} (no kernel_details.csv)", path))
         source = "ascend"
+    elif files.is_msprof_db:
+        path = files.paths["msprof_db"]
+        launches, windows, db_notes = read_msprof_only(path)
+        notes.extend(db_notes)
+        source = "ascend"
     elif files.is_cpu:
         op_types = {}
         detail = files.get("cpu_op_detail")
@@ -55,7 +71,7 @@ def _read_launches(
     else:
         raise ProfileError(
             f"no per-kernel profiler file under {folder} (looked for kernel_details.csv, "
-            "ascend_*_profiler*.db and cpu_op_execute_timestamp_*.txt)"
+            "ascend_*_profiler*.db, msprof_*.db and cpu_op_execute_timestamp_*.txt)"
         )
     return source, launches, dict(files.paths), notes, windows
 
@@ -122,8 +138,10 @@ def _load(
         raise ProfileError(f"{folder} is not a folder")
     chosen, ranks, rank_notes = choose_rank_folder(folder, rank)
     source, launches, paths, notes, db_windows = _read_launches(chosen.path if chosen else folder)
+    step_source = STEPS_FROM_RUNNER if windows is not None else None
     if windows is None and db_windows:
-        windows = db_windows
+        windows, step_source = db_windows, STEPS_FROM_STEP_TIME
+    step_ids = kernel_step_ids(launches)  # before the steps are numbered from 0
     profile = build_profile(net_name, source, launches, windows, rank_notes + notes)
     profile.files = paths
     if chosen is not None:
@@ -132,11 +150,24 @@ def _load(
     if source == "ascend":
         _ascend_extras(profile)
         read_ascend_measurements(profile)
+    profile.step_source = step_source or _steps_from_table(profile, step_ids)
     if source == "cpu":
         profile.notes.append(
             N_("data loading is not reported on CPU (each step is called with the same inputs)")
         )
     return profile
+
+
+def _steps_from_table(profile: Profile, step_ids: List[int]) -> Optional[str]:
+    """The profiler's step table (step_trace_time.csv, analysis.db) for steps made from the
+    kernels' span, else the fallback's label (None: no steps)."""
+    if not profile.steps:
+        return None
+    if profile.measured_steps:
+        table = STEPS_FROM_CSV if profile.files.get("step_trace_time") else STEPS_FROM_DB_TABLE
+        if apply_step_table(profile, step_ids, table):
+            return table
+    return STEPS_FROM_KERNEL_SPAN if step_ids else STEPS_FROM_ONE_SPAN
 
 
 def attach_trace(profile: Profile, trace: Any, why_missing: Optional[str] = None) -> None:

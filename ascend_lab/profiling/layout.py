@@ -111,17 +111,30 @@ def _has_results(output: str) -> bool:
     return False
 
 
+def _msprof_exported(raw: str) -> bool:
+    """A ``PROF_*`` folder msprof itself parsed: its ``msprof_<timestamp>.db`` (and, with
+    ``--type=text``, ``mindstudio_profiler_output/``) is there."""
+    return any(
+        (n.startswith("msprof_") and n.endswith(".db")) or n == "mindstudio_profiler_output"
+        for n in _listdir(raw)
+    )
+
+
 def describe(folder: str) -> ProfilerFolder:
     """What ``folder`` (one rank's profiler folder) holds."""
     names = _listdir(folder)
-    raw = [os.path.join(folder, n) for n in names if n.startswith(RAW_PREFIX)]
+    raw = [
+        r
+        for r in (os.path.join(folder, n) for n in names if n.startswith(RAW_PREFIX))
+        if _is_dir(r)
+    ]
     output = os.path.join(folder, OUTPUT_FOLDER)
+    framework = _framework(folder)
+    analysed = _is_dir(output) and _has_results(output)
+    if not analysed and framework is None:  # msprof's own collection, parsed by msprof
+        analysed = any(_msprof_exported(r) for r in raw)
     return ProfilerFolder(
-        path=folder,
-        rank=rank_of(folder),
-        framework=_framework(folder),
-        analysed=_is_dir(output) and _has_results(output),
-        raw=[r for r in raw if _is_dir(r)],
+        path=folder, rank=rank_of(folder), framework=framework, analysed=analysed, raw=raw
     )
 
 

@@ -6,7 +6,7 @@
 from typing import List, Optional, Tuple
 
 from ascend_lab.errors.profile import ProfileError
-from ascend_lab.i18n import N_, msg
+from ascend_lab.i18n import msg
 from ascend_lab.model.profile import MeasuredStep, Profile, RankRun
 from ascend_lab.parsers.profiler_ascend_files import (
     parse_memory_record,
@@ -85,18 +85,33 @@ def choose_rank_folder(
     return chosen, ranks, notes
 
 
+def _step_table_in_database(profile: Profile) -> List[MeasuredStep]:
+    """The ``StepTraceTime`` table of torch_npu's ``analysis.db`` (its db export), if any."""
+    path = profile.files.get("analysis_db")
+    if not path:
+        return []
+    from ascend_lab.parsers.profiler_db_steps import read_step_trace_table
+
+    return read_step_trace_table(path)
+
+
 def read_ascend_measurements(profile: Profile) -> None:
     """Add the measured steps and memory over time of the files found for ``profile``."""
     steps_path = profile.files.get("step_trace_time")
     if steps_path:
         profile.measured_steps = parse_step_trace_time(read_text(steps_path), steps_path)
+        measured_from = "step_trace_time.csv"
+    else:
+        profile.measured_steps = _step_table_in_database(profile)
+        measured_from = "analysis.db (StepTraceTime)"
     if profile.measured_steps:
         # build derived the step spans from the kernels; the profiler's own breakdown is here
         profile.notes = [n for n in profile.notes if not str(n).startswith(NO_MEASURED_STEPS)]
         profile.notes.append(
-            N_(
-                "measured steps from step_trace_time.csv: computing, communication not "
-                "overlapped, overlapped, free and bubble per step"
+            msg(
+                "measured steps from {}: computing, communication not overlapped, overlapped, "
+                "free and bubble per step",
+                measured_from,
             )
         )
     record = profile.files.get("memory_record")

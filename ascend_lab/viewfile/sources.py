@@ -268,7 +268,7 @@ def is_profiler_output(path: str) -> bool:
     if profiler_folders(path):
         return True
     found = find_files(path)
-    return found.is_ascend or found.is_ascend_db or found.is_cpu
+    return found.is_ascend or found.is_ascend_db or found.is_msprof_db or found.is_cpu
 
 
 def profile_folder_payload(path: str, rank: Optional[int] = None) -> Dict[str, Any]:

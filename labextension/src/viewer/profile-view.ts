@@ -33,6 +33,9 @@ export interface ProfileSection extends schema.Profile {
   memory?: MeasuredParts['memory'];
   rank?: number | null;
   ranks?: MeasuredParts['ranks'];
+  /** where the step times come from: the profiler's step table, or the kernels' span as
+   * the labelled fallback (ascend_lab/profiling/step_table.py; absent in older payloads) */
+  step_source?: string | null;
 }
 
 /** The section if it has the fields this view reads, else an error message. */
@@ -151,6 +154,8 @@ const STYLE = `
 .al-prof h4 { margin: 8px 0 4px; font-size: 12px; }
 .al-prof .al-prof-sum { color: var(--al-fg2); margin: 2px 0; }
 .al-prof .al-prof-notes li { color: var(--al-fg2); }
+.al-prof .al-prof-steps-from { color: var(--al-fg2); margin: 2px 0; }
+.al-prof .al-prof-steps-from.al-prof-fallback { font-style: italic; }
 .al-prof table { border-collapse: collapse; width: 100%; }
 .al-prof th, .al-prof td { text-align: left; padding: 2px 6px; border-bottom: 1px solid var(--al-border); white-space: nowrap; }
 .al-prof td.al-num, .al-prof th.al-num { text-align: right; }
@@ -293,6 +298,19 @@ export class ProfileView {
           )
         )
       );
+      if (typeof p.step_source === 'string' && p.step_source) {
+        box.appendChild(
+          h(
+            'p',
+            {
+              class:
+                'al-prof-steps-from' +
+                (p.step_source.includes('fallback') ? ' al-prof-fallback' : '')
+            },
+            viewerTrans().__('step times from: %1', p.step_source)
+          )
+        );
+      }
     }
     if (p.notes.length) {
       const ul = h('ul', { class: 'al-prof-notes' });

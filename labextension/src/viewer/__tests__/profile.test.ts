@@ -139,6 +139,24 @@ describe('profile view', () => {
     expect(host.querySelector('.al-time-legend')).toBeNull();
   });
 
+  it('says where the step times come from, and marks the kernel-span fallback', () => {
+    for (const [source, fallback] of [
+      ['kernel span (fallback)', true],
+      ['step_trace_time.csv', false]
+    ] as [string, boolean][]) {
+      const p = lenet();
+      p.profile.step_source = source;
+      mount(p).app!.show('profile');
+      const line = host.querySelector<HTMLElement>('.al-prof-steps-from')!;
+      expect(line.textContent).toBe(`step times from: ${source}`);
+      expect(line.classList.contains('al-prof-fallback')).toBe(fallback);
+    }
+    const old = lenet(); // a payload saved before the field
+    delete old.profile.step_source;
+    mount(old).app!.show('profile');
+    expect(host.querySelector('.al-prof-steps-from')).toBeNull();
+  });
+
   it('sets payload strings as text and rejects a broken section in its tab only', () => {
     const p = lenet();
     p.profile.kernels[0].name = `Default/${XSS}/Conv2D-op0`;
