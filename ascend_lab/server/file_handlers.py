@@ -249,18 +249,20 @@ def load_payload(where: Where) -> Tuple[int, Any]:
     A dump folder answers its main views and pass list only; each pass's graph is asked for
     when the pass slider reaches it (:func:`load_pass`)."""
     from ascend_lab.viewfile import ViewFileError, payload_for_path
+    from ascend_lab.viewfile.sources import DumpFolder, MindirFile, find_kind
 
     path = where.path
     refusal = _refusal(where)
     if refusal is not None:
         return refusal
     try:
-        if os.path.isdir(path):
+        kind = find_kind(path)  # the source table: the row that opens this path
+        if isinstance(kind, DumpFolder):
             source, lock = folder_source(path)
             with lock:
                 body = source.to_payload(passes="none")
         else:
-            if path.lower().endswith(".mindir"):
+            if isinstance(kind, MindirFile):
                 graph_bytes = _mindir_graph_bytes(path)
                 limit = _env_int(GRAPH_MAX_BYTES_ENV, DEFAULT_GRAPH_MAX_BYTES)
                 if graph_bytes > limit:

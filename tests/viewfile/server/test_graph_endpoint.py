@@ -41,6 +41,12 @@ async def test_each_kind_answers_its_payload(jp_fetch, files):
     assert len(folder["passes"]) >= 4
 
 
+async def test_a_profiler_folder_is_opened_by_its_row_of_the_source_table(jp_fetch, jp_root_dir):
+    shutil.copytree(FIXTURES.parent / "profile" / "cpu-2.10-lenet", jp_root_dir / "prof")
+    payload = await _get(jp_fetch, "prof")
+    assert payload["meta"]["source"] == "profile-folder" and payload["profile"]["kernels"]
+
+
 async def test_refusals_say_why(jp_fetch, files, monkeypatch):
     code, message = await _refused(jp_fetch, "broken.mindir")
     assert code == 400 and "corrupt or truncated MindIR" in message
