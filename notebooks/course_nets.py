@@ -27,8 +27,10 @@ from ascend_lab.i18n.plot_font import prefer_cjk_font
 # Printed in the reader's language (the Chinese edition's kernel picks Chinese by itself).
 CPU_NOTE = i18n.N_(
     "No Ascend NPU here: running on CPU. What differs: kernels are CPU kernels (no AI Core / "
-    "AI CPU split, no CANN graph engine), graph-kernel fusion uses AKG's CPU backend, memory "
-    "comes from a dynamic host pool (no SOMAS offsets), AMP keeps Conv2D/MatMul in float32, "
+    "AI CPU split, no CANN graph engine), graph-kernel fusion uses AKG's CPU backend (jit_level "
+    "O1 does not fuse on CPU), memory is host memory (the reuse algorithm is set_memory's "
+    "optimize_level on every device: O0, the default, reuses dynamically, O1 plans static SOMAS "
+    "offsets), AMP keeps Conv2D/MatMul in float32, "
     "data parallel uses MindSpore's own collective backend (mccl) instead of HCCL, and every "
     "time you measure is a CPU time. The structure (graphs, passes, plans) is the same."
 )
