@@ -33,3 +33,16 @@ def test_binder_environment_runs_notebook_0(tmp_path):
     assert "binder check passed" in proc.stdout, tail
     executed = tmp_path / "binder" / "out" / "00_stack_and_machine.ipynb"
     assert executed.is_file()
+
+
+def test_binder_installs_a_font_the_chinese_plots_find():
+    """repo2docker installs binder/apt.txt's packages; the zh plots need a CJK font there."""
+    from ascend_lab.i18n.plot_font import CJK_FONTS
+
+    with open(os.path.join(ROOT, "binder", "apt.txt"), encoding="utf-8") as fh:
+        packages = [ln.strip() for ln in fh if ln.strip() and not ln.startswith("#")]
+    # the Debian package -> the family name matplotlib's font manager reports for it
+    families = {"fonts-wqy-microhei": "WenQuanYi Micro Hei", "fonts-noto-cjk": "Noto Sans CJK SC"}
+    found = [families[p] for p in packages if p in families]
+    assert found, packages
+    assert all(f in CJK_FONTS for f in found)
