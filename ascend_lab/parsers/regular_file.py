@@ -113,6 +113,10 @@ def open_fd(path: str, dir_fd: Optional[int] = None) -> int:
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink
             raise NotARegularFile(exc.errno, "a symbolic link, not read", path) from None
+        if exc.errno == errno.ENXIO:  # a socket (or a FIFO with no writer on some systems)
+            raise NotARegularFile(
+                exc.errno, "a socket, not a regular file; not read", path
+            ) from None
         raise
     try:
         mode = os.fstat(fd).st_mode
