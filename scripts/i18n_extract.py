@@ -25,7 +25,7 @@ import ast
 import re
 import sys
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "ascend_lab" / "locale" / "zh_CN" / "LC_MESSAGES" / "ascend_lab_py.po"
@@ -257,6 +257,20 @@ def _sources(root: Path) -> List[Path]:
     return paths + [p for p in cli_files(root) if p not in paths]
 
 
+CODE_TABLE = "ascend_lab/doctor/error_codes.json"
+
+
+def code_table_texts(root: Path = ROOT) -> Iterator[Tuple[str, str]]:
+    """(English, Chinese) of the DCMI codes' meanings and next steps in the doctor's code
+    tables: the status shows them (ascend_lab/probes/smi_failure.py) as plain strings."""
+    import json
+
+    table = json.loads((root / CODE_TABLE).read_text(encoding="utf-8"))
+    for item in table.get("dcmi", {}).values():
+        yield item["meaning"], item["zh"]
+        yield from zip(item["next"], item["next_zh"])
+
+
 def extract(root: Path = ROOT) -> Dict[str, List[str]]:
     """``{msgid: ["path:line", ...]}`` of every message ascend-lab's Python side can show."""
     found: Dict[str, List[str]] = {}
@@ -266,6 +280,8 @@ def extract(root: Path = ROOT) -> Dict[str, List[str]]:
             text = _help_text(expr)
             if _useful(text) and text is not None:
                 found.setdefault(text, []).append(f"{rel}:{getattr(expr, 'lineno', 0)}")
+    for english, _zh in code_table_texts(root):
+        found.setdefault(english, []).append(CODE_TABLE)
     for path in _sources(root):
         rel = str(path.relative_to(root))
         tree = ast.parse(path.read_text(encoding="utf-8"), rel)
@@ -318,6 +334,9 @@ def main() -> int:
 
     old = dict(parse_po(PO.read_text(encoding="utf-8"))[1]) if PO.exists() else {}
     messages = extract()
+    for english, chinese in code_table_texts():  # the table carries its own Chinese
+        if not old.get(english):
+            old[english] = chinese
     for gone in sorted(set(old) - set(messages)):
         print("dropped:", gone)
     PO.write_text(write_po(messages, old), encoding="utf-8")

@@ -24,6 +24,18 @@ from ascend_lab.model.device_status import Chip, Process
 _MISSING = {"", "-", "--", "NA", "N/A", "na", "n/a"}
 _HEADER_LINE = re.compile(r"npu-smi\s+(\S+)(?:\s+Version:\s*(\S+))?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^\s*\+[-=+]*\+?\s*$")
+# What npu-smi prints instead of a table (npu-smi's own messages, the loader's, the shell's).
+_DCMI_RET = re.compile(r"(?i)\bret(?: is|\s*=)\s{0,3}(-8\d{3})(?!\d)")
+_DCMI_FAILED = re.compile(
+    r"(?i)dcmi[^\n]{0,40}initiali[sz]ed? failed|failed to init[^\n]{0,20}dcmi"
+)
+_LIBRARY = re.compile(
+    r"error while loading shared libraries: ([A-Za-z0-9_.+-]{1,100}\.so[0-9.]{0,20})"
+)
+_PERMISSION = re.compile(r"(?i)permission denied")
+_NO_DEVICE_NODE = re.compile(
+    r"/dev/davinci[a-z_]{0,20}\d{0,3}[^\n]{0,40}(?:No such file|not exist)"
+)
 # Hostile or broken output must not turn into an unbounded status: keep the first few.
 MAX_PROBLEMS = 20
 MAX_PROCESSES = 100
@@ -47,6 +59,49 @@ class NpuSmiInfo:
             self.problems.append(text[:200])
         else:
             self.more_problems += 1
+
+
+@dataclass(frozen=True)
+class SmiFailure:
+    """What ``npu-smi`` printed instead of a table, recognised.
+
+    ``kind``: "dcmi" (a DCMI return code: ``code`` is "-8005"...), "dcmi-init" (DCMI failed
+    to start, no code printed), "library" (a shared library did not load: ``library``),
+    "permission" or "device-node" (a /dev/davinci* node is missing). ``line`` is the line
+    that shows it, as printed (stripped, at most 200 characters).
+    """
+
+    kind: str
+    line: str
+    code: str = ""
+    library: str = ""
+
+
+def failure_of(text: str) -> Optional[SmiFailure]:
+    """The failure ``text`` (npu-smi's stdout and stderr) shows, or None. The most specific
+    wins: a DCMI code, a library, a device node, a DCMI start-up failure, a permission."""
+    text = text[:65536]
+
+    def line_at(pos: int) -> str:
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        return text[start : end if end >= 0 else len(text)].strip()[:200]
+
+    m = _DCMI_RET.search(text)
+    if m:
+        return SmiFailure("dcmi", line_at(m.start()), code=m.group(1))
+    m = _LIBRARY.search(text)
+    if m:
+        return SmiFailure("library", line_at(m.start()), library=m.group(1))
+    for kind, pattern in (
+        ("device-node", _NO_DEVICE_NODE),
+        ("dcmi-init", _DCMI_FAILED),
+        ("permission", _PERMISSION),
+    ):
+        m = pattern.search(text)
+        if m:
+            return SmiFailure(kind, line_at(m.start()))
+    return None
 
 
 def _cells(line: str) -> List[str]:

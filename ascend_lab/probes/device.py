@@ -22,7 +22,7 @@ from ascend_lab.model.device_status import (
     order_warnings,
 )
 from ascend_lab.parsers import npu_smi
-from ascend_lab.probes import ascend_install, envcheck, npu_smi_runner
+from ascend_lab.probes import ascend_install, envcheck, npu_smi_runner, smi_failure
 
 CACHE_SECONDS = 3.0
 _lock = threading.Lock()
@@ -227,6 +227,8 @@ def _collect(
     status.npu_smi_path = exe
     smi_reason = ""
     smi_failed = False  # npu-smi exists but did not give a table
+    failure = None  # what it printed instead, recognised (parsers.npu_smi.failure_of)
+    smi_fix = ""  # the next step for the failure, when it is recognised
     parsed = None
     if not query_npu_smi:
         smi_reason = "npu-smi not run here (the hub service probes the chips)"
@@ -234,6 +236,8 @@ def _collect(
         smi_reason = "npu-smi not found on PATH"
     else:
         result = run(exe, ["info"], timeout)
+        printed = result.stdout + "\n" + getattr(result, "stderr", "")
+        failure = npu_smi.failure_of(printed) if not result.ok else None
         if not result.ok:
             smi_reason, smi_failed = result.reason, True
         else:
@@ -242,6 +246,7 @@ def _collect(
                 smi_reason, smi_failed = "npu-smi printed nothing", True
             elif not parsed.has_table:
                 smi_reason, smi_failed = "npu-smi printed no NPU table (unrecognised output)", True
+                failure = npu_smi.failure_of(printed)
             elif not parsed.chips:
                 smi_reason, smi_failed = "npu-smi found no NPU chips", True
             # the counts come first, so they survive the cap on the number of warnings
@@ -275,6 +280,9 @@ def _collect(
                         "npu",
                     )
                 )
+    if failure is not None:  # name the cause and the next step, from the code tables
+        cause, smi_fix = smi_failure.explain_failure(failure)
+        smi_reason = smi_failure.smi_failure_reason(smi_reason, cause, smi_fix)
     if parsed is not None:
         status.chips = parsed.chips
         status.processes = parsed.processes
@@ -318,7 +326,8 @@ def _collect(
         warnings.append(
             StatusWarning(
                 smi_reason,
-                "Run `npu-smi info` in a terminal; if it fails, reinstall the NPU driver "
+                smi_fix
+                or "Run `npu-smi info` in a terminal; if it fails, reinstall the NPU driver "
                 "and firmware (or restart the machine/container with the NPU attached)",
                 "error",
                 "npu",

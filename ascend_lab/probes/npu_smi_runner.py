@@ -28,6 +28,7 @@ class RunResult:
     returncode: Optional[int] = None
     seconds: float = 0.0
     timed_out: bool = False
+    stderr: str = ""  # what it printed on stderr (capped like stdout)
 
 
 def find_npu_smi(path_env: Optional[str] = None) -> Optional[str]:
@@ -133,7 +134,10 @@ def run_capped(
         reason = f"{label} exited with code {proc.returncode}"
         if first:
             reason += ": " + first
-        return RunResult(False, text, reason, proc.returncode, seconds)
+        return RunResult(
+            False, text, reason, proc.returncode, seconds,
+            stderr=err.decode("utf-8", errors="replace"),
+        )  # fmt: skip
     return RunResult(True, text, "", proc.returncode, seconds)
 
 

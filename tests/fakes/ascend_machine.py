@@ -43,6 +43,7 @@ SYNTHETIC = os.path.join(HERE, "npu_smi")  # variants written for tests (see its
 DEFAULT_INFO = "info_910b3_x8_npu-smi-25.2.0.txt"
 BEHAVIOURS = (
     "print",
+    "print_fail",  # print the info text (a recorded failure) and exit 255, as npu-smi does
     "hang",
     "fail",
     "garbage",
@@ -218,6 +219,9 @@ def _script(behaviour: str, info: str, data_dir: str, log: str, hang_seconds: fl
         lines.append(
             "echo 'dcmi model initialized failed, because the device is used. ret is -8020' >&2"
         )
+        lines.append("exit 255")
+    elif behaviour == "print_fail":
+        lines.append(f"cat {q(info)}")
         lines.append("exit 255")
     elif behaviour == "garbage":
         lines.append("printf 'Segmentation\\tfault?? |||| +--+ 0 0 | x / y\\n\\001\\002 NPU\\n'")

@@ -1,0 +1,98 @@
+"""npu-smi printing a failure instead of a table (#36): the status names the cause and the
+next step from the doctor's code tables, for real failure outputs (tests/fixtures/npu_smi,
+fail_*.txt, provenance in the README there)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ascend_lab.doctor.codes import find_codes
+from ascend_lab.i18n import using
+from ascend_lab.parsers.npu_smi import failure_of
+from ascend_lab.probes import device as probe
+from ascend_lab.probes import smi_failure
+from tests.fakes.ascend_machine import NPU_SMI_FIXTURES, REPO, make_fake_machine
+
+CASES = [
+    ("fail_dcmi_-8005_vllm_ascend_2698.txt", "dcmi", "DCMI error -8005 (DCMI_ERR_CODE_INNER_ERR)",
+     "lsmod | grep drv_davinci"),
+    ("fail_dcmi_-8020_cann_container_image_46.txt", "dcmi",
+     "DCMI error -8020 (DCMI_ERR_CODE_RESOURCE_OCCUPIED)", "docker ps"),
+    ("fail_libc_sec_hami_615.txt", "library", "the library libc_sec.so did not load",
+     "LD_LIBRARY_PATH"),
+]  # fmt: skip
+
+
+def _read(name):
+    with open(os.path.join(NPU_SMI_FIXTURES, name), encoding="utf-8") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("name, kind, cause, step", CASES)
+def test_the_failure_is_recognised_and_explained(name, kind, cause, step):
+    failure = failure_of(_read(name))
+    assert failure is not None and failure.kind == kind
+    got_cause, got_step = smi_failure.explain_failure(failure)
+    assert got_cause.startswith(cause) and step in got_step
+
+
+@pytest.mark.parametrize("name, kind, cause, step", CASES)
+def test_status_names_cause_and_next_step(tmp_path, monkeypatch, name, kind, cause, step):
+    machine = make_fake_machine(tmp_path, behaviour="print_fail", info_text=_read(name))
+    machine.activated(monkeypatch)
+    s = probe.collect_status()
+    assert s.mode == "cpu" and s.chips == []
+    assert "npu-smi exited with code 255" in s.reason
+    assert cause in s.reason and step in s.reason  # the status bar shows the reason
+    (w,) = [w for w in s.warnings if w.component == "npu"]
+    assert w.severity == "error" and cause in w.message and step in w.fix
+
+
+def test_status_and_doctor_give_one_meaning_for_a_dcmi_code():
+    text = _read("fail_dcmi_-8020_cann_container_image_46.txt")
+    (note,) = find_codes(text)
+    cause, step = smi_failure.explain_failure(failure_of(text))
+    assert note.meaning in cause and note.next_steps[0] == step
+    assert note.topics[0] == "device-busy"
+
+
+def test_status_cli_and_chinese(tmp_path):
+    machine = make_fake_machine(
+        tmp_path, behaviour="print_fail",
+        info_text=_read("fail_dcmi_-8005_vllm_ascend_2698.txt"),
+    )  # fmt: skip
+    env = dict(machine.environ(), LANG="C.UTF-8", PYTHONIOENCODING="utf-8")
+    env.pop("ASCEND_LAB_LANG", None)
+    run = [sys.executable, "-m", "ascend_lab", "status"]
+    kw = dict(env=env, cwd=str(REPO), capture_output=True, text=True, timeout=120)
+    out = subprocess.run(run, **kw)
+    assert "DCMI error -8005" in out.stdout and "lsmod | grep drv_davinci" in out.stdout
+    data = json.loads(subprocess.run(run + ["--json"], **kw).stdout)
+    assert "DCMI_ERR_CODE_INNER_ERR" in data["reason"]
+    zh = subprocess.run(run + ["--lang", "zh_CN"], **kw).stdout
+    assert "DCMI 内部错误" in zh and "原因" in zh
+
+
+def test_what_is_not_a_failure():
+    assert failure_of("") is None
+    assert failure_of(_read_table()) is None
+    assert failure_of("temperature -8005 C") is None
+
+
+def _read_table():
+    return _read("info_910b3_x8_npu-smi-25.2.0.txt")
+
+
+def test_a_dcmi_code_the_tables_do_not_list():
+    cause, step = smi_failure.explain_failure(
+        failure_of("dcmi module initialize failed. ret is -8099")
+    )
+    assert "-8099" in cause and "drv_davinci" in step
+    with using("zh_CN"):
+        from ascend_lab.i18n import localize
+
+        zh = localize(smi_failure.smi_failure_reason("npu-smi exited with code 255", cause, step))
+    assert "DCMI 错误 -8099" in zh and "下一步" in zh
