@@ -321,8 +321,15 @@ def _kind_of_title(title: str, family: str) -> str:
 OP_FAMILIES = ("E5", "E6", "E7", "E8", "EZ")
 
 
+# Families whose codes are about operators (GE, FE, AI CPU, TE fusion, the compile checks,
+# TBE, operators / aclnn): "not supported" there is an operator, dtype, format or shape.
+OPERATOR_FAMILIES = ("E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "EA", "EB", "EZ")
+
+
 def _topics_for(words: Dict[str, Any], kind: str, family: str, code: str) -> List[str]:
     topics = list(words["kinds"][kind].get("topics", []))
+    if kind == "unsupported" and family not in OPERATOR_FAMILIES:
+        topics = []  # a feature of the runtime, ACL, profiling...: not an operator's
     if family in OP_FAMILIES and kind in ("shape", "invalid-argument", "op-input"):
         topics = ["op-input-check"]
     if family == "E3" and kind in ("execution", "internal"):
