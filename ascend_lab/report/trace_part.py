@@ -12,6 +12,7 @@ import time
 from typing import List, Tuple
 
 from ascend_lab.doctor.intake import read_tail_file
+from ascend_lab.parsers.regular_file import read_gated
 from ascend_lab.report.bundle import Bundle
 from ascend_lab.report.machine import Budget
 
@@ -52,8 +53,11 @@ def _add_capped(bundle: Bundle, folder: str, dest: str, cap: int, item: str) -> 
         if used + size > cap:
             skipped += 1
             continue
-        with open(full, "rb") as f:
-            data = f.read(size)
+        try:  # the one gate: a FIFO or a link leaving the dump folder is skipped, not read
+            data = read_gated(full, size, root=folder)
+        except OSError:
+            skipped += 1
+            continue
         if rel.endswith(_TEXT_SUFFIXES) or "." not in os.path.basename(rel):
             bundle.add_text(f"{dest}/{rel}", data.decode("utf-8", "replace"))
         else:
@@ -133,8 +137,11 @@ def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
                 )
                 summary = os.path.join(out, level, "summary.txt")
                 if os.path.isfile(summary):
-                    with open(summary, encoding="utf-8", errors="replace") as f:
-                        bundle.add_text(f"trace/{level}/summary.txt", f.read(64 * 1024))
+                    try:
+                        text = read_gated(summary, 64 * 1024, root=out)
+                    except OSError:
+                        text = b""
+                    bundle.add_text(f"trace/{level}/summary.txt", text.decode("utf-8", "replace"))
         if os.path.isdir(os.path.join(out, "profile")):
             _add_capped(
                 bundle,
@@ -145,7 +152,9 @@ def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
             )
         mindir = os.path.join(out, "net.mindir")
         if os.path.isfile(mindir) and os.path.getsize(mindir) < 16 * 1024 * 1024:
-            with open(mindir, "rb") as f:
-                bundle.add_binary("trace/net.mindir", f.read())
+            try:
+                bundle.add_binary("trace/net.mindir", read_gated(mindir, 16 << 20, root=out))
+            except OSError:
+                pass
     finally:
         shutil.rmtree(work, ignore_errors=True)
