@@ -96,3 +96,19 @@ def test_a_dcmi_code_the_tables_do_not_list():
 
         zh = localize(smi_failure.smi_failure_reason("npu-smi exited with code 255", cause, step))
     assert "DCMI 错误 -8099" in zh and "下一步" in zh
+
+
+def test_a_failure_printed_with_exit_code_0_and_the_magic_card(tmp_path, monkeypatch):
+    """Some npu-smi builds print the DCMI line and exit 0: no table, the same cause."""
+    from ascend_lab.device.magic import status_magic
+
+    text = _read("fail_dcmi_-8020_cann_container_image_46.txt")
+    make_fake_machine(tmp_path, behaviour="print", info_text=text).activated(monkeypatch)
+    s = probe.collect_status()
+    assert "npu-smi printed no NPU table" in s.reason
+    assert "DCMI error -8020 (DCMI_ERR_CODE_RESOURCE_OCCUPIED)" in s.reason
+    shown = status_magic(None, "--refresh")
+    page = shown._repr_html_()
+    assert "DCMI_ERR_CODE_RESOURCE_OCCUPIED" in page and "docker ps" in page
+    zh = status_magic(None, "--lang zh").to_text()
+    assert "DCMI 错误 -8020" in zh and "设备资源被其他进程或容器占用" in zh
