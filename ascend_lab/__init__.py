@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 from ascend_lab._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ascend_lab.comparison.model import Comparison
     from ascend_lab.model.profile import Profile
-    from ascend_lab.tracing.trace import Trace
+    from ascend_lab.results.comparison import Comparison
+    from ascend_lab.results.trace import Trace
 
 __all__ = [
     "__version__",
@@ -71,7 +71,7 @@ def trace(
         progress: show progress (default: in notebooks, not in CI or terminals).
 
     Returns:
-        a :class:`ascend_lab.tracing.trace.Trace`.
+        a :class:`ascend_lab.results.trace.Trace`.
 
     Traces are serialised per process: a second trace while one runs raises
     :class:`~ascend_lab.errors.trace.TraceBusyError`. A net that does not compile raises
@@ -106,7 +106,7 @@ def profile(
         warmup: unprofiled calls first (the first call compiles the graph).
         keep: keep the profiler's folder (``Profile.profiler_dir``); otherwise it is
             written to a private temporary folder and removed before returning.
-        trace: a :class:`~ascend_lab.tracing.trace.Trace` of this net to join the kernels to;
+        trace: a :class:`~ascend_lab.results.trace.Trace` of this net to join the kernels to;
             ``None`` traces the net first (one compile with IR dumps); ``False`` skips it.
         step: a function to call once per step instead of ``net(*inputs)``, e.g. your
             training step with its data loading: what it does on the host (a slow
@@ -151,7 +151,7 @@ def compare(
         profiles: ``(profile_a, profile_b)`` from :func:`profile`, for the time per step.
 
     Returns:
-        a :class:`ascend_lab.comparison.model.Comparison`.
+        a :class:`ascend_lab.results.comparison.Comparison`.
     """
     from ascend_lab.comparison import compare as _compare
 
@@ -183,7 +183,7 @@ def compare_numerics(a: Any, *args: Any, **kwargs: Any) -> Any:
     errors). Keywords: ``amp``, ``mapping`` (``{a_path: b_path}``), ``k`` and ``floor``
     (first divergence: rel err > max(k x input rel err, floor)), ``tensors``,
     ``sample_size``, ``capture``, ``fusion``. Returns a
-    :class:`~ascend_lab.numerics.result.NumericsResult`; bad sides, inputs or references
+    :class:`~ascend_lab.results.numerics.NumericsResult`; bad sides, inputs or references
     raise :class:`~ascend_lab.errors.numerics.NumericsError` subclasses.
     """
     from ascend_lab.numerics.api import compare_numerics as run

@@ -39,8 +39,9 @@ MARKED_DIRS = (
     "ascend_lab/profiling",
     # the stages' modules that status, doctor, trace and profile messages come from
     *(f"ascend_lab/{stage}" for stage in ("probes", "capture", "errors")),
-    "ascend_lab/comparison/model.py",
-    "ascend_lab/numerics/result.py",  # compare_numerics' summary and table (the doctor reads both)
+    # the results: a trace's summary, a comparison's, compare_numerics' summary and table (the
+    # doctor reads both), the memory plans' tables
+    "ascend_lab/results",
     "ascend_lab/model/device_status.py",
     "ascend_lab/model/profile.py",
     "ascend_lab/analysis/compat.py",

@@ -1,7 +1,7 @@
 """``%ascend_compare a b [--html FILE] [--no-view] [-o var]``: two traces side by side.
 
 ``a`` and ``b`` are names (or Python expressions) in the user's namespace: traces,
-saved payload dicts or graphs. The :class:`~ascend_lab.comparison.model.Comparison` is
+saved payload dicts or graphs. The :class:`~ascend_lab.results.comparison.Comparison` is
 stored in ``_compare`` (or the ``-o`` name), its summary displayed, then the viewer.
 """
 
@@ -29,8 +29,8 @@ def parse_line(line: str) -> argparse.Namespace:
 
 def compare_magic(shell: Any, line: str) -> Optional[Any]:
     """Compare two traces named on the magic line; print a clear message on bad input."""
-    from ascend_lab.comparison.model import compare
     from ascend_lab.payload import PayloadError
+    from ascend_lab.comparison import compare
 
     try:
         args = parse_line(line)

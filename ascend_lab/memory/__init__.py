@@ -14,14 +14,15 @@ from ascend_lab.analysis.planner import (
     plan_graph,
     validate,
 )
-from ascend_lab.memory.compare import (
+from ascend_lab.capture.runtime import runtime_peak
+from ascend_lab.memory.compare import with_runtime_peak
+from ascend_lab.render.memory_plot import plot_memory_map
+from ascend_lab.results.memory import (
     PlanComparison,
     compare_many,
     compare_plans,
     fusion_comparison,
-    runtime_peak,
 )
-from ascend_lab.render.memory_plot import plot_memory_map
 
 __all__ = [
     "STRATEGIES",
@@ -40,4 +41,5 @@ __all__ = [
     "plot_memory_map",
     "runtime_peak",
     "validate",
+    "with_runtime_peak",
 ]

@@ -9,7 +9,7 @@ __all__ = ["CaptureInfo", "RecordedCapture"]
 
 
 class CaptureInfo(Protocol):
-    """What :class:`~ascend_lab.tracing.trace.Trace` reads of the capture behind its dumps."""
+    """What :class:`~ascend_lab.results.trace.Trace` reads of the capture behind its dumps."""
 
     output: Any
     compile_seconds: float

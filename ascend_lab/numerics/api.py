@@ -31,7 +31,7 @@ from typing import Any, Mapping, Optional, Tuple
 from ascend_lab.analysis.numeric_compare import K_DEFAULT, align, align_ops, find_divergence
 from ascend_lab.errors.numerics import NumericsInputError
 from ascend_lab.model.tensor_stats import SAMPLE_SIZE
-from ascend_lab.numerics.result import REFERENCE, NumericsResult
+from ascend_lab.results.numerics import REFERENCE, NumericsResult
 
 CAPTURES = ("cells", "dump")
 

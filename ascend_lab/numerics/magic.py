@@ -6,7 +6,7 @@ on that side) numeric comparison of two sides
 (``a`` a Cell; ``b`` a Cell, a dict of reference arrays or a ``.npz`` path) on the inputs
 that follow; with ``--amp O2`` there is no ``b``: ``a`` is compared with its AMP copy.
 Names are Python expressions in the user's namespace. The
-:class:`~ascend_lab.numerics.result.NumericsResult` is stored in ``_numerics`` (or the
+:class:`~ascend_lab.results.numerics.NumericsResult` is stored in ``_numerics`` (or the
 ``-o`` name) and displayed.
 """
 

@@ -16,7 +16,7 @@ from ascend_lab.payload.schema import SCHEMA_ID
 
 if TYPE_CHECKING:  # pragma: no cover
     from ascend_lab.payload.packing import PassPacker
-    from ascend_lab.tracing.trace import Trace
+    from ascend_lab.results.trace import Trace
 
 PASS_MODES = ("changed", "all", "none")
 

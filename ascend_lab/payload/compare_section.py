@@ -1,4 +1,4 @@
-"""A :class:`~ascend_lab.comparison.model.Comparison` as an ``ascend-lab.graph/1`` payload.
+"""A :class:`~ascend_lab.results.comparison.Comparison` as an ``ascend-lab.graph/1`` payload.
 
 Both final graphs go into ``graphs`` (keys ``a`` and ``b``, their fused-kernel subgraphs
 as ``a/<name>``, ``b/<name>``), ``views.main`` is ``a``, and the ``compare`` section
@@ -13,7 +13,7 @@ from ascend_lab.payload.build import add_graph
 from ascend_lab.payload.schema import SCHEMA_ID
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ascend_lab.comparison.model import Comparison
+    from ascend_lab.results.comparison import Comparison
 
 
 def comparison_payload(cmp: "Comparison") -> Dict[str, Any]:

@@ -26,7 +26,7 @@ def __getattr__(name: str) -> Any:
 
 
 def show_trace(trace: Any, view: str = "all", passes: str = "none", **kwargs: Any) -> Any:
-    """The viewer for a :class:`~ascend_lab.tracing.trace.Trace` (used by ``Trace.show()``)."""
+    """The viewer for a :class:`~ascend_lab.results.trace.Trace` (used by ``Trace.show()``)."""
     from ascend_lab.render.widgets import show_trace as _show_trace
 
     return _show_trace(trace, view=view, passes=passes, **kwargs)

@@ -84,7 +84,7 @@ def bundle_kernel_graphs(path: str) -> Dict[str, Any]:
     """``{jit_level: final kernel Graph}`` of each trace kept in a bundle (O0, O1, O2)."""
     from ascend_lab.parsers.timeline import PassTimeline
     from ascend_lab.report.view import _extract
-    from ascend_lab.tracing.trace import final_index
+    from ascend_lab.results.trace import final_index
     from ascend_lab.viewfile.sources import dump_folder
 
     files = read_bundle(path)

@@ -13,7 +13,7 @@ from typing import Any
 __all__ = ["Trace", "TraceBusyError", "TraceError", "export_and_compare"]
 
 _LAZY = {
-    "Trace": "ascend_lab.tracing.trace",
+    "Trace": "ascend_lab.results.trace",
     "TraceError": "ascend_lab.errors.trace",
     "TraceBusyError": "ascend_lab.errors.trace",
     "export_and_compare": "ascend_lab.capture.mindir_export",

@@ -4,7 +4,7 @@ Dumps go to a private temporary folder that is removed before ``trace()`` return
 dump texts stay in memory, zlib-compressed and one per set of identical dumps: ~8 MB for a
 32-layer decoder's 470 MB, so snapshots can still be parsed lazily), unless
 ``keep_dumps=True``: then ``Trace.dump_dir`` says where they are. The Trace itself is
-:mod:`ascend_lab.tracing.trace`.
+:mod:`ascend_lab.results.trace`.
 """
 
 import shutil
@@ -13,8 +13,8 @@ from typing import Any, List, Optional
 
 from ascend_lab.capture.compile import capture
 from ascend_lab.parsers.timeline import PassTimeline
+from ascend_lab.results.trace import Trace, read_actor_sets
 from ascend_lab.tracing.progress import Progress
-from ascend_lab.tracing.trace import Trace, read_actor_sets
 
 __all__ = ["trace_net"]
 

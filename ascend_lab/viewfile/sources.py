@@ -462,7 +462,7 @@ def _ir_names(folder: str) -> List[str]:
 
 
 def _dump_folder_trace(path: str) -> Any:
-    from ascend_lab.tracing.trace import Trace
+    from ascend_lab.results.trace import Trace
 
     folder = dump_folder(path)
     _refuse_special_dumps(folder)

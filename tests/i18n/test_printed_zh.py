@@ -41,7 +41,7 @@ def assert_same_numbers_in_chinese(en, zh):
 
 
 def trace(folder, fusion, level):
-    from ascend_lab.tracing.trace import Trace
+    from ascend_lab.results.trace import Trace
 
     dumps = os.path.join(IR, folder)
     result = CaptureResult(

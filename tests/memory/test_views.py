@@ -5,8 +5,15 @@ from pathlib import Path
 import pytest
 
 from ascend_lab.analysis.lifetimes import problem_from_intervals
-from ascend_lab.memory import compare_plans, plan_best, plan_graph, plot_memory_map, runtime_peak
-from ascend_lab.memory.compare import compare_many, with_runtime_peak
+from ascend_lab.memory import (
+    compare_many,
+    compare_plans,
+    plan_best,
+    plan_graph,
+    plot_memory_map,
+    runtime_peak,
+    with_runtime_peak,
+)
 from ascend_lab.model.graph import Graph
 from tests.support.python import run_python
 

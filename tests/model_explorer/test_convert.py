@@ -1,7 +1,7 @@
 """The pure converter: payload -> Model Explorer graph dicts (no Model Explorer needed)."""
 
 from ascend_lab.model_explorer.convert import graph_dicts, namespace_of, tensor_shape
-from ascend_lab.tracing.trace import Trace
+from ascend_lab.results.trace import Trace
 from ascend_lab.viewfile import payload_for_path
 from tests.graph.helpers import FIXTURES
 from tests.model_explorer.expected import counts

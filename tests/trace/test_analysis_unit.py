@@ -530,7 +530,7 @@ def test_trace_is_a_plain_function_with_its_signature_and_imports_no_mindspore()
         "assert type(ascend_lab.trace) is types.FunctionType, type(ascend_lab.trace)\n"
         "for p in inspect.signature(ascend_lab.trace).parameters.values():\n"
         "    print(p.name, p.kind.name, repr(p.default) if p.default is not p.empty else '-')\n"
-        "print(ascend_lab.tracing.Trace is ascend_lab.tracing.trace.Trace)\n"
+        "print(ascend_lab.tracing.Trace is ascend_lab.results.trace.Trace)\n"
         "print('mindspore' in sys.modules)\n"
     )
     lines = run_python(code).stdout.splitlines()

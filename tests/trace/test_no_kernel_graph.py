@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ascend_lab.errors.trace import NoKernelGraphError
-from ascend_lab.tracing.trace import Trace
+from ascend_lab.results.trace import Trace
 
 FRONTEND = Path(__file__).parent.parent / "fixtures" / "ir" / "param_names"
 

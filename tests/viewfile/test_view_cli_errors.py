@@ -56,7 +56,7 @@ def test_an_unexpected_error_without_output_leaves_no_page(tmp_path, monkeypatch
 
 
 def test_an_unexpected_error_in_a_dump_folder_is_one_line(tmp_path, monkeypatch, capsys):
-    import ascend_lab.tracing.trace as trace  # where a dump folder's Trace reads its passes
+    import ascend_lab.results.trace as trace  # where a dump folder's Trace reads its passes
 
     monkeypatch.setattr(trace, "PassTimeline", _boom)
     out = tmp_path / "page.html"

@@ -10,9 +10,9 @@ import html
 import os
 from typing import Any, Dict, List, Optional
 
+from ascend_lab.analysis.numeric_advice import suggest
 from ascend_lab.analysis.numeric_compare import OpComparison, Unmatched
 from ascend_lab.i18n import N_, _, display_width, ljust
-from ascend_lab.numerics.advice import suggest
 
 REFERENCE = N_("reference")  # side b's name when it is reference arrays (numerics.api)
 # what the input error of a divergence was measured on (OpComparison.input_basis)
