@@ -62,25 +62,64 @@ def _code_module(module: Any, text: str, code: str) -> Result:
     )
 
 
-def _most_hbm(npu: Any, info: Any) -> Result:
-    """The NPU with the most HBM in use in the parsed ``npu-smi info`` table."""
-    chips: List[Any] = [c for c in info.chips if c.hbm_used_mb is not None]
-    if not chips:
-        return False, T("this table has no HBM-Usage column", "这张表没有 HBM-Usage 一列")
-    top = max(c.hbm_used_mb for c in chips)
-    busiest = sorted({c.npu for c in chips if c.hbm_used_mb == top})
+def _ids(text: Any) -> List[int]:
+    """'4,5,6,7' -> [4, 5, 6, 7]; as CANN reads it, up to the first character that is no id."""
+    out: List[int] = []
+    for part in str(text).split(","):
+        if not part.isdigit():
+            break
+        out.append(int(part))
+    return out
+
+
+def _container_npu(npu: Any, container: str, visible: str, device_id: int) -> Result:
+    """The physical NPU a job uses: the container mounts the physical NPUs ``container``
+    (ASCEND_VISIBLE_DEVICES, Ascend Docker Runtime), which its processes number 0, 1, ...
+    (logical ids); ASCEND_RT_VISIBLE_DEVICES keeps the logical ids ``visible`` and numbers
+    them 0, 1, ... again; ``device_id`` picks among those."""
+    mounted, kept = _ids(container), _ids(visible)
+    if not mounted or not kept or not 0 <= device_id < len(kept):
+        return False, T("this setting names no NPU", "这组设置没有指向任何 NPU")
+    if max(kept) >= len(mounted):
+        return False, T("this setting names no NPU", "这组设置没有指向任何 NPU")
+    right = mounted[kept[device_id]]
     try:
         got = int(npu)
     except (TypeError, ValueError):
-        return False, T("answer with the NPU's number, e.g. 3", "用NPU的编号作答，例如 3")
-    if got not in busiest:
         return False, T(
-            "Power and Temp are not load: compare the HBM-Usage(MB) column, second row of each NPU",
-            "功率和温度不代表负载：比较每个NPU第二行的 HBM-Usage(MB) 一列",
+            "answer with the physical NPU's number, e.g. 3", "用物理 NPU 的编号作答，例如 3"
         )
-    return True, T(
-        f"NPU {got} holds {top} MB of HBM; the others hold about 3.4 GB each at rest",
-        f"NPU {got} 占用 {top} MB HBM；其余的空闲时各占约 3.4 GB",
+    if got == right:
+        return True, T(
+            f"device_id {device_id} -> logical NPU {kept[device_id]} (ASCEND_RT_VISIBLE_DEVICES="
+            f"{visible}) -> physical NPU {right} (the container's NPUs {container}, numbered "
+            "from 0 inside it): npu-smi on the host shows the job there",
+            f"device_id {device_id} -> 逻辑 NPU {kept[device_id]}（ASCEND_RT_VISIBLE_DEVICES="
+            f"{visible}）-> 物理 NPU {right}（容器挂载的 NPU {container}，在容器内从 0 编号）："
+            "在宿主机上用 npu-smi 能看到作业在这张卡上",
+        )
+    if got == kept[device_id]:
+        return False, T(
+            "that is the logical id inside the container: the container numbers its NPUs "
+            f"{container} from 0",
+            f"这是容器内的逻辑编号：容器把它挂载的 NPU {container} 从 0 开始编号",
+        )
+    if got == device_id:
+        return False, T(
+            "device_id counts among the NPUs the process sees, not the server's",
+            "device_id 是在进程能看到的 NPU 中计数，不是在整台服务器的 NPU 中计数",
+        )
+    if device_id < len(mounted) and got == mounted[device_id]:
+        return False, T(
+            "ASCEND_RT_VISIBLE_DEVICES applies too: it keeps some of the container's NPUs "
+            "and numbers them from 0 again",
+            "ASCEND_RT_VISIBLE_DEVICES 同样生效：它从容器的 NPU 中留下一部分，并重新从 0 编号",
+        )
+    return False, T(
+        "go step by step: device_id -> ASCEND_RT_VISIBLE_DEVICES (logical ids, counted from 0) "
+        "-> ASCEND_VISIBLE_DEVICES (physical ids, in the order listed)",
+        "一步一步来：device_id -> ASCEND_RT_VISIBLE_DEVICES（逻辑编号，从 0 计数）"
+        "-> ASCEND_VISIBLE_DEVICES（物理编号，按列出的顺序）",
     )
 
 
@@ -89,12 +128,16 @@ EXERCISES = (
     Exercise(
         "10",
         1,
-        _most_hbm,
+        _container_npu,
         T(
-            "Each chip in info.chips has .hbm_used_mb; take the NPU with the largest.",
-            "info.chips 中每个芯片都有 .hbm_used_mb；取最大的那个NPU。",
+            "Inside the container the NPUs it mounted are numbered 0, 1, ...; "
+            "ASCEND_RT_VISIBLE_DEVICES keeps some of those; device_id indexes what it kept.",
+            "容器内把挂载的 NPU 编号为 0、1……；ASCEND_RT_VISIBLE_DEVICES 从中留下一部分；"
+            "device_id 是在留下的这些里取下标。",
         ),
-        "my_busiest = max(recorded_info.chips, key=lambda c: c.hbm_used_mb or 0).npu",
+        "mounted = [int(i) for i in CONTAINER.split(',')]\n"
+        "kept = [int(i) for i in VISIBLE.split(',')]\n"
+        "my_physical = mounted[kept[DEVICE_ID]]",
     ),
     Exercise(
         "10",

@@ -118,20 +118,21 @@ def test_the_recorded_profile_reads_every_row_of_the_native_file(recorded):
     assert {k.core for k in recorded.launches} == {r["Accelerator Core"] for r in rows}
 
 
-# -- exercise 1: the NPU with the most HBM in use ---------------------------------------
-def test_1_busiest_npu(recorded_info):
+# -- exercise 1: the physical NPU behind ASCEND_VISIBLE_DEVICES + ASCEND_RT_VISIBLE_DEVICES --
+def test_1_container_npu():
     q1 = exercises("10")[0]
-    assert q1.verdict(____, info=recorded_info) == ("open", NOT_ANSWERED)
-    answer = solved(q1, recorded_info=recorded_info)["my_busiest"]
-    assert kind(q1, answer, info=recorded_info) == "right"
-    by_hbm = sorted(recorded_info.chips, key=lambda c: c.hbm_used_mb)
-    assert answer == by_hbm[-1].npu and by_hbm[-1].hbm_used_mb > by_hbm[-2].hbm_used_mb
-    hottest = max(recorded_info.chips, key=lambda c: c.temp_c).npu  # plausible: temperature
-    most_power = max(recorded_info.chips, key=lambda c: c.power_w).npu  # plausible: power
-    assert answer not in (hottest, most_power)
-    assert kind(q1, hottest, info=recorded_info) == "wrong"
-    assert kind(q1, most_power, info=recorded_info) == "wrong"
-    assert kind(q1, "NPU two", info=recorded_info) == "wrong"
+    context = {"container": "4,5,6,7", "visible": "2,3", "device_id": 1}
+    assert q1.verdict(____, **context) == ("open", NOT_ANSWERED)
+    answer = solved(q1, CONTAINER="4,5,6,7", VISIBLE="2,3", DEVICE_ID=1)["my_physical"]
+    assert answer == 7  # device_id 1 -> logical 3 -> the container's fourth NPU, physical 7
+    assert kind(q1, answer, **context) == "right"
+    for wrong in (1, 3, 5, 6, 4, "seven"):
+        assert kind(q1, wrong, **context) == "wrong", wrong
+    # the same rule on another container: logical ids follow the mounted order
+    assert kind(q1, 2, container="0,2", visible="1", device_id=0) == "right"
+    assert kind(q1, 1, container="0,2", visible="1", device_id=0) == "wrong"
+    # a setting that names no NPU (a logical id the container does not have)
+    assert kind(q1, 7, container="4,5", visible="2", device_id=0) == "wrong"
 
 
 # -- exercise 2: the module of error code EI0005 -----------------------------------------

@@ -139,7 +139,7 @@ def cases(tmp_path):
             {"position": 7, "head_dim": 8, "base": 10000.0},
         ),
         ("09", 3): (0.99, 0.01, {"m_torch": 0.01}),
-        ("10", 1): (2, 0, {"info": table}),
+        ("10", 1): (7, 3, {"container": "4,5,6,7", "visible": "2,3", "device_id": 1}),
         ("10", 2): ("HCCL", "GE", {"text": ei0005, "code": "EI0005"}),
         ("10", 3): ("Cast", "MatMul", {"profile": NS(launches=launches)}),
     }

@@ -294,20 +294,18 @@ def case_09_3(tmp_path):
 
 
 def case_10_1(tmp_path):
-    info = parse_info(open(NPU_SMI, encoding="utf-8").read())
-    by_hbm = sorted(info.chips, key=lambda c: c.hbm_used_mb)
-    busiest = by_hbm[-1].npu
-    hottest = max(info.chips, key=lambda c: c.temp_c).npu
-    most_power = max(info.chips, key=lambda c: c.power_w).npu
-    assert busiest not in (hottest, most_power)  # else the table cannot tell them apart
+    # no list starts at 0 and device_id is not 0: each mistake lands on a different NPU
     return (
-        dict(info=info),
-        busiest,
+        dict(container="4,5,6,7", visible="2,3", device_id=1),
+        7,
         {
-            "the hottest": hottest,
-            "the most power": most_power,
-            "the second": by_hbm[-2].npu,
-            "a word": "NPU two",
+            "device_id taken as the physical NPU": 1,
+            "the logical id, the container forgotten": 3,
+            "ASCEND_RT_VISIBLE_DEVICES ignored": 5,
+            "device_id counted from 1": 6,
+            "the container's first NPU": 4,
+            "ASCEND_RT_VISIBLE_DEVICES taken as physical ids": 3,
+            "a word": "NPU seven",
         },
     )
 
