@@ -18,13 +18,13 @@ def _busy_npu(npu_and_mb: Any, info: Any) -> Result:
     if not busy:
         return False, T(
             "this npu-smi table lists no process: nothing to find",
-            "这张 npu-smi 表里没有进程：没有可找的",
+            "这张 npu-smi 表里没有进程：没有要找的 NPU",
         )
     want_npu, want_mb = max(busy, key=lambda pair: pair[1])
     if int(npu) != want_npu:
         return False, T(
             "look at the process table at the bottom: which NPU runs a process?",
-            "看看最下面的进程表：哪个NPU上在运行进程？",
+            "看看最下面的进程表：哪个 NPU 上在运行进程？",
         )
     if int(mb) != want_mb:
         return False, T(
@@ -45,11 +45,11 @@ def _visible_devices(visible_and_id: Any, info: Any) -> Result:
     if len(ids) != 2 or len(set(ids)) != 2:
         return False, T(
             "ASCEND_RT_VISIBLE_DEVICES lists two different NPU ids, e.g. '4,5'",
-            "ASCEND_RT_VISIBLE_DEVICES 要列出两个不同的NPU编号，例如 '4,5'",
+            "ASCEND_RT_VISIBLE_DEVICES 要列出两个不同的 NPU 编号，例如 '4,5'",
         )
     if not set(ids) <= known:
         return False, T(
-            f"this server has NPUs {sorted(known)}", f"这台服务器上的NPU是 {sorted(known)}"
+            f"this server has NPUs {sorted(known)}", f"这台服务器上的 NPU 是 {sorted(known)}"
         )
     if set(ids) & busy:
         return False, T(
@@ -59,7 +59,7 @@ def _visible_devices(visible_and_id: Any, info: Any) -> Result:
     if int(device_id) != 1:
         return False, T(
             "MindSpore numbers the visible NPUs from 0 in the order listed",
-            "MindSpore 按列出的顺序从 0 开始给可见的NPU编号",
+            "MindSpore 按列出的顺序从 0 开始给可见的 NPU 编号",
         )
     return True, T(
         f"ASCEND_RT_VISIBLE_DEVICES={ids[0]},{ids[1]}: device_id 0 is NPU {ids[0]}, "
@@ -76,7 +76,7 @@ EXERCISES = (
         _busy_npu,
         T(
             "The process table under the chips names the NPU and its memory.",
-            "芯片下面的进程表写着NPU编号和它占用的内存。",
+            "芯片下面的进程表写着 NPU 编号和它占用的内存。",
         ),
         "my_busy = (2, 37709)  # NPU 2 runs process 1333928 holding 37709 MB",
     ),
@@ -86,7 +86,7 @@ EXERCISES = (
         _visible_devices,
         T(
             "Pick two NPUs with no process; the first listed becomes device_id 0.",
-            "选两个没有进程的NPU；列在前面的那个成为 device_id 0。",
+            "选两个没有进程的 NPU；列在前面的那个成为 device_id 0。",
         ),
         'my_visible = "4,5"\nmy_device_id = 1  # NPU 5 is the second visible device',
     ),

@@ -20,7 +20,7 @@ def _conv_shape(shape: Any) -> Result:
     if got[:2] != want[:2]:
         return False, T(
             "the first two numbers are the batch (1) and out_channels (16)",
-            "前两个数是批大小（1）和 out_channels（16）",
+            "前两个数是 batch 大小（1）和 out_channels（16）",
         )
     if got != want:
         return False, T(
@@ -46,7 +46,7 @@ def _trainable_count(count: Any, net: Any) -> Result:
             T(
                 "count the conv weight, then BatchNorm's gamma and beta "
                 "(not its moving statistics)",
-                "先数卷积权重，再数 BatchNorm 的 gamma 和 beta（不算它的移动统计量）",
+                "先数卷积权重，再数 BatchNorm 的 gamma 和 beta（不算它的滑动统计量）",
             ),
         )
     return True, T(
@@ -62,7 +62,8 @@ EXERCISES = (
         _conv_shape,
         T(
             "Output side = floor((in - kernel) / stride) + 1 for valid padding.",
-            "valid 填充时，输出边长 = floor((输入 - 卷积核) / 步长) + 1。",
+            "valid 填充时，输出边长 = floor((n - k) / s) + 1，"
+            "其中 n 是输入边长，k 是卷积核边长，s 是步长。",
         ),
         "my_shape = (1, 16, 14, 14)",
     ),

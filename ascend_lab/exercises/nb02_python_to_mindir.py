@@ -68,7 +68,7 @@ def _mindir_weight_bytes(nbytes: Any, net: Any) -> Result:
     if int(nbytes) == trainable != want:
         return False, T(
             "the file also stores BatchNorm's moving statistics (every parameter)",
-            "文件里还保存了 BatchNorm 的移动统计量（所有参数都要算）",
+            "文件里还保存了 BatchNorm 的滑动统计量（所有参数都要算）",
         )
     if int(nbytes) != want:
         return False, T(

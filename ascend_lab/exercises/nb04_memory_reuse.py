@@ -18,12 +18,12 @@ def _conv_bytes_at(nbytes: Any, plan: Any, batch: int, new_batch: int) -> Result
     if int(nbytes) == conv.nbytes:
         return False, T(
             f"that is batch {batch}; activations scale with the batch",
-            f"这是批大小 {batch} 的值；激活随批大小按比例变化",
+            f"这是 batch 大小 {batch} 的值；激活随 batch 大小按比例变化",
         )
     if int(nbytes) != want:
         return False, T(
             "batch x channels x height x width x 4 bytes (float32)",
-            "批大小 x 通道数 x 高 x 宽 x 4 字节（float32）",
+            "batch 大小 x 通道数 x 高 x 宽 x 4 字节（float32）",
         )
     return True, T(
         f"{want} bytes: {new_batch}/{batch} of the traced {conv.nbytes}",
@@ -36,11 +36,11 @@ def _lower_bound_at(nbytes: Any, plan_at: Any, new_batch: int) -> Result:
     if abs(int(nbytes) - want) > 0.02 * want:
         return False, T(
             "every tensor here is an activation: the lower bound scales with the batch",
-            "这里每个张量都是激活：下界随批大小按比例变化",
+            "这里每个张量都是激活：下界随 batch 大小按比例变化",
         )
     return True, T(
         f"lower bound at batch {new_batch}: {want} bytes (traced to check)",
-        f"批大小 {new_batch} 时的下界：{want} 字节（已跟踪核对）",
+        f"batch 大小 {new_batch} 时的下界：{want} 字节（已跟踪核对）",
     )
 
 
@@ -102,7 +102,7 @@ EXERCISES = (
         _lower_bound_at,
         T(
             "All of ConvBNReLU's tensors scale with the batch.",
-            "ConvBNReLU 的所有张量都随批大小按比例变化。",
+            "ConvBNReLU 的所有张量都随 batch 大小按比例变化。",
         ),
         "my_lower_bound_16 = plan32.lower_bound // 2",
     ),

@@ -60,11 +60,11 @@ def _one_sync(total_loss: Any, steps: Any, forward: Any) -> Result:
         return False, T(
             f"the loss was read to the host {len(calls)} times ({how}): "
             "add tensors, read once after the loop",
-            f"loss 被读回主机 {len(calls)} 次（{how}）：先把张量相加，循环结束后只读一次",
+            f"loss 被读回 Host 侧 {len(calls)} 次（{how}）：先把张量相加，循环结束后只读一次",
         )
     return True, T(
         f"total {got:.4f} with {len(calls)} device->host read",
-        f"总和 {got:.4f}，只有 {len(calls)} 次设备到主机的读取",
+        f"总和 {got:.4f}，只有 {len(calls)} 次 Device 到 Host 的读取",
     )
 
 

@@ -26,7 +26,7 @@ def _shards(sizes: Any, n: int, workers: int) -> Result:
         )
     return True, T(
         f"{want}: the shards differ by one sample when the batch does not divide",
-        f"{want}：批大小不能整除时，各分片相差一个样本",
+        f"{want}：样本数不能被 rank 数整除时，各分片相差一个样本",
     )
 
 
@@ -52,7 +52,7 @@ EXERCISES = (
         _shards,
         T(
             "len(range(r, 64, 3)) for each rank r.",
-            "对每个 rank r 计算 len(range(r, 64, 3))。",
+            "每个 rank r 分到的样本数 = len(range(r, 64, 3))",
         ),
         "my_shard_sizes = [len(range(r, 64, 3)) for r in range(3)]",
     ),

@@ -52,7 +52,7 @@ def _rope_row(cos_and_sin: Any, position: int, head_dim: int, base: float) -> Re
     ):
         return False, T(
             f"angle_i = {position} * base^(-2i/d) for i < d/2, repeated for both halves",
-            f"angle_i = {position} * base^(-2i/d)，i < d/2，前后两半重复一次",
+            f"angle_i = {position} * base^(-2i/d), i < d/2；前后两半重复一次",
         )
     return True, T(
         f"row {position}: what decode at position {position} reads from the cache",
@@ -105,7 +105,7 @@ EXERCISES = (
         _rope_row,
         T(
             "angle_i = 7 * 10000^(-2i/8) for i = 0..3, repeated twice.",
-            "angle_i = 7 * 10000^(-2i/8)，i = 0..3，重复两遍。",
+            "angle_i = 7 * 10000^(-2i/8), i = 0..3；重复两遍。",
         ),
         "inv = 10000.0 ** (-np.arange(0, 8, 2) / 8)\n"
         "ang = np.concatenate([7 * inv, 7 * inv])\n"

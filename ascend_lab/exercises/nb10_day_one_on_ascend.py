@@ -19,7 +19,7 @@ def _aicpu_op_type(op_type: Any, profile: Any) -> Result:
     if not on_aicpu:
         return False, T(
             "this profile has no AI_CPU launch: nothing to find",
-            "这份性能数据里没有 AI_CPU 上的算子：没有可找的",
+            "这份性能数据里没有 AI_CPU 上的算子：没有要找的算子",
         )
     got = str(op_type).strip()
     wanted = {t.lower(): t for t in on_aicpu}

@@ -252,6 +252,8 @@ ROOT = os.path.dirname(NOTEBOOKS)
 README_ZH = os.path.join(ROOT, "README_zh.md")
 LOCALE_ZH = os.path.join(ROOT, "ascend_lab", "locale", "zh_CN", "LC_MESSAGES")
 KNOWLEDGE = os.path.join(ROOT, "ascend_lab", "doctor", "knowledge.json")
+ERROR_CODES = os.path.join(ROOT, "ascend_lab", "doctor", "error_codes.json")
+EXERCISES_DIR = os.path.join(ROOT, "ascend_lab", "exercises")
 HAN = "\u4e00-\u9fff"
 # inline code, links' targets, bare URLs and HTML tags are not prose; each becomes a space
 # (a URL may hold one level of brackets: ".../Parameter(1)"; no nested quantifier can
@@ -325,16 +327,39 @@ NOT_WRITTEN = re.compile(r"不写(?:“[^”\n]*”)+")
 BANNED_ROW = re.compile(r"^\|[^|\n]*\|")
 
 
+INLINE_CODE = re.compile(r"`[^`\n]+`")
+# spacing across **bold** markers: 在**batch 大小** and **第二个**NPU need a space outside
+BOLD_SPACING = re.compile(rf"[{HAN}]\*\*[A-Za-z0-9]|[A-Za-z0-9]\*\*[{HAN}]")
+
+
+def code_spacing_breaks(text):
+    """Inline code touching a Chinese character (在`x`中): the glossary asks for a space on
+    both sides of inline code, as around any Latin text."""
+    found = []
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 4)
+        text = "\n" * text.count("\n", 0, end + 5) + text[end + 5 :] if end > 0 else text
+    text = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    for number, line in enumerate(text.splitlines(), 1):
+        for m in INLINE_CODE.finditer(line):
+            before = line[m.start() - 1] if m.start() else ""
+            after = line[m.end()] if m.end() < len(line) else ""
+            if re.match(f"[{HAN}]", before) or re.match(f"[{HAN}]", after):
+                found.append(("code-spacing", number, line[max(m.start() - 1, 0) : m.end() + 1]))
+    return found
+
+
 def style_breaks(text, markdown=True):
     """Every break of the style rules in ``text``: [(rule, line number, excerpt)]. Plain
     text (a catalogue's messages, where ``Ascend-cann-*-ops_*.run`` is a file name) has no
-    italics to break."""
-    found = []
+    italics to break, and backticks there are not Markdown code."""
+    found = code_spacing_breaks(text) if markdown else []
     in_banned_table = False
     for number, line in chinese_lines(text):
         for rule, pattern in STYLE_RULES.items():
             if rule != "italics" or markdown:
                 found += [(rule, number, m.group(0)) for m in pattern.finditer(line)]
+        found += [("bold-spacing", number, m.group(0)) for m in BOLD_SPACING.finditer(line)]
         in_banned_table = line.startswith("| 不写 |") or (in_banned_table and line.startswith("|"))
         words = NOT_WRITTEN.sub(" ", BANNED_ROW.sub("|", line) if in_banned_table else line)
         found += [("term", number, t.strip()) for t in BANNED_TERMS if t in words]
@@ -373,6 +398,54 @@ def catalogue_texts():
     texts["knowledge.json"] = "\n".join(
         s.replace("\n", " ") for e in entries for s in strings(e.get("zh", {}))
     )
+    # the error-code texts the doctor prints: every "zh" value and "*_zh" field
+    with open(ERROR_CODES, encoding="utf-8") as fh:
+        codes = json.load(fh)
+
+    def zh_parts(node, chinese=False):
+        if isinstance(node, str):
+            if chinese:
+                yield node
+        elif isinstance(node, list):
+            for item in node:
+                yield from zh_parts(item, chinese)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                yield from zh_parts(item, chinese or key == "zh" or key.endswith("_zh"))
+
+    texts["error_codes.json"] = "\n".join(s.replace("\n", " ") for s in zh_parts(codes))
+    texts.update(exercise_texts())
+    return texts
+
+
+def exercise_texts():
+    """The Chinese of the exercise checks (hints, verdicts, solutions' messages): every string
+    literal with a Chinese character in ``ascend_lab/exercises/*.py``; an f-string's literal
+    parts with a space where each ``{...}`` was."""
+    import ast
+
+    texts = {}
+    for name in sorted(os.listdir(EXERCISES_DIR)):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(EXERCISES_DIR, name), encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+        found = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.JoinedStr):
+                parts = [
+                    v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
+                    for v in node.values
+                ]
+                text = "".join(parts)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+            else:
+                continue
+            if re.search(f"[{HAN}]", text):
+                found.append(text.replace("\n", " "))
+        if found:
+            texts[f"exercises/{name}"] = "\n".join(found)
     return texts
 
 
@@ -455,7 +528,7 @@ def test_the_style_lint_finds_a_planted_break(rule, planted):
 @pytest.mark.parametrize(
     "exempt",
     [
-        '用 `x("图")!`选择',  # inline code
+        '用 `x("图")!` 选择',  # inline code (its content; the space outside is the rule)
         "见 [文档](https://a.example/中文(1)) 。",  # link target
         "调用 construct() 时，shape 为 (B, 1, S) 的掩码",  # a call, a tuple
         '```\nprint("中文")  # 中文(注释)\n```',  # fenced code
@@ -504,3 +577,21 @@ def test_next_lesson_names_the_next_notebooks_chinese_title():
         assert named == titles[i + 1], (
             f"{TRANSLATED[i]}: 下一课 {named!r}, the title is {titles[i + 1]!r}"
         )
+
+
+def test_the_style_rules_see_spacing_across_bold_and_code():
+    # the editor's 12-06 finds: a space is needed outside the ** and ` markers too
+    assert [b[0] for b in style_breaks("在**batch 大小 48** 时")] == ["bold-spacing"]
+    assert [b[0] for b in style_breaks("见**第二个**NPU")] == ["bold-spacing"]
+    assert [b[0] for b in style_breaks("设置`jit_level`即可")] == ["code-spacing"]
+    assert [b[0] for b in style_breaks("设置 `jit_level`即可")] == ["code-spacing"]
+    assert style_breaks("在 **batch 大小 48** 时，设置 `jit_level` 即可（`O0`）") == []
+    # plain-text messages: the same spacing and term rules, no Markdown
+    assert [b[0] for b in style_breaks("哪个NPU上", markdown=False)] == ["spacing", "spacing"]
+    assert [b[0] for b in style_breaks("批大小 32", markdown=False)] == ["term"]
+
+
+def test_the_exercise_messages_are_linted():
+    texts = exercise_texts()
+    assert "exercises/nb10_day_one_on_ascend.py" in texts
+    assert "容器" in texts["exercises/nb10_day_one_on_ascend.py"]
