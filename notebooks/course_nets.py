@@ -11,7 +11,7 @@ import socket
 import statistics
 import tempfile
 import time
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import mindspore as ms
 import numpy as np
@@ -23,6 +23,27 @@ from ascend_lab.course.launch import run_workers  # noqa: F401 - notebook 08 run
 from ascend_lab.course.nets import LeNet5
 from ascend_lab.exercises.language import edition
 from ascend_lab.i18n.plot_font import prefer_cjk_font
+
+# The course's folder: this file's own (the edition's folder; ``zh/course_nets.py`` links here
+# in a checkout and is a copy in a learner's folder), never the current folder, which
+# ``scratch_folder()`` changes: a second Run All in the same kernel finds the same files.
+COURSE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(COURSE, "data")  # recorded on real Ascend machines: see data/README.md
+
+
+def _load_magics() -> None:
+    """Register ascend-lab's magics in this IPython, quietly: the MindSpore kernel already
+    has them (``%load_ext`` would print "already loaded"); a plain kernel gets them here."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # plain Python (the msrun workers of notebook 08)
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "extension_manager"):
+        shell.extension_manager.load_extension("ascend_lab")  # silent when already loaded
+
+
+_load_magics()
 
 # Printed in the reader's language (the Chinese edition's kernel picks Chinese by itself).
 CPU_NOTE = i18n.N_(
@@ -137,17 +158,24 @@ def fusion_backend(device: str) -> str:
     return f"AKG, {name}"
 
 
+_SCRATCH: Dict[str, str] = {}
+
+
 def scratch_folder(prefix: str = "ascend-course-") -> str:
-    """Make a temporary folder and make it the current directory.
+    """Make a temporary folder (once per kernel) and make it the current directory.
 
     MindSpore drops files into the current directory (``rank_0/``, ``analyze_fail.ir``,
     AKG's ``akg_kernel_meta/``, profiler output): the course keeps them out of the
-    notebooks folder, which may be read-only (Binder, CI). The folder is removed when the
-    kernel shuts down.
+    notebooks folder, which may be read-only (Binder, CI). Running the notebook again in
+    the same kernel reuses the folder. It is removed when the kernel shuts down. Paths to the
+    course's own files come from ``COURSE`` and ``DATA``, not from the current folder.
     """
-    folder = tempfile.mkdtemp(prefix=prefix)
+    folder = _SCRATCH.get(prefix)
+    if folder is None or not os.path.isdir(folder):
+        folder = tempfile.mkdtemp(prefix=prefix)
+        _SCRATCH[prefix] = folder
+        atexit.register(shutil.rmtree, folder, True)  # removed when the kernel shuts down
     os.chdir(folder)
-    atexit.register(shutil.rmtree, folder, True)  # removed when the kernel shuts down
     return folder
 
 

@@ -52,6 +52,35 @@ def execute_in_place(nb: Any, path: str, kernel: str = "python3", timeout: int =
     client.execute(env=kernel_env())
 
 
+def execute_twice(
+    first: Any, second: Any, path: str, kernel: str = "python3", timeout: int = 600
+) -> None:
+    """Run ``first`` then ``second`` (two versions of the notebook at ``path``) in one kernel,
+    as a learner who runs all, fills in answers and runs all again: a notebook must not
+    depend on the state the kernel starts in (its current folder, a fresh import)."""
+    from nbclient import NotebookClient
+    from nbclient.util import run_sync
+
+    client = NotebookClient(
+        first,
+        kernel_name=kernel,
+        timeout=timeout,
+        resources={"metadata": {"path": os.path.dirname(path)}},
+    )
+
+    async def both() -> None:
+        client.reset_execution_trackers()
+        async with client.async_setup_kernel(env=kernel_env()):
+            for nb in (first, second):
+                client.nb = nb
+                for index, cell in enumerate(nb.cells):
+                    await client.async_execute_cell(
+                        cell, index, execution_count=client.code_cells_executed + 1
+                    )
+
+    run_sync(both)()
+
+
 def output_text(cell: Any) -> str:
     parts: List[str] = []
     for out in cell.get("outputs", []):
