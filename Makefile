@@ -31,15 +31,28 @@ help:
 	@echo "make test    - set up and run all checks and tests (incl. the Python 3.8 / 3.9 legs)"
 	@echo "make wheel   - build dist/ascend_lab-*.whl from a clean production build of the extension"
 
+# The learner's venv (`make course`) gets JupyterLab and MindSpore, not the test tooling;
+# `make test` adds the `test` extra to the same venv (and then counts as a course install too).
+COURSE_STAMP := $(VENV)/.ascend-lab-course-installed
+
+$(COURSE_STAMP): pyproject.toml labextension/package.json labextension/yarn.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e ".[lab,mindspore]"
+	$(BIN)/jupyter labextension develop --overwrite .
+	@touch $@
+
 $(STAMP): pyproject.toml labextension/package.json labextension/yarn.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -e ".[lab,mindspore,test]"
 	$(BIN)/jupyter labextension develop --overwrite .
-	@touch $@
+	@touch $@ $(COURSE_STAMP)
 
-course: $(STAMP)
-	$(BIN)/ascend-lab course
+# Opens the learner's own copy of the course (~/ascend-lab-course; COURSE_DIR=... for another
+# folder), never the repository's notebooks/: autosave must not rewrite tracked files.
+course: $(COURSE_STAMP)
+	$(BIN)/ascend-lab course $(if $(COURSE_DIR),--dir "$(COURSE_DIR)")
 
 # Browser tests drive Debian's chromium through Playwright (`playwright install` cannot download here).
 # A CJK font, so screenshots of the Chinese edition and the zh_CN UI show characters, not boxes.

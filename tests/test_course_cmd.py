@@ -56,6 +56,13 @@ def _would_run(out):
     return line[len("Would run: ") :]
 
 
+def _opens(command):
+    """The URL path the printed URL (and the browser) opens."""
+    return next(a for a in command.split(" ") if a.startswith("--LabApp.default_url="))[
+        len("--LabApp.default_url=") :
+    ]
+
+
 def test_find_notebooks_source_installed_and_missing(tmp_path):
     checkout = tmp_path / "checkout"
     (checkout / "notebooks").mkdir(parents=True)
@@ -71,11 +78,9 @@ def test_find_notebooks_source_installed_and_missing(tmp_path):
     assert course.find_notebooks(str(site_packages), [str(tmp_path / "other")]) is None
 
 
-def test_needs_copy_and_first_notebook(tmp_path):
+def test_first_notebook(tmp_path):
     folder = tmp_path / "nb"
     folder.mkdir()
-    assert course.needs_copy(str(folder), "installed") is True
-    assert course.needs_copy(str(folder), "source") is False
     assert course.first_notebook(str(folder)) is None
     (folder / "01_b.ipynb").write_text(NB)
     assert course.first_notebook(str(folder)) is None
@@ -125,26 +130,37 @@ def test_dry_run_from_source_checkout_registers_kernel_in_prefix(env, monkeypatc
     assert data["metadata"]["ascend_lab"]["mode"] == "cpu"
     assert data["argv"][0] == sys.executable
     assert f"Registered kernel 'mindspore' (MindSpore (CPU)) in {kernel_json.parent}" in out
-    assert f"Course notebooks: {notebooks}" in out
+    # a source checkout is copied too (autosave never rewrites the repository's notebooks)
+    copy = env / "home" / "ascend-lab-course"
+    assert f"Copied 2 course file(s) from {notebooks} to {copy}." in out
     command = _would_run(out)
     assert command.startswith(f"{sys.executable} -m jupyterlab ")
-    assert f"--ServerApp.root_dir={notebooks}" in command
+    assert f"--ServerApp.root_dir={copy}" in command
     assert "--ServerApp.port=8899" in command
     assert "--MappingKernelManager.default_kernel_name=mindspore" in command
-    assert command.endswith(" " + str(notebooks / "00_stack.ipynb"))
+    # the printed URL opens the first notebook, not the Launcher
+    assert _opens(command) == "/lab/tree/00_stack.ipynb"
+    assert "The URL JupyterLab prints opens 00_stack.ipynb." in out
+    # idle kernels nobody is connected to are culled; closing a tab shuts its kernel
+    assert "--MappingKernelManager.cull_idle_timeout=600" in command
+    assert "--MappingKernelManager.cull_connected=False" in command
+    settings = env / "jupyter-data" / "ascend-lab" / "course-lab-settings"
+    assert f"--LabApp.app_settings_dir={settings}" in command
+    overrides = json.loads((settings / "overrides.d" / "zz-ascend-lab-course.json").read_text())
+    assert overrides["@jupyterlab/notebook-extension:tracker"] == {"kernelShutdown": True}
     assert ("--allow-root" in command) == (os.geteuid() == 0)
     assert f"with JUPYTER_PATH={prefix / 'share' / 'jupyter'}" in out
-    # a source checkout is opened in place: nothing copied to the default folder
-    assert not (env / "home" / "ascend-lab-course").exists()
+    assert sorted(os.listdir(notebooks)) == ["00_stack.ipynb", "01_conv.ipynb"]
     # a second run finds the kernel and does not rewrite it
     mtime = kernel_json.stat().st_mtime_ns
     assert main(["course", "--dry-run", "--prefix", str(prefix)]) == 0
     assert "Kernel 'mindspore' is registered" in capsys.readouterr().out
     assert kernel_json.stat().st_mtime_ns == mtime
     # without a 00_ notebook, just the folder is opened
+    (copy / "00_stack.ipynb").unlink()
     (notebooks / "00_stack.ipynb").unlink()
     assert main(["course", "--dry-run", "--prefix", str(prefix)]) == 0
-    assert ".ipynb" not in _would_run(capsys.readouterr().out)
+    assert _opens(_would_run(capsys.readouterr().out)) == "/lab"
 
 
 def test_missing_mindspore_is_said_with_the_install_command(env, monkeypatch, capsys):
@@ -177,7 +193,8 @@ def test_dry_run_from_installed_wheel_copies_once(env, monkeypatch, capsys):
     command = _would_run(out)
     assert f"--ServerApp.root_dir={copy}" in command
     assert "--no-browser" in command and "--ServerApp.ip=127.0.0.1" in command
-    assert command.endswith(f"--ServerApp.token=t {copy / '00_stack.ipynb'}")
+    assert command.endswith(" --ServerApp.token=t")
+    assert _opens(command) == "/lab/tree/00_stack.ipynb"
     assert (prefix / "share" / "jupyter" / "kernels" / "mindspore" / "kernel.json").is_file()
 
     (copy / "00_stack.ipynb").write_text("learner's work")
@@ -343,14 +360,14 @@ def test_lang_zh_opens_the_chinese_edition_in_the_copy(env, monkeypatch, capsys)
     copy = env / "home" / "ascend-lab-course"
     command = _would_run(out)
     assert f"--ServerApp.root_dir={copy} " in command  # both editions under the root
-    assert command.endswith(" " + str(copy / "zh" / "00_stack.ipynb"))
+    assert _opens(command) == "/lab/tree/zh/00_stack.ipynb"
     assert f"Edition: 中文版 (Chinese), {copy / 'zh'}" in out
     assert (copy / "zh" / "course_nets.py").read_text() == "NETS = 1\n"
     assert (copy / "zh" / "data" / "x.csv").read_text() == "a,b\n"
     # --lang en on the same copy: the English notebook
     assert main(["course", "--dry-run", "--lang", "en", "--prefix", str(env / "kp")]) == 0
     out = capsys.readouterr().out
-    assert _would_run(out).endswith(" " + str(copy / "00_stack.ipynb"))
+    assert _opens(_would_run(out)) == "/lab/tree/00_stack.ipynb"
     assert "Edition: English" in out
 
 
@@ -373,11 +390,8 @@ def test_without_lang_the_locale_decides(env, monkeypatch, capsys, environ, want
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
     assert main(["course", "--dry-run", "--prefix", str(env / "kp")]) == 0
-    opened = _would_run(capsys.readouterr().out).rsplit(" ", 1)[1]
-    copy = env / "home" / "ascend-lab-course"
-    assert opened == str(
-        copy / "zh" / "00_stack.ipynb" if want == "zh" else copy / "00_stack.ipynb"
-    )
+    opened = _opens(_would_run(capsys.readouterr().out))
+    assert opened == ("/lab/tree/zh/00_stack.ipynb" if want == "zh" else "/lab/tree/00_stack.ipynb")
 
 
 def test_lang_zh_without_the_chinese_edition_says_so_and_opens_english(env, monkeypatch, capsys):
@@ -386,7 +400,7 @@ def test_lang_zh_without_the_chinese_edition_says_so_and_opens_english(env, monk
     captured = capsys.readouterr()
     copy = env / "home" / "ascend-lab-course"
     assert f"The Chinese edition is not in {copy / 'zh'}; opening the English one." in captured.err
-    assert _would_run(captured.out).endswith(" " + str(copy / "00_stack.ipynb"))
+    assert _opens(_would_run(captured.out)) == "/lab/tree/00_stack.ipynb"
 
 
 def test_bad_lang_is_refused_by_argparse(env, capsys):

@@ -2,18 +2,22 @@
 
 Steps: say whether this is CPU mode or an NPU machine; register the kernel if Jupyter does
 not have ours yet; find the notebooks (the repo's ``notebooks/`` in a source checkout, or
-``<prefix>/share/ascend-lab/notebooks`` from a wheel); copy them once to a writable folder
-when they live somewhere read-only or installed (never overwriting a learner's edits); then
-replace this process with ``python -m jupyterlab`` opening the first notebook of the
-learner's edition: ``--lang zh`` the Chinese one (``notebooks/zh``), ``--lang en`` the
-English one; without ``--lang``, ``$ASCEND_LAB_LANG``, then the locale (``LC_ALL`` /
-``LC_MESSAGES`` / ``LANG`` zh_*). The server's root is the course folder, so both editions
-stay a click away. ``--dry-run`` does everything except starting JupyterLab and prints the
-command instead.
+``<prefix>/share/ascend-lab/notebooks`` from a wheel); copy them once to the learner's own
+folder (``--dir``, ``$ASCEND_LAB_COURSE_DIR``, else ``~/ascend-lab-course``), never
+overwriting a learner's edits: a source checkout too, so that autosave and the learner's
+answers never touch the repository's files (issue #41); then replace this process with
+``python -m jupyterlab`` whose URL opens the first notebook of the learner's edition:
+``--lang zh`` the Chinese one (``notebooks/zh``), ``--lang en`` the English one; without
+``--lang``, ``$ASCEND_LAB_LANG``, then the locale (``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``
+zh_*). The server's root is the course folder, so both editions stay a click away. The
+server culls idle kernels nobody is connected to, and closing a notebook's tab shuts its
+kernel down (a MindSpore kernel holds ~0.5-0.7 GB; Binder gives 2 GB). ``--dry-run`` does
+everything except starting JupyterLab and prints the command instead.
 """
 
 import argparse
 import importlib.util
+import json
 import os
 import shlex
 import shutil
@@ -37,8 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--dir",
         metavar="D",
         help=f"your own copy of the course (default: ${COURSE_DIR_ENV} or "
-        f"{DEFAULT_COURSE_DIR}); used when the notebooks are installed read-only, or to "
-        "work on a copy of a source checkout",
+        f"{DEFAULT_COURSE_DIR}); made once, your edits there are kept",
     )
     parser.add_argument(
         "--lang",
@@ -88,11 +91,6 @@ def find_notebooks(
         _package_parent() if package_parent is None else package_parent,
         _share_prefixes() if prefixes is None else prefixes,
     )
-
-
-def needs_copy(folder: str, kind: str) -> bool:
-    """Installed or read-only notebooks are copied before a learner edits them."""
-    return kind != "source" or not os.access(folder, os.W_OK)
 
 
 def inside(path: str, folder: str) -> bool:
@@ -269,6 +267,56 @@ def ensure_kernel(
 # -- JupyterLab ----------------------------------------------------------------------------
 
 
+# The course's server: kernels nobody is connected to (their tab closed without shutting
+# them down) are shut down after 10 idle minutes; every 2 minutes the server looks.
+CULL_IDLE_SECONDS = 600
+CULL_INTERVAL_SECONDS = 120
+# JupyterLab settings for the course's server only (an ``overrides.d`` file in a settings
+# folder of its own): closing a notebook's tab shuts its kernel down; the file browser
+# gives the notebooks' names the room of its "Modified" column (they were cut off).
+LAB_OVERRIDES = {
+    "@jupyterlab/notebook-extension:tracker": {"kernelShutdown": True},
+    "@jupyterlab/filebrowser-extension:browser": {"showLastModifiedColumn": False},
+}
+LAB_SETTINGS_SUBDIR = os.path.join("ascend-lab", "course-lab-settings")
+
+
+def notebook_url(folder: str, notebook: Optional[str]) -> str:
+    """The Lab URL path (below the server's base URL) that opens ``notebook``, a file under
+    ``folder`` (the server's root); ``/lab`` without one."""
+    if not notebook:
+        return "/lab"
+    from urllib.parse import quote
+
+    rel = os.path.relpath(notebook, folder).replace(os.sep, "/")
+    return "/lab/tree/" + quote(rel)
+
+
+def lab_settings_dir(data_dir: Optional[str] = None) -> str:
+    """Write the course's JupyterLab overrides into a settings folder of its own and return
+    it. The settings files this environment's JupyterLab already has (``overrides.json``,
+    ``page_config.json``, ``overrides.d/``) are copied in beside ours, so they still apply."""
+    if data_dir is None:
+        from jupyter_core.paths import jupyter_data_dir
+
+        data_dir = jupyter_data_dir()
+    folder = os.path.join(data_dir, LAB_SETTINGS_SUBDIR)
+    overrides_d = os.path.join(folder, "overrides.d")
+    os.makedirs(overrides_d, exist_ok=True)
+    env_settings = os.path.join(sys.prefix, "share", "jupyter", "lab", "settings")
+    for name in ("overrides.json", "overrides.json5", "page_config.json"):
+        if os.path.isfile(os.path.join(env_settings, name)):
+            shutil.copyfile(os.path.join(env_settings, name), os.path.join(folder, name))
+    env_d = os.path.join(env_settings, "overrides.d")
+    if os.path.isdir(env_d):
+        for name in sorted(os.listdir(env_d)):
+            if name.endswith((".json", ".json5")) and not name.startswith("zz-ascend-lab"):
+                shutil.copyfile(os.path.join(env_d, name), os.path.join(overrides_d, name))
+    with open(os.path.join(overrides_d, "zz-ascend-lab-course.json"), "w") as fh:
+        json.dump(LAB_OVERRIDES, fh, indent=1)  # last by name: ours win
+    return folder
+
+
 def jupyter_command(
     folder: str,
     notebook: Optional[str],
@@ -277,15 +325,25 @@ def jupyter_command(
     ip: Optional[str] = None,
     no_browser: bool = False,
     extra: Optional[List[str]] = None,
+    settings_dir: Optional[str] = None,
 ) -> List[str]:
+    """``python -m jupyterlab`` for the course in ``folder``: the printed URL (and the
+    browser it opens) lands on ``notebook``; idle kernels nobody is connected to are culled;
+    with ``settings_dir`` (:func:`lab_settings_dir`), closing a tab shuts its kernel."""
     extra = list(extra or [])
     argv = [
         sys.executable,
         "-m",
         "jupyterlab",
         f"--ServerApp.root_dir={folder}",
+        f"--LabApp.default_url={notebook_url(folder, notebook)}",
         f"--MappingKernelManager.default_kernel_name={kernel_name}",
+        f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE_SECONDS}",
+        f"--MappingKernelManager.cull_interval={CULL_INTERVAL_SECONDS}",
+        "--MappingKernelManager.cull_connected=False",
     ]
+    if settings_dir:
+        argv.append(f"--LabApp.app_settings_dir={settings_dir}")
     if port is not None:
         argv.append(f"--ServerApp.port={port}")
     if ip:
@@ -295,8 +353,6 @@ def jupyter_command(
     if hasattr(os, "geteuid") and os.geteuid() == 0 and "--allow-root" not in extra:
         argv.append("--allow-root")  # notebook containers on Ascend machines often run as root
     argv += extra
-    if notebook:
-        argv.append(notebook)
     return argv
 
 
@@ -344,31 +400,25 @@ def run(args: argparse.Namespace) -> int:
             "Reinstall ascend-lab, or run from a source checkout.\n".format(", ".join(looked))
         )
         return 1
-    source, kind = found
-    folder = source
-    if args.dir or needs_copy(source, kind):
-        folder = os.path.abspath(
-            os.path.expanduser(args.dir or os.environ.get(COURSE_DIR_ENV) or DEFAULT_COURSE_DIR)
+    source, _kind = found  # a source checkout is copied too: autosave never touches it
+    folder = os.path.abspath(
+        os.path.expanduser(args.dir or os.environ.get(COURSE_DIR_ENV) or DEFAULT_COURSE_DIR)
+    )
+    if inside(folder, source):
+        sys.stderr.write(
+            f"ascend-lab course: error: the copy's folder {folder} is inside the course's "
+            f"own folder {source}; copying there would nest one more copy on every run. "
+            f"Choose a folder outside it with --dir (e.g. {DEFAULT_COURSE_DIR}).\n"
         )
-        if inside(folder, source):
-            sys.stderr.write(
-                f"ascend-lab course: error: the copy's folder {folder} is inside the course's "
-                f"own folder {source}; copying there would nest one more copy on every run. "
-                f"Choose a folder outside it with --dir (e.g. {DEFAULT_COURSE_DIR})"
-                + ("." if kind != "source" else ", or omit --dir to use the notebooks in place.")
-                + "\n"
-            )
-            return 2
-        try:
-            copied = copy_course(source, folder)
-        except OSError as exc:
-            sys.stderr.write(f"ascend-lab course: error: cannot copy the course: {exc}\n")
-            return 1
-        if copied:
-            print(f"Copied {len(copied)} course file(s) from {source} to {folder}.")
-        print(f"Your copy of the course: {folder} (your edits there are kept).")
-    else:
-        print(f"Course notebooks: {folder}")
+        return 2
+    try:
+        copied = copy_course(source, folder)
+    except OSError as exc:
+        sys.stderr.write(f"ascend-lab course: error: cannot copy the course: {exc}\n")
+        return 1
+    if copied:
+        print(f"Copied {len(copied)} course file(s) from {source} to {folder}.")
+    print(f"Your copy of the course: {folder} (your edits there are kept; start with README.md).")
 
     lang = choose_language(getattr(args, "lang", None))
     edition, note = edition_folder(folder, lang)
@@ -377,6 +427,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("Edition: 中文版 (Chinese), " + edition if edition != folder else "Edition: English")
     notebook = first_notebook(edition)
+    if notebook:
+        print(f"The URL JupyterLab prints opens {os.path.relpath(notebook, folder)}.")
+    try:
+        settings_dir = lab_settings_dir()  # type: Optional[str]
+    except OSError as exc:  # the course still opens, with JupyterLab's own settings
+        sys.stderr.write(f"ascend-lab course: cannot write JupyterLab settings: {exc}\n")
+        settings_dir = None
     command = jupyter_command(
         folder,
         notebook,
@@ -385,6 +442,7 @@ def run(args: argparse.Namespace) -> int:
         ip=args.ip,
         no_browser=args.no_browser,
         extra=args.jupyter_args,
+        settings_dir=settings_dir,
     )
     extra_env = _jupyter_env(location)
     if args.dry_run:
