@@ -3,6 +3,7 @@
  * answers: only under the ascend-lab hub, only for a user with the admin scope.
  */
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { PageConfig } from '@jupyterlab/coreutils';
 import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { npuIcon } from './icons';
@@ -17,7 +18,13 @@ export const instructorPlugin: JupyterFrontEndPlugin<void> = {
   optional: [ITranslator],
   activate: (app: JupyterFrontEnd, translator: ITranslator | null): void => {
     const trans = (translator ?? nullTranslator).load(TRANSLATION_DOMAIN);
-    // 404 (no hub) and 403 (a learner) end here: the panel is for instructors only
+    // Outside JupyterHub (no hubPrefix in the page config) there is no class to ask
+    // about: no request, so no 404 in the server log or the browser console on every load.
+    if (!PageConfig.getOption('hubPrefix')) {
+      return;
+    }
+    // 404 (not under the ascend-lab hub service) and 403 (a learner) end here: the panel
+    // is for instructors only
     fetchClass()
       .then(first => {
         const panel = new ClassPanel({ fetch: fetchClass, trans, first });

@@ -204,11 +204,14 @@ export class ViewerApp {
     const t = viewerTrans();
     if (name === 'graph') {
       const key = p.views.main;
-      const view = new PanesView(
-        this.layout,
-        [{ key: 'main', title: p.graphs[key].name }],
-        'graph'
-      );
+      // titled by what the user opened (the file, the net), not MindSpore's graph name
+      // (e.g. 140_71_nets_LeNet5_construct_625), which stays beside it, muted
+      const graphName = p.graphs[key].name;
+      const title = p.meta.title || graphName;
+      const view = new PanesView(this.layout, [{ key: 'main', title }], 'graph');
+      if (graphName && graphName !== title) {
+        view.titles[0].appendChild(h('span', { class: 'al-sub' }, graphName));
+      }
       view.describe = (node, pane) => this.describeNode(key, node.id, pane);
       view.onSelect = id => {
         if (p.memory && p.memory.graph === key) {
