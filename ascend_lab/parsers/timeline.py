@@ -639,6 +639,17 @@ class PassTimeline:
     def __len__(self) -> int:
         return len(self.snapshots)
 
+    def __repr__(self) -> str:
+        """What a notebook prints for ``t.passes``: counts from the listing (nothing parsed)
+        and how to look further."""
+        changed = sum(1 for s in self.snapshots if s.changed)
+        stages = ", ".join(f"{k} {len(v)}" for k, v in self.by_stage().items())
+        return (
+            f"<PassTimeline: {len(self.snapshots)} passes ({changed} whose dump differs from "
+            f"the one before){'; ' + stages if stages else ''}. passes[i] is one pass, "
+            ".find('name') searches, .diff(i) compares pass i with the one before>"
+        )
+
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.snapshots)
 

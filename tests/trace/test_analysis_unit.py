@@ -176,6 +176,17 @@ def test_timeline_flags_unchanged_passes(tmp_path):
     ]
 
 
+def test_timeline_repr_says_what_it_holds_without_parsing(tmp_path):
+    dump = _copy_fixture_dump(tmp_path)
+    calls, parse = _recording_parser()
+    text = repr(tl.PassTimeline(dump, parse=parse))
+    # what `t.passes` shows in a notebook: counts and what to call, not "object at 0x..."
+    assert text.startswith("<PassTimeline: 6 passes (5 whose dump differs")
+    assert "frontend 1, optimize 2, backend 2, build 1" in text
+    assert ".diff(i)" in text and " at 0x" not in text
+    assert calls == []
+
+
 def test_timeline_does_not_parse_again_a_dump_of_nodes_it_knows(tmp_path):
     dump = _copy_fixture_dump(tmp_path)
     # the kernel selection's dump again, after graph_build (the same nodes, renumbered)
