@@ -104,6 +104,15 @@ class Match:
     b: Tuple[str, ...]
     how: str
     changes: Dict[str, Tuple[str, str]] = field(default_factory=dict)
+    # what each side is, for people ("Conv2D [Default/conv-Conv2d] net.py:12"): set by the
+    # Comparison that holds this match; not part of its identity
+    labels: Tuple[str, str] = field(default=("", ""), compare=False)
+
+    def __repr__(self) -> str:
+        a = self.labels[0] or ", ".join(self.a)
+        b = self.labels[1] or ", ".join(self.b)
+        changes = "; ".join(f"{k} {v[0]} -> {v[1]}" for k, v in self.changes.items())
+        return f"<{self.how}: {a} -> {b}{': ' + changes if changes else ''}>"
 
     def to_dict(self) -> Dict[str, object]:
         return {

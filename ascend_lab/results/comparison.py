@@ -44,6 +44,29 @@ class Side:
         return sum(1 for n in self.graph.kernels if op_name(n.op) == "Cast")
 
 
+def _source_line(source: List[str]) -> str:
+    """The call-stack line that is the user's: the first outside MindSpore's own package,
+    as ``file.py:12`` (else MindSpore's first)."""
+    import os
+
+    for line in source:
+        if "site-packages/mindspore/" not in line and "/mindspore/nn/" not in line:
+            return os.path.basename(line)
+    return os.path.basename(source[0]) if source else ""
+
+
+def node_label(node: Node) -> str:
+    """A node as people find it: op, scope and source line (``Conv2D [Default/conv-Conv2d]
+    net.py:12``), not its id in the graph (``%4``)."""
+    parts = [op_name(node.op)]
+    if node.scope:
+        parts.append(f"[{node.scope}]")
+    line = _source_line(node.source)
+    if line:
+        parts.append(line)
+    return " ".join(parts)
+
+
 def _fmt_bytes(value: Optional[int]) -> str:
     if value is None:
         return "?"
@@ -85,14 +108,26 @@ class Comparison:
             n for n in (self.a.graph.node(i) for i in self.alignment.removed) if not n.bookkeeping
         ]
 
+    def _labelled(self, matches: List[Match]) -> List[Match]:
+        """``matches`` with their ``labels`` set (op, scope, source line of each side)."""
+
+        def label(graph: Graph, ids: Tuple[str, ...]) -> str:
+            return ", ".join(node_label(graph.node(i)) if i in graph else i for i in ids)
+
+        for m in matches:
+            if not m.labels[0] and not m.labels[1]:
+                m.labels = (label(self.a.graph, m.a), label(self.b.graph, m.b))
+        return matches
+
     @property
     def changed(self) -> List[Match]:
-        """Pairs whose dtype, shape, device format differ, and fused-kernel pairs."""
-        return self.alignment.changed
+        """Pairs whose dtype, shape, device format differ, and fused-kernel pairs (each
+        printed with its ops' names, scopes and source lines)."""
+        return self._labelled(self.alignment.changed)
 
     @property
     def fused(self) -> List[Match]:
-        return [m for m in self.alignment.matches if m.how == "fusion"]
+        return self._labelled([m for m in self.alignment.matches if m.how == "fusion"])
 
     @property
     def casts_added(self) -> int:
@@ -108,7 +143,7 @@ class Comparison:
 
     def changes_of(self, field_name: str) -> List[Match]:
         """Pairs where ``field_name`` (``dtype``, ``shape``, ``format``, ``fusion``) differs."""
-        return [m for m in self.alignment.matches if field_name in m.changes]
+        return self._labelled([m for m in self.alignment.matches if field_name in m.changes])
 
     # -- text ---------------------------------------------------------------------------
     def summary_rows(self) -> List[Tuple[str, str, str]]:
@@ -169,8 +204,8 @@ class Comparison:
         )
         changed = "".join(
             "<li>{} &rarr; {}: {}</li>".format(
-                e(", ".join(m.a)),
-                e(", ".join(m.b)),
+                e(m.labels[0] or ", ".join(m.a)),
+                e(m.labels[1] or ", ".join(m.b)),
                 e("; ".join(f"{k} {v[0]} -> {v[1]}" for k, v in m.changes.items())),
             )
             for m in self.changed[:50]

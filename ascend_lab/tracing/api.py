@@ -19,6 +19,23 @@ from ascend_lab.tracing.progress import Progress
 __all__ = ["trace_net"]
 
 
+# MindSpore's AMP wraps the user's net in a private cell (amp.auto_mixed_precision gives
+# an _OutputTo32 whose _backbone is the net); a trace is titled by the user's net.
+_AMP_WRAPPERS = ("_OutputTo32", "_OutputTo16")
+
+
+def net_title(net: Any) -> str:
+    """The name a trace (and a comparison's side) is known by: the net's class, or, for a
+    net wrapped by MindSpore's mixed precision, the wrapped net's class with a note."""
+    name = type(net).__name__
+    backbone = getattr(net, "_backbone", None)
+    if name in _AMP_WRAPPERS and backbone is not None:
+        from ascend_lab.i18n import _
+
+        return _("{} (mixed precision)").format(net_title(backbone))
+    return name
+
+
 def trace_net(
     net: Any,
     inputs: List[Any],
@@ -31,7 +48,7 @@ def trace_net(
     """The implementation of :func:`ascend_lab.trace` (its defaults and docs are there)."""
     from ascend_lab.i18n import _
 
-    bar = Progress(_("Tracing {}").format(type(net).__name__), enabled=progress)
+    bar = Progress(_("Tracing {}").format(net_title(net)), enabled=progress)
     bar.step(
         _("compiling in graph mode with graph-kernel fusion")
         if fusion
@@ -45,7 +62,7 @@ def trace_net(
         actor_sets = read_actor_sets(result.dump_dir)
         bar.step(_("parsing the final kernel graph ({} dumps)").format(len(timeline)))
         tr = Trace(
-            type(net).__name__,
+            net_title(net),
             result,
             timeline,
             inputs=inputs,

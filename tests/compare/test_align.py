@@ -281,3 +281,41 @@ def test_comparison_builds_its_payload_once_and_says_where_its_time_went(tmp_pat
     page = cmp.to_html(str(tmp_path / "cmp.html"))
     assert '"compare"' in open(page, encoding="utf-8").read()
     assert cmp.show().payload is payload
+
+
+def test_a_change_is_named_by_op_scope_and_source_line_not_by_ids():
+    def graph(name, relu_id, dtype, cast):
+        x = _node("%x", "Parameter", "x")
+        x.kind = "input"
+        nodes = [x]
+        if cast:
+            nodes.append(_node("%1", "Cast", "Default/Cast-op3", ["%x"], dtype=dtype))
+        relu = _node(relu_id, "ReLU", "Default/relu-ReLU/ReLU-op0", [nodes[-1].id], dtype=dtype)
+        relu.scope = "Default/relu-ReLU"
+        relu.source = [
+            "/usr/lib/python3/site-packages/mindspore/nn/layer/activation.py:730",
+            "/home/me/course_nets.py:57",
+        ]
+        return Graph(name, nodes + [relu])
+
+    cmp = compare(graph("a", "%4", "Float32", False), graph("b", "%7", "Float16", True))
+    (change,) = cmp.changed
+    assert (change.a, change.b) == (("%4",), ("%7",))  # the ids stay in the data
+    label = "ReLU [Default/relu-ReLU] course_nets.py:57"
+    assert change.labels == (label, label)
+    assert repr(change) == f"<{change.how}: {label} -> {label}: dtype float32 -> float16>"
+    assert "%4" not in cmp._repr_html_() and "course_nets.py:57" in cmp._repr_html_()
+
+
+def test_a_net_wrapped_by_mindspores_amp_is_named_by_the_users_net():
+    from ascend_lab.tracing.api import net_title
+
+    class ConvBNReLU:  # stands for the user's Cell
+        pass
+
+    class _OutputTo32:  # the class amp.auto_mixed_precision returns (MindSpore 2.x)
+        def __init__(self, backbone):
+            self._backbone = backbone
+
+    assert net_title(ConvBNReLU()) == "ConvBNReLU"
+    assert net_title(_OutputTo32(ConvBNReLU())) == "ConvBNReLU (mixed precision)"

@@ -47,7 +47,7 @@ export const CSS = `
 .al-cmp-item[data-field="removed"] { color: var(--al-removed); }
 .al-cmp-item[data-field="changed"] { color: var(--al-modified); }
 .al-pane-title .al-sub { font-weight: normal; color: var(--al-fg2); margin-left: 6px; }
-.al-canvas { flex: 1; position: relative; min-height: 460px; }
+.al-canvas { flex: 1; position: relative; min-height: 460px; overflow: hidden; }
 .al-canvas > svg { position: absolute; inset: 0; width: 100%; height: 100%; cursor: grab; outline: none; }
 .al-canvas > svg:focus-visible { outline: 2px solid var(--al-accent); outline-offset: -2px; }
 .al-busy { position: absolute; top: 6px; right: 8px; color: var(--al-fg2); }
