@@ -652,6 +652,17 @@ def test_mindir_export_compare(conv_net, conv_trace, tmp_path):
     assert "Conv2D" in {n.op for n in result.graph.nodes}
 
 
+def test_mindir_export_never_writes_through_a_planted_part_link(conv_trace, tmp_path):
+    # issue #37: the copy went through the predictable <target>.part, which a link planted
+    # there redirected; it now goes through an exclusive, randomly named file
+    victim = tmp_path / "victim.txt"
+    victim.write_text("not to be overwritten")
+    os.symlink(victim, tmp_path / "conv.mindir.part")
+    conv_trace["trace"].export_mindir(str(tmp_path / "conv.mindir"))
+    assert victim.read_text() == "not to be overwritten"
+    assert sorted(os.listdir(tmp_path)) == ["conv.mindir", "conv.mindir.part", "victim.txt"]
+
+
 def test_mindir_unwritable_target_is_a_clear_error(conv_net, conv_trace, tmp_path):
     from ascend_lab.capture.mindir_export import MindIRExportError, export_and_compare
 
