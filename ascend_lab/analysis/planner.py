@@ -23,6 +23,13 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ascend_lab.analysis.lifetimes import MemoryProblem, TensorLife, align_up, fmt_bytes
 from ascend_lab.i18n import N_, _, display_width, ljust, localize, msg
 
+# Said under a plan that saves nothing (a short chain such as Conv2D -> BatchNorm -> ReLU).
+NOTHING_TO_REUSE = N_(
+    "Nothing to reuse here: at the busiest step every planned tensor is alive at once, so "
+    "no reuse, the lower bound and the peak are the same. Reuse saves memory when a tensor "
+    "dies before another is born (in a longer net)."
+)
+
 NO_REUSE = "no-reuse"
 
 # name -> (sort key over tensors, fit rule); "breadth" orders by the busiest steps first.
@@ -110,6 +117,13 @@ class MemoryPlan:
             rows.append((N_("excluded tensors"), str(len(p.excluded))))
         return rows
 
+    def all_notes(self) -> List[str]:
+        """:attr:`notes`, and why nothing is saved when nothing is (a true 0, explained)."""
+        notes = list(self.notes)
+        if self.problem.tensors and self.saved <= 0 and self.no_reuse == self.lower_bound:
+            notes.append(NOTHING_TO_REUSE)
+        return notes
+
     def shown_rows(self) -> List[Tuple[str, str]]:
         """:meth:`rows` in the reader's language (numbers and names as they are)."""
         return [(localize(k), localize(v)) for k, v in self.rows()]
@@ -123,7 +137,7 @@ class MemoryPlan:
             lines.append("  " + _("strategies:"))
             for name, size in sorted(self.strategies.items(), key=lambda kv: (kv[1], kv[0])):
                 lines.append(f"    {name:<28} {fmt_bytes(size)}")
-        for note in self.notes:
+        for note in self.all_notes():
             lines.append("  " + _("note: {}").format(localize(note)))
         return "\n".join(lines)
 
@@ -136,7 +150,7 @@ class MemoryPlan:
             f"<tr><th style='text-align:left'>{esc(k)}</th><td>{esc(v)}</td></tr>"
             for k, v in self.shown_rows()
         )
-        notes = "".join(f"<li>{esc(localize(n))}</li>" for n in self.notes)
+        notes = "".join(f"<li>{esc(localize(n))}</li>" for n in self.all_notes())
         return "<div class='ascend-lab-memory-plan'><table>{}</table>{}</div>".format(
             body,
             f"<ul>{notes}</ul>" if notes else "",

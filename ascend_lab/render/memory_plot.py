@@ -7,6 +7,7 @@ Chinese font is installed (:mod:`ascend_lab.i18n.plot_font`), else in English.
 
 from typing import Any, Dict, List, Optional
 
+from ascend_lab.analysis.lifetimes import fmt_bytes
 from ascend_lab.analysis.planner import MemoryPlan
 from ascend_lab.i18n import _
 from ascend_lab.i18n.plot_font import plot_labels, use_font
@@ -64,12 +65,16 @@ def _draw(plan: MemoryPlan, ax: Optional[Any], title: Optional[str]) -> Any:
     tensors = plan.problem.tensors
     ops = sorted({t.op for t in tensors})
     colours = _colours(ops)
+    # A tensor far smaller than the arena (BatchNorm's 512 B statistics beside 2 MiB
+    # activations) would be a line no one sees: it is drawn at least this tall, and said so.
+    min_height = top_bytes / scale * 0.015
+    small = [t for t in tensors if t.size / scale < min_height]
     for t in tensors:
         ax.add_patch(
             Rectangle(
                 (t.start - 0.45, plan.offsets[t.id] / scale),
                 t.end - t.start + 0.9,
-                t.size / scale,
+                max(t.size / scale, min_height),
                 facecolor=colours[t.op],
                 edgecolor="black",
                 linewidth=0.3,
@@ -88,6 +93,17 @@ def _draw(plan: MemoryPlan, ax: Optional[Any], title: Optional[str]) -> Any:
         linewidth=1,
         label=_("lower bound"),
     )
+    if small:
+        ax.text(
+            0.01,
+            0.99,
+            _("{} of {} tensors ({} or less) drawn taller than their size").format(
+                len(small), len(tensors), fmt_bytes(max(t.size for t in small))
+            ),
+            transform=ax.transAxes,
+            fontsize=7,
+            va="top",
+        )
     ax.set_xlabel(_("execution step (kernel)"))
     ax.set_ylabel(_("address ({})").format(unit))
     handles, _labels = ax.get_legend_handles_labels()

@@ -137,3 +137,15 @@ def test_summary_and_html_escape_model_strings():
     text = p.summary()
     assert "peak / lower bound" in text and "1.000" in text
     assert "greedy-size-best-fit" in text
+
+
+def test_a_plan_that_saves_nothing_says_why():
+    from ascend_lab.analysis.planner import NOTHING_TO_REUSE
+
+    # every tensor alive at step 1 (Conv2D -> BatchNorm -> ReLU): no plan can save anything
+    overlapping = plan_best(problem_from_intervals([(1024, 0, 1), (1024, 1, 2)], alignment=512))
+    assert overlapping.saved == 0
+    assert "Nothing to reuse here" in overlapping.summary()
+    assert "Nothing to reuse here" in overlapping._repr_html_()
+    disjoint = plan_best(problem_from_intervals([(1000, 0, 0), (1000, 2, 2)], alignment=512))
+    assert disjoint.saved > 0 and NOTHING_TO_REUSE not in disjoint.all_notes()

@@ -190,3 +190,22 @@ def test_runtime_peak_on_ascend_reads_the_runtime(tmp_path, where):
     lines = out.stdout.splitlines()
     assert lines[0] == str(3 * 1024 * 1024)
     assert lines[1] == f"mindspore.{where}.max_memory_allocated() on Ascend: 3.0 MiB"
+
+
+def test_a_tiny_tensor_is_drawn_visibly_and_the_map_says_so():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.patches import Rectangle
+
+    from ascend_lab.analysis.lifetimes import problem_from_intervals
+    from ascend_lab.memory import plan_best
+
+    # a 2 MiB activation beside a 512 B statistic (ConvBNReLU's BatchNorm on CPU)
+    p = plan_best(problem_from_intervals([(2 << 20, 0, 1), (512, 1, 1)], alignment=512))
+    ax = plot_memory_map(p).axes[0]
+    heights = sorted(b.get_height() for b in ax.patches if isinstance(b, Rectangle))
+    assert heights[0] >= 0.015 * heights[1]  # not a 512 B line in a 2 MiB map
+    assert "1 of 2 tensors (512 B or less) drawn taller than their size" in [
+        t.get_text() for t in ax.texts
+    ]
