@@ -10,7 +10,8 @@
 #   2. python -m venv WORKDIR/venv;
 #   3. pip install --no-cache-dir ".[lab,mindspore]"  (non-editable: the wheel build hook builds
 #      the JupyterLab extension with jlpm);
-#   4. ascend-lab install-kernel --sys-prefix; jupyter labextension list / server extension list;
+#   4. ascend-lab install-kernel --sys-prefix; the course's server settings
+#      (install_course_settings); jupyter labextension list / server extension list;
 #   5. jupyter nbconvert --execute notebooks/00_*.ipynb with the `mindspore` kernel.
 # Jupyter's per-user folders point into WORKDIR, so nothing is written to $HOME and a user's
 # own kernels cannot shadow the one under test. Takes several minutes (downloads MindSpore).
@@ -49,6 +50,7 @@ step "binder/postBuild: pip install \".[lab,mindspore]\" (non-editable, builds t
 
 step "binder/postBuild: ascend-lab install-kernel --sys-prefix"
 PATH="$VENV/bin:$PATH" "$VENV/bin/ascend-lab" install-kernel --sys-prefix
+"$VENV/bin/python" -c "import sys; from ascend_lab.course.command import install_course_settings as i; print(*i(sys.prefix))"
 "$VENV/bin/jupyter" kernelspec list
 "$VENV/bin/jupyter" labextension list 2>&1
 "$VENV/bin/jupyter" server extension list 2>&1

@@ -408,3 +408,20 @@ def test_bad_lang_is_refused_by_argparse(env, capsys):
         main(["course", "--dry-run", "--lang", "fr"])
     assert exc.value.code == 2
     assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+def test_binder_gets_the_course_servers_settings(tmp_path):
+    written = course.install_course_settings(str(tmp_path))
+    server = json.loads(
+        (
+            tmp_path / "etc" / "jupyter" / "jupyter_server_config.d" / "ascend-lab-course.json"
+        ).read_text()
+    )
+    assert server["MappingKernelManager"]["cull_idle_timeout"] == course.CULL_IDLE_SECONDS
+    assert server["MappingKernelManager"]["cull_connected"] is False
+    lab = tmp_path / "share" / "jupyter" / "lab" / "settings" / "overrides.d"
+    assert json.loads((lab / "ascend-lab-course.json").read_text()) == course.LAB_OVERRIDES
+    assert len(written) == 2
+    # binder/postBuild and the CI check of it call it
+    for script in ("binder/postBuild", "scripts/binder_check.sh"):
+        assert "install_course_settings" in (REPO_ROOT / script).read_text()

@@ -317,6 +317,33 @@ def lab_settings_dir(data_dir: Optional[str] = None) -> str:
     return folder
 
 
+def install_course_settings(prefix: str) -> List[str]:
+    """Make every JupyterLab of the environment at ``prefix`` a course server: its kernels
+    culled as ``ascend-lab course`` culls them (a server config file in
+    ``etc/jupyter/jupyter_server_config.d``) and :data:`LAB_OVERRIDES` as JupyterLab's
+    defaults (``share/jupyter/lab/settings/overrides.d``). For Binder (``binder/postBuild``),
+    where repo2docker starts JupyterLab itself. Returns the files written."""
+    server = {
+        "MappingKernelManager": {
+            "cull_idle_timeout": CULL_IDLE_SECONDS,
+            "cull_interval": CULL_INTERVAL_SECONDS,
+            "cull_connected": False,
+        }
+    }
+    targets = [
+        (os.path.join(prefix, "etc", "jupyter", "jupyter_server_config.d"), server),
+        (os.path.join(prefix, "share", "jupyter", "lab", "settings", "overrides.d"), LAB_OVERRIDES),
+    ]
+    written = []
+    for folder, data in targets:
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "ascend-lab-course.json")
+        with open(path, "w") as fh:
+            json.dump(data, fh, indent=1)
+        written.append(path)
+    return written
+
+
 def jupyter_command(
     folder: str,
     notebook: Optional[str],
