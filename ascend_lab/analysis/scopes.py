@@ -35,10 +35,11 @@ Pure: no MindSpore, no I/O.
 **Budget.** Every rule looks at a scope's prefixes, so a scope of depth d costs d² in each
 of them. Scopes are cut to :data:`MAX_SCOPE_DEPTH` components before any rule runs (the
 deepest real module paths are about 12: a decoder layer's projection inside its block
-inside its list), and a node cut that way is drawn at the cut (its ``repaired_scope``):
-the viewer, too, then groups at most that many levels. The rules run in
-O(nodes × MAX_SCOPE_DEPTH²) time and memory, whatever the file says (issue #37: a 280 KB
-``.ir`` of 1,200-deep scopes took 494 MB and 6.6 s here before the cut).
+inside its list), and a node cut that way (a kernel or not) is drawn at the cut (its
+``repaired_scope``): the viewer, too, then groups at most that many levels. The rules run
+in O(nodes × MAX_SCOPE_DEPTH²) time and memory, whatever the file says (issue #37: a 297 KB
+``.ir`` of 1,200-deep scopes took 494 MB and 6.6 s here before the cut, 31 MB and 0.3 s
+after).
 """
 
 from collections import Counter, defaultdict
@@ -135,8 +136,9 @@ def repair_scopes(graph: Graph) -> Dict[str, str]:
 
     Nodes not in the result are drawn in their own ``scope``.
     """
+    cut = _cut_scopes(graph)
     if sum(1 for n in graph.nodes if _is_drawn(n)) < 2:
-        return {}  # nothing to compare a scope with (most subgraphs of a frontend pass)
+        return cut  # nothing to compare a scope with (most subgraphs of a frontend pass)
     preds, succs = data_neighbours(graph)
     order = [n for n in graph.nodes if n.id in preds]
     scopes: Dict[str, Path] = {n.id: split_scope(n.scope)[:MAX_SCOPE_DEPTH] for n in order}
@@ -150,12 +152,24 @@ def repair_scopes(graph: Graph) -> Dict[str, str]:
     _lift_reused_cells(order, scopes, neighbours)
     _place_strays(order, scopes, bridged_preds, bridged_succs)
     _place_fused_calls(order, scopes, neighbours)
-    result: Dict[str, str] = {}
+    result: Dict[str, str] = cut
     for node in order:
         repaired = "/".join(scopes[node.id])
         if split_scope(node.scope) != scopes[node.id]:
             result[node.id] = repaired
     return result
+
+
+def _cut_scopes(graph: Graph) -> Dict[str, str]:
+    """Node id -> its scope cut to MAX_SCOPE_DEPTH, for every node (kernel or not) whose
+    scope is deeper: where a view draws it (module doc, "Budget")."""
+    out: Dict[str, str] = {}
+    for node in graph.nodes:
+        if node.scope and node.scope.count("/") >= MAX_SCOPE_DEPTH:
+            parts = split_scope(node.scope)
+            if len(parts) > MAX_SCOPE_DEPTH:
+                out[node.id] = "/".join(parts[:MAX_SCOPE_DEPTH])
+    return out
 
 
 def repaired_names(graph: Graph) -> Dict[str, str]:
