@@ -43,6 +43,17 @@ class Side:
     def casts(self) -> int:
         return sum(1 for n in self.graph.kernels if op_name(n.op) == "Cast")
 
+    @property
+    def unknown_sizes(self) -> int:
+        """Kernel outputs whose size is unknown until run time (a dynamic dimension, -1, or
+        no shape): the memory planner leaves them out of :attr:`peak`."""
+        return sum(
+            1
+            for n in self.graph.kernels
+            for t in n.outputs
+            if t.shape is None or any(d < 0 for d in t.shape)
+        )
+
 
 def _source_line(source: List[str]) -> str:
     """The call-stack line that is the user's: the first outside MindSpore's own package,
@@ -191,7 +202,23 @@ class Comparison:
         ]
         if diffs:
             lines.append("  " + _("kernels per op that differ: {}").format(", ".join(diffs)))
+        note = self.peak_note()
+        if note:
+            lines.append("  " + note)
         return "\n".join(lines)
+
+    def peak_note(self) -> str:
+        """What the memory peaks leave out, in the reader's language ("" when nothing)."""
+        from ascend_lab.i18n import _
+
+        unknown = [
+            (s, n) for s, n in (("A", self.a.unknown_sizes), ("B", self.b.unknown_sizes)) if n
+        ]
+        if not unknown:
+            return ""
+        return _(
+            "memory peak counts only tensors of known size; not counted: {} (dynamic shapes)"
+        ).format(", ".join(f"{side} {n}" for side, n in unknown))
 
     def __repr__(self) -> str:
         return self.summary()
@@ -217,6 +244,7 @@ class Comparison:
             f"<p>matched {len(self.matched)}, removed {len(self.removed)}, "
             f"added {len(self.added)} (Casts added: {self.casts_added}), "
             f"changed {len(self.changed)}</p>"
+            + (f"<p>{e(self.peak_note())}</p>" if self.peak_note() else "")
             + (f"<ul>{changed}</ul>" if changed else "")
             + "</div>"
         )

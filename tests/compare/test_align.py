@@ -319,3 +319,18 @@ def test_a_net_wrapped_by_mindspores_amp_is_named_by_the_users_net():
 
     assert net_title(ConvBNReLU()) == "ConvBNReLU"
     assert net_title(_OutputTo32(ConvBNReLU())) == "ConvBNReLU (mixed precision)"
+
+
+def test_a_dynamic_side_says_its_peak_leaves_out_tensors_of_unknown_size():
+    static = Graph("s", [_node("%x", "Parameter", "x"), _node("%1", "ReLU", "r", ["%x"])])
+    dynamic = Graph(
+        "d", [_node("%x", "Parameter", "x"), _node("%1", "ReLU", "r", ["%x"], shape=(-1, 4))]
+    )
+    for g in (static, dynamic):
+        g.nodes[0].kind = "input"
+    cmp = compare(static, dynamic)
+    assert (cmp.a.unknown_sizes, cmp.b.unknown_sizes) == (0, 1)
+    assert cmp.summary().splitlines()[-1] == (
+        "  memory peak counts only tensors of known size; not counted: B 1 (dynamic shapes)"
+    )
+    assert compare(static, static).peak_note() == ""
