@@ -29,7 +29,9 @@ Readers, and what the strategies generate for each:
 - ``read_gated`` (the one gate): a FIFO, a socket, /dev/zero, a link out of the root, a
   file over its cap, a folder.
 - ``ascend-lab view``: a 297 KB .ir of 1,200-deep scopes, a profiler folder whose
-  kernel_details.csv is a FIFO, one whose database has computed columns.
+  kernel_details.csv is a FIFO, one whose database has computed columns;
+  ``ascend-lab status --from`` and ``doctor --from``: a FIFO, /dev/zero, 200,000 nested
+  brackets as the bundle.
 """
 
 import gc
@@ -396,10 +398,10 @@ def _limited() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def _view(path: str, out: str) -> "subprocess.CompletedProcess[str]":
+def _cli(*args: str) -> "subprocess.CompletedProcess[str]":
     env = dict(os.environ, PYTHONPATH=os.getcwd())
     return subprocess.run(  # noqa: S603 - fixed argv
-        [sys.executable, "-m", "ascend_lab", "view", path, "-o", out],
+        [sys.executable, "-m", "ascend_lab", *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -426,10 +428,25 @@ def test_view_ends_cleanly_under_one_gib(tmp_path, case):
                 os.path.join(str(out), "ascend_mindspore_profiler_400_1_2000000.db"),
                 out / "ascend_mindspore_profiler_0.db",
             )
-    done = _view(str(path), str(tmp_path / "page.html"))
+    done = _cli("view", str(path), "-o", str(tmp_path / "page.html"))
     assert done.returncode in (0, 2), done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     if done.returncode == 0:
         page = (tmp_path / "page.html").read_text(encoding="utf-8")
         payload = page.split('id="ascend-lab-payload">', 1)[1].split("</script>", 1)[0]
         json.loads(payload)  # valid JSON: no NaN or Infinity, so the page opens
+
+
+@pytest.mark.parametrize("command", ["status", "doctor"])
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "deep json"])
+def test_replaying_a_hostile_bundle_ends_cleanly(tmp_path, command, kind):
+    path = tmp_path / "r.tar.gz"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "/dev/zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.write_text("[" * 200_000 + "]" * 200_000)
+    done = _cli(command, "--from", str(path))
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and done.stderr.strip()
