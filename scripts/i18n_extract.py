@@ -42,6 +42,7 @@ MARKED_DIRS = (
     # the results: a trace's summary, a comparison's, compare_numerics' summary and table (the
     # doctor reads both), the memory plans' tables
     "ascend_lab/results",
+    "ascend_lab/numerics/drill.py",  # the op-by-op look inside the first divergent Cell
     "ascend_lab/model/device_status.py",
     "ascend_lab/model/profile.py",
     "ascend_lab/analysis/compat.py",
@@ -60,6 +61,7 @@ MARKED_DIRS = (
     "ascend_lab/parsers/profiler_ascend_files.py",
     "ascend_lab/parsers/profiler_cpu_files.py",
     "ascend_lab/parsers/profiler_db.py",
+    "ascend_lab/parsers/profiler_db_steps.py",
     "ascend_lab/parsers/profiler_files.py",
     "ascend_lab/payload/profile_section.py",
     "ascend_lab/render/device_html.py",

@@ -21,6 +21,10 @@ Two captures (``capture=``):
   computes on the other side, and the ops inside it are unmatched, "inside fused kernel X"
   (:func:`ascend_lab.analysis.numeric_compare.align_ops`).
 
+  With ``capture="cells"``, a first divergent Cell that computes ops of its own is drilled
+  into this way automatically (``drill=False``: not), and the finding names the op inside
+  it (:mod:`ascend_lab.numerics.drill`).
+
   Reference arrays work here too (:func:`ascend_lab.numerics.reference.reference_op_side`):
   keyed by op (``attn/Softmax``, ``attn/Softmax#2`` for the third, as the table labels
   them) or by Cell path (compared at the Cell's last op).
@@ -77,6 +81,7 @@ def compare_numerics(
     sample_size: int = SAMPLE_SIZE,
     capture: str = "cells",
     fusion: Any = False,
+    drill: bool = True,
 ) -> NumericsResult:
     """See :func:`ascend_lab.compare_numerics` (and this module's docstring for ``capture``)."""
     if capture not in CAPTURES:
@@ -150,6 +155,12 @@ def compare_numerics(
         side_b, _ = capture_side(b, inputs, "b", tensors, sample_size)
     pairs, unmatched = align(side_a, side_b, mapping)
     first = find_divergence(pairs, k, floor)
-    return NumericsResult(
+    result = NumericsResult(
         type(a).__name__, name_b, pairs, unmatched, first, k, "cells", random, nonfinite
     )
+    if drill and first is not None and not _is_reference(b):
+        from ascend_lab.numerics.drill import drill_into, worth_drilling
+
+        if worth_drilling(a, first.a.path):
+            result.drill = drill_into(a, b, inputs, first.a.path, mapping, k, floor, sample_size)
+    return result

@@ -170,10 +170,16 @@ class NumericsResult:
         self.first_divergence: Optional[Divergence] = (
             Divergence(first) if first is not None else None
         )
+        # capture="cells": the op-by-op look inside the first divergent Cell (numerics.drill)
+        self.drill: Any = None
 
     @property
     def advice(self) -> List[str]:
-        return self.first_divergence.advice if self.first_divergence else []
+        found = list(self.first_divergence.advice) if self.first_divergence else []
+        op = self.drill.op if self.drill is not None else None
+        if op is not None:  # the op inside the Cell says more than the Cell's name
+            found = [e for e in suggest(op) if e not in found] + found
+        return found
 
     def find(self, label: str) -> Optional[OpComparison]:
         for p in self.pairs:
@@ -228,7 +234,10 @@ class NumericsResult:
             if worst is not None:
                 tail += _("; largest rel err {} at {}").format(_g(worst.max_rel), worst.label)
             return "\n".join([head, tail] + notes)
-        lines = [head, str(self.first_divergence)] + notes
+        lines = [head, str(self.first_divergence)]
+        if self.drill is not None:
+            lines.extend(self.drill.lines())
+        lines.extend(notes)
         if self.advice:
             lines.append(
                 "  "
@@ -360,6 +369,7 @@ class NumericsResult:
                 for u in self.unmatched
             ],
             "first_divergence": first.label if first else None,
+            "drill": self.drill.to_dict() if self.drill is not None else None,
             "advice": self.advice,
             "capture": self.capture,
             "random": self.random,
