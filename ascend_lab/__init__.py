@@ -201,84 +201,38 @@ def _jupyter_server_extension_points() -> List[Dict[str, str]]:
     return [{"module": "ascend_lab.server"}]
 
 
-# -- the model's views ------------------------------------------------------------------
-# The model's convenience methods (``status._repr_html_()``, ``profile.show()``,
-# ``graph.plot()``) reach the views above it through :mod:`ascend_lab.model.display`; the
-# root, the top of the layout, registers them. Each imports its view on first use.
+# -- the verbs of the results' and the model's façades ---------------------------------------
+# ``t.show()``, ``cmp.to_html(path)``, ``status._repr_html_()``, ``profile.plot()`` reach the
+# payload and render stages above them through :mod:`ascend_lab.model.display`; the root, the
+# top of the layout, binds each verb to one function that dispatches on the object's type. Each
+# is imported on first use (importing ascend_lab stays cheap).
+_VERBS = {
+    "payload": ("ascend_lab.payload.dispatch", "to_payload"),
+    "section": ("ascend_lab.payload.profile_section", "profile_section"),
+    "show": ("ascend_lab.render.show", "show"),
+    "html": ("ascend_lab.render.show", "to_html"),
+    "mimebundle": ("ascend_lab.render.show", "mimebundle"),
+    "plot": ("ascend_lab.render.show", "plot"),
+    "card_html": ("ascend_lab.render.cards", "card_html"),
+    "card_text": ("ascend_lab.render.cards", "card_text"),
+}
 
 
-def _status_text(status: Any) -> str:
-    from ascend_lab.render.device_text import render_text
+def _bound(module: str, name: str) -> Callable[..., Any]:
+    def verb(*args: Any, **kwargs: Any) -> Any:
+        import importlib
 
-    return render_text(status)
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
-
-def _status_html(status: Any) -> str:
-    from ascend_lab.render.device_html import render_html
-
-    return render_html(status)
+    verb.__name__ = name
+    return verb
 
 
-def _graph_plot(graph: Any, **options: Any) -> Any:
-    from ascend_lab.render.graph_plot import plot_graph
-
-    return plot_graph(graph, **options)
-
-
-def _profile_plot(profile: Any, **options: Any) -> Any:
-    from ascend_lab.render.profile_plot import plot_top
-
-    return plot_top(profile, **options)
-
-
-def _profile_section(profile: Any) -> Dict[str, Any]:
-    from ascend_lab.payload.profile_section import profile_section
-
-    return profile_section(profile)
-
-
-def _profile_payload(profile: Any) -> Dict[str, Any]:
-    from ascend_lab.payload.profile_section import profile_payload
-
-    return profile_payload(profile)
-
-
-def _profile_mimebundle(profile: Any) -> Dict[str, Any]:
-    from ascend_lab.payload import MIME_TYPE, check_payload
-
-    payload = profile.to_payload()
-    check_payload(payload)
-    return {MIME_TYPE: payload, "text/html": profile._repr_html_(), "text/plain": repr(profile)}
-
-
-def _profile_widget(profile: Any, **options: Any) -> Any:
-    from ascend_lab.render.widgets import ViewerWidget
-
-    return ViewerWidget(profile.to_payload(), **options)
-
-
-def _profile_html(profile: Any, path: str, **options: Any) -> str:
-    from ascend_lab.render import to_html
-
-    return to_html(profile.to_payload(), path, title=profile.net_name, **options)
-
-
-def _register_views() -> None:
+def _bind_verbs() -> None:
     from ascend_lab.model import display
 
-    views: Dict[str, Callable[..., Any]] = {
-        "device_status.text": _status_text,
-        "device_status.html": _status_html,
-        "graph.plot": _graph_plot,
-        "profile.plot": _profile_plot,
-        "profile.section": _profile_section,
-        "profile.payload": _profile_payload,
-        "profile.mimebundle": _profile_mimebundle,
-        "profile.widget": _profile_widget,
-        "profile.html": _profile_html,
-    }
-    for name, view in views.items():
-        display.register(name, view)
+    for verb, (module, name) in _VERBS.items():
+        display.register(verb, _bound(module, name))
 
 
-_register_views()
+_bind_verbs()

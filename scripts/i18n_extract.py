@@ -35,6 +35,7 @@ MARKED_DIRS = (
     "ascend_lab/i18n",
     "ascend_lab/tracing",
     "ascend_lab/magics.py",
+    "ascend_lab/magic_support.py",
     "ascend_lab/memory",
     "ascend_lab/profiling",
     # the stages' modules that status, doctor, trace and profile messages come from
@@ -67,6 +68,7 @@ MARKED_DIRS = (
     "ascend_lab/render/device_html.py",
     "ascend_lab/render/device_text.py",
     "ascend_lab/render/memory_plot.py",
+    "ascend_lab/render/cards.py",
     "ascend_lab/render/profile_plot.py",
     "ascend_lab/report/view.py",  # `ascend-lab view BUNDLE` (wired in cli.py, issue #25)
     "ascend_lab/render/error_page.py",

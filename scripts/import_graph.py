@@ -1,14 +1,16 @@
 """Print the package-level import graph of ascend_lab and the cycles in it.
 
-Every import that runs counts, lazy (function-level) ones too; imports under ``if
-TYPE_CHECKING:`` never run and are left out. Modules are read with ``ast``, never
-imported. A node is a top-level package of ``ascend_lab`` (``graph``, ``memory``, ...) or
-a top-level module (``scopes``, ``nets``); the package's own ``__init__`` is ``(root)``.
+Every import counts: module-level, lazy (function-level) and type-only ones (under ``if
+TYPE_CHECKING:``), since a type-only import is still a dependency a reader must follow
+(``--runtime-only`` leaves those out). Modules are read with ``ast``, never imported. A
+node is a top-level package of ``ascend_lab`` (``graph``, ``memory``, ...) or a top-level
+module (``scopes``, ``nets``); the package's own ``__init__`` is ``(root)``.
 Cycles are the strongly connected components with more than one node.
 
     python scripts/import_graph.py            # edges and cycles
     python scripts/import_graph.py --json     # {"edges": {...}, "cycles": [[...], ...]}
     python scripts/import_graph.py --why graph tracing   # the imports behind one edge
+    python scripts/import_graph.py --runtime-only         # only the imports that run
 """
 
 import argparse
@@ -50,7 +52,7 @@ def _resolve(module: str, is_package: bool, level: int, target: Optional[str]) -
     return ".".join(base + ([target] if target else []))
 
 
-def imports_of(path: Path, pkg_dir: Path) -> Iterator[Tuple[int, str]]:
+def imports_of(path: Path, pkg_dir: Path, type_only: bool = True) -> Iterator[Tuple[int, str]]:
     """(line, absolute module) for every import in ``path``, nested ones included.
 
     ``from ascend_lab import graph`` (or ``from .. import graph``) names the module
@@ -60,7 +62,7 @@ def imports_of(path: Path, pkg_dir: Path) -> Iterator[Tuple[int, str]]:
     module = module_name(path, pkg_dir)
     is_package = path.name == "__init__.py"
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    for node in _runtime_nodes(tree):
+    for node in _all_nodes(tree) if type_only else _runtime_nodes(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node.lineno, alias.name
@@ -95,12 +97,18 @@ def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
+def _all_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    return ast.walk(tree)
+
+
 def _exists(pkg_dir: Path, parts: List[str]) -> bool:
     where = pkg_dir.joinpath(*parts)
     return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
 
 
-def package_graph(pkg_dir: Path = DEFAULT_DIR) -> Dict[Tuple[str, str], List[Site]]:
+def package_graph(
+    pkg_dir: Path = DEFAULT_DIR, type_only: bool = True
+) -> Dict[Tuple[str, str], List[Site]]:
     """(importer node, imported node) -> the import sites behind that edge."""
     edges: Dict[Tuple[str, str], List[Site]] = {}
     for path in sorted(pkg_dir.rglob("*.py")):
@@ -108,7 +116,7 @@ def package_graph(pkg_dir: Path = DEFAULT_DIR) -> Dict[Tuple[str, str], List[Sit
         if source is None:
             continue
         rel = str(path.relative_to(pkg_dir.parent))
-        for line, target in imports_of(path, pkg_dir):
+        for line, target in imports_of(path, pkg_dir, type_only):
             dest = node_of(target)
             if dest is None or dest == source:
                 continue
@@ -180,8 +188,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--why", nargs=2, metavar=("FROM", "TO"), help="sites of one edge")
     parser.add_argument("--package-dir", type=Path, default=DEFAULT_DIR)
+    parser.add_argument(
+        "--runtime-only", action="store_true", help="leave out `if TYPE_CHECKING:` imports"
+    )
     args = parser.parse_args(argv)
-    edges = package_graph(args.package_dir)
+    edges = package_graph(args.package_dir, type_only=not args.runtime_only)
     found = cycles(edges)
     if args.why:
         for rel, line, target in edges.get((args.why[0], args.why[1]), []):

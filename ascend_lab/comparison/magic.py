@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from ascend_lab.i18n import _
 from ascend_lab.i18n.magic_args import MagicArgumentParser
-from ascend_lab.tracing.magic import _evaluate, check_output_name, split_words
+from ascend_lab.magic_support import check_output_name, evaluate, split_words
 
 USAGE = "%ascend_compare a b [--html FILE] [--no-view] [-o var]"
 
@@ -29,13 +29,13 @@ def parse_line(line: str) -> argparse.Namespace:
 
 def compare_magic(shell: Any, line: str) -> Optional[Any]:
     """Compare two traces named on the magic line; print a clear message on bad input."""
-    from ascend_lab.payload import PayloadError
     from ascend_lab.comparison import compare
+    from ascend_lab.payload import PayloadError
 
     try:
         args = parse_line(line)
-        a = _evaluate(shell, args.a)
-        b = _evaluate(shell, args.b)
+        a = evaluate(shell, args.a)
+        b = evaluate(shell, args.b)
         cmp = compare(a, b)
     except (ValueError, TypeError, PayloadError) as exc:
         print(f"%ascend_compare: {exc}")

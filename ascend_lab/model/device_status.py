@@ -348,7 +348,7 @@ class DeviceStatus:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def to_text(self) -> str:
-        return display.call("device_status.text", self)
+        return display.call("card_text", self)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -357,7 +357,7 @@ class DeviceStatus:
         return f"<DeviceStatus {self.summary()}>"
 
     def _repr_html_(self) -> str:
-        return display.call("device_status.html", self)
+        return display.call("card_html", self)
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(repr(self) if cycle else self.to_text())

@@ -222,7 +222,7 @@ class Graph:
         See :func:`ascend_lab.render.graph_plot.plot_graph`.
         """
         return display.call(
-            "graph.plot", self, ax=ax, hide_bookkeeping=hide_bookkeeping, max_nodes=max_nodes
+            "plot", self, ax=ax, hide_bookkeeping=hide_bookkeeping, max_nodes=max_nodes
         )
 
     def to_dict(self) -> Dict[str, Any]:

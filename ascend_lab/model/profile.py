@@ -4,7 +4,6 @@ Times are in microseconds (``_us``), as both MindSpore's CPU files (after conver
 the Ascend files (natively) give them. Shares are fractions of the mean measured step.
 """
 
-import html
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -228,52 +227,34 @@ class Profile:
         return self.summary() + "\n" + self.table()
 
     def _repr_html_(self) -> str:
-        esc = html.escape
-        rows = []
-        for k in self.top(15):
-            share = f"{k.share * 100:.1f}%" if k.share is not None else "-"
-            rows.append(
-                "<tr>"
-                f"<td title='{esc(k.name, quote=True)}'>{esc(k.name)}</td><td>{esc(k.op_type)}</td>"
-                f"<td>{k.calls}</td><td>{k.total_us:.1f}</td><td>{k.mean_us:.1f}</td>"
-                f"<td>{share}</td><td>{esc(k.node_id or '-')}</td></tr>"
-            )
-        from ascend_lab.i18n import _
-
-        summary = "<br>".join(esc(line) for line in self.summary().splitlines())
-        headings = (_("kernel"), _("type"), _("calls"), _("total µs"), _("mean µs"))
-        head = "".join(f"<th>{esc(h)}</th>" for h in headings + (_("share"), _("node")))
-        return (
-            f"<div class='ascend-lab-profile'><p>{summary}</p><table>"
-            f"<tr>{head}</tr>" + "".join(rows) + "</table></div>"
-        )
+        return display.call("card_html", self)
 
     # -- views --------------------------------------------------------------------------
     def plot(self, n: int = 10, ax: Any = None) -> Any:
         """A matplotlib bar chart of the top-``n`` kernels; returns ``(figure, axes)``."""
-        return display.call("profile.plot", self, n=n, ax=ax)
+        return display.call("plot", self, n=n, ax=ax)
 
     def to_dict(self) -> Dict[str, Any]:
         """The payload's ``profile`` section (see :mod:`ascend_lab.payload.profile_section`)."""
-        return display.call("profile.section", self)
+        return display.call("section", self)
 
     def to_payload(self) -> Dict[str, Any]:
         """A whole ``ascend-lab.graph/1`` payload: the joined graph plus ``profile``."""
-        return display.call("profile.payload", self)
+        return display.call("payload", self)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, Any]:
-        return display.call("profile.mimebundle", self)
+        return display.call("mimebundle", self)
 
     def show(self, **options: Any) -> Any:
         """The interactive viewer (graph coloured by time, Profile tab) as a notebook widget."""
-        return display.call("profile.widget", self, **options)
+        return display.call("show", self, **options)
 
     def to_html(
         self, path: str, redact: bool = True, project: Optional[str] = None, view: str = "all"
     ) -> str:
         """Write one self-contained HTML file with the viewer (``view="profile"``: the Profile
         tab alone); returns its absolute path."""
-        return display.call("profile.html", self, path, redact=redact, project=project, view=view)
+        return display.call("html", self, path, redact=redact, project=project, view=view)
 
     def rows(self) -> List[Dict[str, Any]]:
         """Per-kernel rows as dicts (e.g. for ``pandas.DataFrame(profile.rows())``)."""

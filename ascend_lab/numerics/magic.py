@@ -14,7 +14,7 @@ import argparse
 from typing import Any, List, Optional
 
 from ascend_lab.i18n.magic_args import MagicArgumentParser
-from ascend_lab.tracing.magic import _evaluate, check_output_name, split_words
+from ascend_lab.magic_support import check_output_name, evaluate, split_words
 
 USAGE = (
     "%ascend_compare --numerics a b x [y ...] [--amp O2] [--tensors] [--capture dump] "
@@ -48,7 +48,7 @@ def numerics_magic(shell: Any, line: str) -> Optional[Any]:
 
     try:
         args = parse_line(line)
-        values: List[Any] = [_evaluate(shell, name) for name in args.names]
+        values: List[Any] = [evaluate(shell, name) for name in args.names]
         result = compare_numerics(
             *values,
             amp=args.amp,

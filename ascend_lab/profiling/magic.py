@@ -9,7 +9,7 @@ from typing import Any, List, Optional
 
 from ascend_lab.i18n import _
 from ascend_lab.i18n.magic_args import MagicArgumentParser, with_usage
-from ascend_lab.tracing.magic import check_output_name, run_net_magic, split_words
+from ascend_lab.magic_support import check_output_name, run_net_magic, split_words
 
 USAGE = "%ascend_profile net x [y ...] [--steps N] [--warmup N] [--keep] [--no-trace] [-o var]"
 

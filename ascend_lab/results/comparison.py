@@ -5,13 +5,12 @@ Built by :func:`ascend_lab.compare` (:mod:`ascend_lab.comparison`), which makes 
 (:mod:`ascend_lab.analysis.align`).
 """
 
-import html
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from ascend_lab.analysis.align import Alignment, Match
+from ascend_lab.model import display
 from ascend_lab.model.graph import Graph, Node
 from ascend_lab.model.ops import op_name
 
@@ -224,30 +223,7 @@ class Comparison:
         return self.summary()
 
     def _repr_html_(self) -> str:
-        e = html.escape
-        rows = "".join(
-            f"<tr><th>{e(label)}</th><td>{e(va)}</td><td>{e(vb)}</td></tr>"
-            for label, va, vb in self.summary_rows()
-        )
-        changed = "".join(
-            "<li>{} &rarr; {}: {}</li>".format(
-                e(m.labels[0] or ", ".join(m.a)),
-                e(m.labels[1] or ", ".join(m.b)),
-                e("; ".join(f"{k} {v[0]} -> {v[1]}" for k, v in m.changes.items())),
-            )
-            for m in self.changed[:50]
-        )
-        return (
-            '<div class="ascend-lab-compare">'
-            f"<p><b>A</b> = {e(self.a.title)}, <b>B</b> = {e(self.b.title)}</p>"
-            f"<table><tr><th></th><th>A</th><th>B</th></tr>{rows}</table>"
-            f"<p>matched {len(self.matched)}, removed {len(self.removed)}, "
-            f"added {len(self.added)} (Casts added: {self.casts_added}), "
-            f"changed {len(self.changed)}</p>"
-            + (f"<p>{e(self.peak_note())}</p>" if self.peak_note() else "")
-            + (f"<ul>{changed}</ul>" if changed else "")
-            + "</div>"
-        )
+        return display.call("card_html", self)
 
     # -- data, payload, views -------------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
@@ -284,23 +260,12 @@ class Comparison:
 
         Built once: ``to_html`` and ``show`` after it (``%ascend_compare --html`` does
         both) reuse it, so treat it as read-only (copy it to edit)."""
-        if self._payload is None:
-            from ascend_lab.payload.compare_section import comparison_payload
-
-            started = time.perf_counter()
-            self._payload = comparison_payload(self)
-            self.seconds["payload"] = time.perf_counter() - started
-        return self._payload
+        return display.call("payload", self)
 
     def to_html(self, path: str, redact: bool = True, project: Optional[str] = None) -> str:
         """Write one self-contained HTML page with the two graphs side by side."""
-        from ascend_lab.render import to_html
-
-        title = f"{self.a.title} vs {self.b.title}"
-        return to_html(self.to_payload(), path, title=title, redact=redact, project=project)
+        return display.call("html", self, path, redact=redact, project=project)
 
     def show(self, **options: Any) -> Any:
         """The side-by-side viewer as a widget (anywidget)."""
-        from ascend_lab.render.widgets import TraceView
-
-        return TraceView(self.to_payload(), **options)
+        return display.call("show", self, **options)

@@ -6,13 +6,13 @@ small table (text and HTML). The runtime's own peak on Ascend is read by
 :func:`ascend_lab.memory.with_runtime_peak`.
 """
 
-import html
 from dataclasses import dataclass, field
 from typing import Any, List, Sequence, Tuple
 
 from ascend_lab.analysis.lifetimes import fmt_bytes
 from ascend_lab.analysis.planner import MemoryPlan
 from ascend_lab.i18n import N_, _, display_width, ljust, localize, msg
+from ascend_lab.model import display
 
 COLUMNS = (  # English names; the tables show them in the reader's language
     N_("tensors"),
@@ -99,18 +99,7 @@ class PlanComparison:
         return self.text()
 
     def _repr_html_(self) -> str:
-        esc = html.escape
-        header, rows, shown_notes = self.shown()
-        head = "".join(f"<th>{esc(c)}</th>" for c in header)
-        body = "".join(
-            "<tr>{}</tr>".format("".join(f"<td>{esc(c)}</td>" for c in row)) for row in rows
-        )
-        notes = "".join(f"<li>{esc(n)}</li>" for n in shown_notes)
-        return "<table><tr>{}</tr>{}</table>{}".format(
-            head,
-            body,
-            f"<ul>{notes}</ul>" if notes else "",
-        )
+        return display.call("card_html", self)
 
 
 def compare_plans(

@@ -6,13 +6,13 @@ a pasted summary in either language: its ``numerics`` entries match both forms
 (``first divergence:`` / ``首个偏离点：``, ``rel err`` / ``相对误差``, ``side a:`` / ``a 侧：``).
 """
 
-import html
 import os
 from typing import Any, Dict, List, Optional
 
 from ascend_lab.analysis.numeric_advice import suggest
 from ascend_lab.analysis.numeric_compare import OpComparison, Unmatched
 from ascend_lab.i18n import N_, _, display_width, ljust
+from ascend_lab.model import display
 
 REFERENCE = N_("reference")  # side b's name when it is reference arrays (numerics.api)
 # what the input error of a divergence was measured on (OpComparison.input_basis)
@@ -137,7 +137,7 @@ COLUMNS = (
 LOCALIZED_COLUMNS = frozenset(COLUMNS[2:7] + COLUMNS[9:10])
 
 
-def _columns() -> List[str]:
+def numerics_columns() -> List[str]:
     """The column headers in the reader's language."""
     return [_(c) if c in LOCALIZED_COLUMNS else c for c in COLUMNS]
 
@@ -215,7 +215,7 @@ class NumericsResult:
 
     def table(self) -> str:
         """A fixed-width text table, one row per matched Cell call in execution order."""
-        rows = [_columns()] + self.rows()
+        rows = [numerics_columns()] + self.rows()
         widths = [max(display_width(r[i]) for r in rows) for i in range(len(COLUMNS))]
         lines = ["  ".join(ljust(c, w) for c, w in zip(r, widths)).rstrip() for r in rows]
         return "\n".join(lines)
@@ -289,43 +289,16 @@ class NumericsResult:
         return str(self)
 
     def _repr_html_(self) -> str:
-        e = html.escape
-        parts = [f"<div class='al-numerics'><pre>{e(str(self))}</pre>"]
-        parts.append(
-            "<table><thead><tr>{}</tr></thead><tbody>".format(
-                "".join(f"<th>{e(c)}</th>" for c in _columns())
-            )
-        )
-        for row in self.rows():
-            style = " style='background:#fdd'" if row[-1] else ""
-            parts.append("<tr{}>{}</tr>".format(style, "".join(f"<td>{e(c)}</td>" for c in row)))
-        parts.append("</tbody></table>")
-        if self.unmatched:
-            unmatched = _("{} unmatched").format(len(self.unmatched))
-            parts.append(f"<details><summary>{e(unmatched)}</summary><ul>")
-            for u in self.unmatched[:200]:
-                parts.append(
-                    f"<li>{e(u.side)} {e(u.record.label)} {e(u.record.op_type)}: {e(u.reason)}</li>"
-                )
-            parts.append("</ul></details>")
-        parts.append("</div>")
-        return "".join(parts)
+        return display.call("card_html", self)
 
     def to_payload(self, trace: Any) -> Dict[str, Any]:
         """``trace``'s graph payload with a ``numerics`` section: each node's error, the
         first divergence marked (``trace`` is ``ascend_lab.trace(a, *inputs)``)."""
-        from ascend_lab.payload import check_payload
-        from ascend_lab.payload.numerics_section import attach
-
-        payload = attach(trace.to_payload(passes="none", memory=False), self)
-        check_payload(payload)
-        return payload
+        return display.call("payload", self, trace=trace)
 
     def show(self, trace: Any) -> Any:
         """The viewer on ``trace``'s graph, nodes coloured by this comparison's error."""
-        from ascend_lab.render.widgets import ViewerWidget
-
-        return ViewerWidget(payload=self.to_payload(trace), view="graph")
+        return display.call("show", self, trace=trace)
 
     def to_dict(self) -> Dict[str, Any]:
         """Plain data (JSON-ready): per matched call, both sides' statistics and the error."""

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ascend_lab.analysis.fusion import FusionMap, build_fusion_map
 from ascend_lab.capture.input_notes import constant_input_notes
 from ascend_lab.errors.trace import NoKernelGraphError
+from ascend_lab.model import display
 from ascend_lab.model.capture_info import CaptureInfo, RecordedCapture
 from ascend_lab.model.graph import Graph
 from ascend_lab.parsers.execution_order import apply_execution_order, kernel_execution_order
@@ -200,28 +201,17 @@ class Trace:
         ``pass_sink`` (a :class:`~ascend_lab.payload.packing.PassPacker`) receives each pass's
         graph as it is built instead of the payload (how the standalone HTML is written).
         """
-        from ascend_lab.payload import build_payload
-
-        return build_payload(self, passes=passes, memory=memory, pass_sink=pass_sink)
+        return display.call("payload", self, passes=passes, memory=memory, pass_sink=pass_sink)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, Any]:
-        from ascend_lab.payload import MIME_TYPE, check_payload
-
-        payload = self.to_payload(passes="none", memory=True)
-        check_payload(payload)  # JupyterLab's renderer gets only what the viewer can read
-        return {
-            MIME_TYPE: payload,
-            "text/plain": self.summary(),
-        }
+        return display.call("mimebundle", self)
 
     def show(self, **options: Any) -> Any:
         """Open the interactive viewer: graph before/after fusion, pass timeline, memory map.
 
         Options go to :func:`ascend_lab.render.show_trace` (``view="all"|"graph"|...``).
         """
-        from ascend_lab.render import show_trace
-
-        return show_trace(self, **options)
+        return display.call("show", self, **options)
 
     def to_html(
         self, path: str, view: str = "all", redact: bool = True, project: Optional[str] = None
@@ -232,9 +222,7 @@ class Trace:
         relative to ``project`` (default: the current folder) or are shortened (see
         :func:`ascend_lab.render.to_html`). Returns the file's absolute path.
         """
-        from ascend_lab.render import to_html
-
-        return to_html(self, path, title=self.net_name, view=view, redact=redact, project=project)
+        return display.call("html", self, path, view=view, redact=redact, project=project)
 
     # -- MindIR -------------------------------------------------------------------------
     def export_mindir(self, path: str) -> Any:

@@ -5,11 +5,10 @@ Names (or Python expressions) are evaluated in the user's namespace; the Trace i
 """
 
 import argparse
-import shlex
-from typing import Any, Callable, List, Optional, Tuple, Type
+from typing import Any, List, Optional
 
-from ascend_lab.i18n import _, localize
-from ascend_lab.i18n.magic_args import MagicArgumentParser, with_usage
+from ascend_lab.i18n.magic_args import MagicArgumentParser
+from ascend_lab.magic_support import check_output_name, run_net_magic, split_words
 
 USAGE = "%ascend_trace net x [y ...] [--fusion] [--level N] [--keep-dumps] [--no-run] [-o var]"
 
@@ -26,70 +25,10 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def split_words(line: str, usage: str) -> List[str]:
-    """The magic's words (shell quoting); a clear ``ValueError`` for none or an open quote."""
-    try:
-        words: List[str] = shlex.split(line)
-    except ValueError as exc:
-        why = _("cannot read the arguments: {}").format(localize(str(exc)))
-        raise ValueError(with_usage(why, usage)) from None
-    if not words:
-        raise ValueError(with_usage(_("name the net and its inputs"), usage))
-    return words
-
-
-def check_output_name(name: str) -> None:
-    if not name.isidentifier():
-        raise ValueError(_("-o needs a Python name, got {!r}").format(name))
-
-
 def parse_line(line: str) -> argparse.Namespace:
     args = _parser().parse_args(split_words(line, USAGE))
     check_output_name(args.output)
     return args
-
-
-def _evaluate(shell: Any, expr: str) -> Any:
-    namespace = getattr(shell, "user_ns", {}) if shell is not None else {}
-    try:
-        return eval(expr, namespace)  # noqa: S307 - the user's own expression, like %timeit
-    except NameError:
-        raise ValueError(_("{!r} is not defined in the notebook").format(expr)) from None
-
-
-def run_net_magic(
-    shell: Any,
-    line: str,
-    name: str,
-    parse: Callable[[str], argparse.Namespace],
-    call: Callable[[Any, List[Any], argparse.Namespace], Any],
-    errors: Tuple[Type[BaseException], ...],
-) -> None:
-    """The body of ``%ascend_trace`` / ``%ascend_profile``: parse ``net x [y ...] [-o var]``,
-    evaluate the net and inputs in the user's namespace, ``call`` the tool, store the result
-    under ``-o`` and display it. Bad input and the tool's own ``errors`` are printed, never
-    raised, so "Run All" goes on."""
-    try:
-        args = parse(line)
-        net = _evaluate(shell, args.net)
-        inputs = [_evaluate(shell, e) for e in args.inputs]
-    except ValueError as exc:
-        print(f"{name}: {exc}")
-        return None
-    try:
-        result = call(net, inputs, args)
-    except errors as exc:
-        print(f"{name}: {exc}")
-        return None
-    if shell is not None:
-        shell.user_ns[args.output] = result
-    try:
-        from IPython.display import display
-
-        display(result)
-    except ImportError:  # pragma: no cover
-        print(result.summary())
-    return None
 
 
 def trace_magic(shell: Any, line: str) -> Optional[Any]:

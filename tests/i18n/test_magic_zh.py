@@ -8,11 +8,11 @@ import pytest
 
 from ascend_lab.device.magic import status_magic
 from ascend_lab.i18n import language_argument, using
+from ascend_lab.magic_support import run_net_magic
 from ascend_lab.profiling.magic import parse_line as profile_line
 from ascend_lab.report.magic import report_magic
 from ascend_lab.tracing.magic import USAGE as TRACE_USAGE
 from ascend_lab.tracing.magic import parse_line as trace_line
-from ascend_lab.tracing.magic import run_net_magic
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 # what must survive translation: options, values, quoted names, numbers

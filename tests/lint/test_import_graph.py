@@ -12,8 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "import_graph.py"
 
-# Strongly connected components of the package graph (lazy imports counted, `if
-# TYPE_CHECKING:` imports not): none since 2026-12-01 (issue #25). The last cycle,
+# Strongly connected components of the package graph (lazy and `if TYPE_CHECKING:` imports
+# counted, since issue #38's results/ stage): none since 2026-12-01 (issue #25). The last cycle,
 # course_cmd <-> device <-> doctor <-> kernel <-> report <-> viewfile, was cut by wiring
 # `status --from`, `doctor --from` and `view BUNDLE` in ascend_lab/cli.py (the device,
 # doctor and viewer commands take report's replay and trace pages as arguments), by
@@ -45,6 +45,20 @@ def test_no_new_import_cycles():
 def test_the_package_graph_has_no_cycle():
     assert RECORDED_CYCLES == []  # the record is empty: any cycle at all fails
     assert run_script()["cycles"] == []
+
+
+def test_type_only_imports_count_and_the_results_sit_below_payload_and_render():
+    """The results/ stage (issue #38): payload and render import the results, never the
+    reverse, also counting type-only imports, which the script reads by default."""
+    edges = run_script()["edges"]
+    assert "payload -> results" in edges and "render -> results" in edges
+    assert not [
+        e
+        for e in edges
+        if e.startswith("results -> ")
+        and e.split(" -> ")[1]
+        in ("payload", "render", "tracing", "comparison", "numerics", "memory")
+    ]
 
 
 def test_the_cli_layer_wires_the_bundle_and_no_feature_reaches_up():
@@ -98,7 +112,11 @@ def test_a_lazy_import_that_closes_a_loop_is_a_cycle(tmp_path):
             "payload/view.py": "from ascend_lab import widgets\n",
         },
     )
-    data = run_script("--package-dir", str(pkg))
+    data = run_script("--package-dir", str(pkg), "--runtime-only")
     assert data["cycles"] == [["graph", "payload"]]
     assert "payload -> widgets" in data["edges"]
     assert "widgets -> payload" not in data["edges"]  # TYPE_CHECKING imports never run
+    # by default a type-only import counts too: it closes the loop through widgets
+    data = run_script("--package-dir", str(pkg))
+    assert data["cycles"] == [["graph", "payload", "widgets"]]
+    assert "widgets -> payload" in data["edges"]
