@@ -286,6 +286,16 @@ def test_the_first_hour(server):
             assert errors == [], f"{name}, second Run All in the same kernel: {errors}"
             second_seconds = time.monotonic() - started
             _shot(page, f"first_hour_{index + 2}_{name[:2]}_run2.png")
+            first_cell = next(c for c in _saved(path)["cells"] if c["cell_type"] == "code")
+            first_text = "".join("".join(o.get("text", "")) for o in first_cell["outputs"])
+            assert "already loaded" not in first_text, first_text  # the notebook's own output
+            # what the learner sees on stderr (MindSpore's warnings): kept for the report
+            measured.setdefault("stderr", {})[name] = [
+                "".join(o.get("text", ""))[:300]
+                for c in _saved(path)["cells"]
+                for o in c.get("outputs", [])
+                if o.get("name") == "stderr"
+            ]
             kernels = server.api("kernels")
             processes, pss = server.kernels_pss()
             # closing the tab shuts the notebook's kernel down
