@@ -266,7 +266,8 @@ def test_the_first_hour(server):
         current = page.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current")
         expect(current).to_contain_text("00_stack_and_machine", timeout=90000)
         panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-        expect(panel.get_by_text("Learning goals").first).to_be_visible(timeout=60000)
+        goals = panel.locator(".jp-RenderedMarkdown", has_text="Learning goals").first
+        expect(goals).to_be_visible(timeout=60000)
         idle = re.compile(r"MindSpore.* \| Idle")
         expect(page.get_by_text(idle).first).to_be_visible(timeout=90000)
         _shot(page, "first_hour_1_landing.png")
