@@ -154,8 +154,12 @@ export class MemoryView {
     curve.appendChild(
       s('text', { x: 4, y: base - CURVE_H + 10 }, formatBytes(maxLive))
     );
+    // steps are numbered from 0, as on the matplotlib map (plot_memory_map): the last
+    // kernel of a 3-kernel graph is step 2 (this label said "step 3")
     curve.appendChild(s('text', { x: LEFT, y: base + 14 }, t.__('step %1', 0)));
-    curve.appendChild(s('text', { x: W - 80, y: base + 14 }, t.__('step %1', steps)));
+    curve.appendChild(
+      s('text', { x: W - 80, y: base + 14 }, t.__('step %1', steps - 1))
+    );
     curve.appendChild(
       s('text', { x: LEFT + 4, y: base - CURVE_H - 6 }, t.__('live bytes'))
     );

@@ -118,6 +118,14 @@ describe('renderPayload in a DOM', () => {
     expect(host.querySelector('[data-field="no_reuse"]')!.textContent).toContain(
       '33% saved'
     );
+    // the step axis numbers steps from 0, like the matplotlib map: 0 .. steps - 1
+    const labels = [...host.querySelectorAll('.al-livecurve text')].map(
+      n => n.textContent
+    );
+    const steps = coursePayload().memory!.steps;
+    expect(labels).toContain('step 0');
+    expect(labels).toContain(`step ${steps - 1}`);
+    expect(labels).not.toContain(`step ${steps}`);
     (host.querySelector('[data-tensor="t2"]') as SVGRectElement).dispatchEvent(
       new MouseEvent('click', { bubbles: true })
     );
