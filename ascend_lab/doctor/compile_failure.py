@@ -26,16 +26,27 @@ __all__ = [
     "read_compile_failure",
 ]
 
-# A path token ending in analyze_fail.ir / .dat: one character class, then a literal (linear).
-_PATH_RE = re.compile(r"[^\s'\"()<>`,;]{0,4096}analyze_fail\.(?:ir|dat)\b")
+# The file name is found by a literal; its path is read backwards from there, over the
+# characters a path token holds, never past the previous file name: every character of the
+# text is looked at at most twice, whatever it holds (a regex with a long leading class
+# would rescan up to its bound from every position).
+_NAME_RE = re.compile(r"analyze_fail\.(?:ir|dat)\b")
+_NOT_IN_PATH = frozenset(" \t\r\n\f\v'\"()<>`,;")
+_MAX_PATH_CHARS = 4096
 _MAX_PATHS = 4
 
 
 def find_ir_paths(text: str) -> List[str]:
     """The ``analyze_fail`` files a traceback names, in order, each once (at most 4)."""
     out: List[str] = []
-    for m in _PATH_RE.finditer(text):
-        path = m.group(0)
+    floor = 0  # where the previous file name ended
+    for m in _NAME_RE.finditer(text):
+        start = m.start()
+        stop = max(floor, start - _MAX_PATH_CHARS)
+        while start > stop and text[start - 1] not in _NOT_IN_PATH:
+            start -= 1
+        floor = m.end()
+        path = text[start : m.end()]
         # a path (not the bare name in "instructions about `analyze_fail.ir`", not a URL)
         if (
             ("/" in path or "\\" in path)
