@@ -211,9 +211,11 @@ export class TimelineView {
         this.list.appendChild(li);
       }
     }
+    // opens at the first pass, nothing highlighted: the learner steps forward and sees
+    // what each pass changes (at the last pass, its diff painted most nodes orange)
     const keep = this.steps.includes(this.current)
       ? this.current
-      : (this.steps[this.steps.length - 1] ?? 0);
+      : (this.steps[0] ?? 0);
     this.current = -1;
     this.go(keep);
   }

@@ -180,7 +180,10 @@ describe('renderPayload in a DOM', () => {
     const tl = h.app!.timelineView!;
     await settle();
     await tl.graphs.panes[0].ready;
-    // starts at the last step; skip-unchanged hides pass 1
+    // starts at the first step; skip-unchanged hides pass 1
+    expect(host.querySelector('[data-field="pass-name"]')!.textContent).toBe(
+      '00_bootstrap'
+    );
     expect(tl.slider.max).toBe('2');
     expect(host.querySelectorAll('.al-passlist li[data-pass]').length).toBe(3);
     await tl.go(2);
