@@ -85,7 +85,7 @@ def _trace(folder: Path, mb: int) -> None:
 
 MINDIR = """
 import sys
-from ascend_lab.parsers.mindir import load_mind_ir_pb2, parse_mindir
+from ascend_lab.parsers.mindir.mindir import load_mind_ir_pb2, parse_mindir
 pb = load_mind_ir_pb2()
 m = pb.ModelProto(); m.ir_version = "0.1.1"; g = m.graph; g.name = "g"
 g.input.add().name = "g:x"; prev = "g:x"

@@ -36,7 +36,7 @@ from ascend_lab.memory import (  # noqa: E402
     plan_graph,
     validate,
 )
-from ascend_lab.parsers.ir_text import parse_ir_file  # noqa: E402
+from ascend_lab.parsers.ir.ir_text import parse_ir_file  # noqa: E402
 
 REAL_CASES = ["resnet50_compiled", "resnet50_b32_compiled", "encoder", "lenet", "lenet_fusion"]
 

@@ -107,7 +107,7 @@ def main() -> int:
 
 
 def bench(dump: str, repeat: int, compile_seconds: float = 0.0) -> int:
-    from ascend_lab.parsers.ir_text import parse_ir_text, read_ir_header
+    from ascend_lab.parsers.ir.ir_text import parse_ir_text, read_ir_header
 
     files = ir_files(dump)
     texts = {p: p.read_text(encoding="utf-8", errors="replace") for p in files}
@@ -152,7 +152,7 @@ def bench(dump: str, repeat: int, compile_seconds: float = 0.0) -> int:
 
     mindirs = sorted(Path(dump).glob("*.mindir"))
     if mindirs:
-        from ascend_lab.parsers.mindir import parse_mindir
+        from ascend_lab.parsers.mindir.mindir import parse_mindir
 
         data = mindirs[0].read_bytes()
         for decoder in ("protobuf", "builtin"):

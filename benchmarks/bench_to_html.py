@@ -62,7 +62,7 @@ class _Shim:
 
 def load_trace(layers, path):
     """The decoder's Trace: from ``path`` if it exists, else traced (and saved to ``path``)."""
-    from ascend_lab.parsers.timeline import _memo_parser
+    from ascend_lab.parsers.ir.timeline import _memo_parser
 
     if path and os.path.exists(path):
         with open(path, "rb") as f:
@@ -93,7 +93,7 @@ def instrument(trace):
     import gzip
     import json
 
-    from ascend_lab.parsers import timeline
+    from ascend_lab.parsers.ir import timeline
     from ascend_lab.payload import build, packing, redact, view_input
     from ascend_lab.render import standalone
 

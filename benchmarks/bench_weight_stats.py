@@ -46,7 +46,7 @@ def main() -> int:
     parser.add_argument("--name", help="the weight (default: the largest)")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    from ascend_lab.parsers.mindir_skeleton import weight_records
+    from ascend_lab.parsers.mindir.mindir_skeleton import weight_records
 
     records = weight_records(args.mindir)
     if args.name:

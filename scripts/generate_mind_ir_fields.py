@@ -1,6 +1,8 @@
-"""Generate ascend_lab/parsers/mind_ir_fields.py from the vendored ascend_lab/parsers/mind_ir.proto.
+"""Generate ascend_lab/parsers/mindir/mind_ir_fields.py from the vendored mind_ir.proto.
 
-The builtin MindIR decoder (ascend_lab/parsers/protobuf_wire.py) needs, for every message of
+The .proto is ascend_lab/parsers/mindir/mind_ir.proto.
+
+The builtin MindIR decoder (ascend_lab/parsers/mindir/protobuf_wire.py) needs, for every message of
 mind_ir.proto, each field's number, name, type and whether it repeats; this script reads them
 from the .proto so that nobody writes that table by hand (as Netron does for its decoders).
 
@@ -18,8 +20,8 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
-PROTO = REPO / "ascend_lab" / "parsers" / "mind_ir.proto"
-OUTPUT = REPO / "ascend_lab" / "parsers" / "mind_ir_fields.py"
+PROTO = REPO / "ascend_lab" / "parsers" / "mindir" / "mind_ir.proto"
+OUTPUT = REPO / "ascend_lab" / "parsers" / "mindir" / "mind_ir_fields.py"
 
 # proto scalar type -> the decoder's kind (how the wire value is read).
 KINDS = {

@@ -55,15 +55,15 @@ MARKED_DIRS = (
     "ascend_lab/analysis/profile_join.py",
     "ascend_lab/parsers/npu_smi.py",
     "ascend_lab/parsers/versions.py",
-    "ascend_lab/parsers/timeline.py",
-    "ascend_lab/parsers/execution_order.py",
-    "ascend_lab/parsers/csv_rows.py",
-    "ascend_lab/parsers/trace_view.py",
-    "ascend_lab/parsers/profiler_ascend_files.py",
-    "ascend_lab/parsers/profiler_cpu_files.py",
-    "ascend_lab/parsers/profiler_db.py",
-    "ascend_lab/parsers/profiler_db_steps.py",
-    "ascend_lab/parsers/profiler_files.py",
+    "ascend_lab/parsers/ir/timeline.py",
+    "ascend_lab/parsers/ir/execution_order.py",
+    "ascend_lab/parsers/profiler/csv_rows.py",
+    "ascend_lab/parsers/profiler/trace_view.py",
+    "ascend_lab/parsers/profiler/profiler_ascend_files.py",
+    "ascend_lab/parsers/profiler/profiler_cpu_files.py",
+    "ascend_lab/parsers/profiler/profiler_db.py",
+    "ascend_lab/parsers/profiler/profiler_db_steps.py",
+    "ascend_lab/parsers/profiler/profiler_files.py",
     "ascend_lab/payload/profile_section.py",
     "ascend_lab/render/device_html.py",
     "ascend_lab/render/device_text.py",
@@ -89,7 +89,7 @@ PARSER_CALLS = (
 )
 HELP_KEYWORDS = ("help", "description")
 # {file: dict names}: module-level tables whose values are messages (shown through ``_``)
-TABLES = {"ascend_lab/parsers/timeline.py": ("EXPLAIN", "GENERIC_EXPLAIN")}
+TABLES = {"ascend_lab/parsers/ir/timeline.py": ("EXPLAIN", "GENERIC_EXPLAIN")}
 # the device family's plain English f-strings (reason=, fix=, ...), matched as templates
 PLAIN_DIRS = (
     "ascend_lab/device",

@@ -36,7 +36,7 @@ def module_name(path: Path, pkg_dir: Path) -> str:
 
 
 def node_of(module: str) -> Optional[str]:
-    """``ascend_lab.parsers.ir_text`` -> ``graph``; ``ascend_lab`` -> ``(root)``; else None."""
+    """``ascend_lab.parsers.ir.ir_text`` -> ``graph``; ``ascend_lab`` -> ``(root)``; else None."""
     parts = module.split(".")
     if parts[0] != PACKAGE:
         return None

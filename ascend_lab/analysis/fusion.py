@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 from ascend_lab.model.graph import Graph, Node
-from ascend_lab.parsers.timeline import node_key
+from ascend_lab.parsers.ir.timeline import node_key
 
 
 @dataclass

@@ -14,7 +14,7 @@ over are listed in ``Profile.unjoined_rows``, kernels of the graph without a row
 from typing import Any, Callable, Dict, List
 
 from ascend_lab.model.profile import KernelStats, Profile, Unjoined
-from ascend_lab.parsers.profiler_cpu_files import op_type_of
+from ascend_lab.parsers.profiler.profiler_cpu_files import op_type_of
 
 # Kernels MindSpore marks as nop nodes and never launches: their output is the input's
 # memory (checked on CPU with 2.10: LeNet's Flatten has no profiler row).

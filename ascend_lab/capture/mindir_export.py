@@ -1,7 +1,7 @@
 """Export a net to ``.mindir``, parse the file, load it back and compare outputs.
 
 "This file *is* the graph": ``ms.export(net, *inputs, file_format="MINDIR")`` writes the
-graph and weights; :func:`ascend_lab.parsers.mindir.parse_mindir` reads it into the same
+graph and weights; :func:`ascend_lab.parsers.mindir.mindir.parse_mindir` reads it into the same
 ``Graph`` model as the IR dumps; ``ms.load`` + ``nn.GraphCell`` run it, and the outputs are
 compared with the net's own (max absolute difference).
 
@@ -157,7 +157,7 @@ def export_and_compare(net: Any, *inputs: Any, path: str) -> MindIRComparison:
     graph: Optional[Graph] = None
     parse_error: Optional[str] = None
     try:
-        from ascend_lab.parsers.mindir import parse_mindir_file
+        from ascend_lab.parsers.mindir.mindir import parse_mindir_file
 
         graph = parse_mindir_file(target)  # refuses a file over ASCEND_LAB_MINDIR_MAX_BYTES
     except ImportError as exc:

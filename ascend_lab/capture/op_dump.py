@@ -314,7 +314,7 @@ def read_dump(
     from ascend_lab.parsers import limits
     from ascend_lab.parsers import op_dump as parse
     from ascend_lab.parsers.errors import GraphParseError
-    from ascend_lab.parsers.ir_text import parse_ir_file
+    from ascend_lab.parsers.ir.ir_text import parse_ir_file
 
     rank = os.path.join(dump_dir, "rank_0")
     order_dir = os.path.join(rank, "execution_order")

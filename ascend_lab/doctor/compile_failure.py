@@ -65,7 +65,7 @@ class CompileFailure:
     """What the doctor read from one analyze_fail file (``problem``: why it could not)."""
 
     path: str
-    point: Any = None  # ascend_lab.parsers.analyze_fail.FailurePoint
+    point: Any = None  # ascend_lab.parsers.ir.analyze_fail.FailurePoint
     error: Optional[str] = None  # the exception 2.x prints at the top of the file
     unread: int = 0  # lines the IR reader did not understand
     problem: Optional[str] = None
@@ -115,9 +115,9 @@ def _at(source: str, code: str) -> str:
 
 def read_compile_failure(path: str) -> CompileFailure:
     """Read one analyze_fail file; a file that cannot be read says why in ``problem``."""
-    from ascend_lab.parsers.analyze_fail import caught_exception, failure_point
     from ascend_lab.parsers.errors import GraphParseError
-    from ascend_lab.parsers.ir_text import parse_ir_text, read_ir_regular, unread_lines
+    from ascend_lab.parsers.ir.analyze_fail import caught_exception, failure_point
+    from ascend_lab.parsers.ir.ir_text import parse_ir_text, read_ir_regular, unread_lines
 
     try:
         text = read_ir_regular(path)

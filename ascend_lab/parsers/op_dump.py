@@ -19,7 +19,7 @@ What MindSpore 2.7.0 and 2.10.0 write on CPU for one run of a graph (``dump_mode
   CSV's order against the files' timestamps), and only where both count the same;
   anything else stays unjoined;
 * ``graphs/ms_output_trace_code_graph_<id>.ir``: the kernel graph as text (what
-  :func:`ascend_lab.parsers.ir_text.parse_ir_file` reads): each kernel's inputs, so its real
+  :func:`ascend_lab.parsers.ir.ir_text.parse_ir_file` reads): each kernel's inputs, so its real
   producers, and ``In file`` source lines.
 
 A bfloat16 output (``….output.0.DefaultFormat.BFloat16.npy``, 2.10 on CPU: Cast, Mul, Add

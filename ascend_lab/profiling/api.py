@@ -14,10 +14,13 @@ from ascend_lab.analysis.profile_join import join_to_graph
 from ascend_lab.errors.profile import ProfileError
 from ascend_lab.i18n import N_, msg
 from ascend_lab.model.profile import KernelLaunch, Profile
-from ascend_lab.parsers.profiler_ascend_files import parse_kernel_details, parse_op_statistic
-from ascend_lab.parsers.profiler_cpu_files import parse_execute_timestamps, parse_op_detail
-from ascend_lab.parsers.profiler_files import find_files, read_text
-from ascend_lab.parsers.trace_view import overlap_spans, parse_trace_view
+from ascend_lab.parsers.profiler.profiler_ascend_files import (
+    parse_kernel_details,
+    parse_op_statistic,
+)
+from ascend_lab.parsers.profiler.profiler_cpu_files import parse_execute_timestamps, parse_op_detail
+from ascend_lab.parsers.profiler.profiler_files import find_files, read_text
+from ascend_lab.parsers.profiler.trace_view import overlap_spans, parse_trace_view
 from ascend_lab.profiling.measurements import choose_rank_folder, read_ascend_measurements
 from ascend_lab.profiling.step_table import (
     STEPS_FROM_CSV,
@@ -49,7 +52,7 @@ def _read_launches(
         launches = parse_kernel_details(read_text(path), path)
         source = "ascend"
     elif files.is_ascend_db:
-        from ascend_lab.parsers.profiler_db import read_profiler_db
+        from ascend_lab.parsers.profiler.profiler_db import read_profiler_db
 
         path = files.paths["profiler_db"]
         launches, windows = read_profiler_db(path)

@@ -8,12 +8,12 @@ from typing import List, Optional, Tuple
 from ascend_lab.errors.profile import ProfileError
 from ascend_lab.i18n import msg
 from ascend_lab.model.profile import MeasuredStep, Profile, RankRun
-from ascend_lab.parsers.profiler_ascend_files import (
+from ascend_lab.parsers.profiler.profiler_ascend_files import (
     parse_memory_record,
     parse_operator_memory,
     parse_step_trace_time,
 )
-from ascend_lab.parsers.profiler_files import find_files, read_text
+from ascend_lab.parsers.profiler.profiler_files import find_files, read_text
 from ascend_lab.profiling.layout import ProfilerFolder, profiler_folders
 
 NO_MEASURED_STEPS = "no measured step times"  # the start of build's note when derived
@@ -90,7 +90,7 @@ def _step_table_in_database(profile: Profile) -> List[MeasuredStep]:
     path = profile.files.get("analysis_db")
     if not path:
         return []
-    from ascend_lab.parsers.profiler_db_steps import read_step_trace_table
+    from ascend_lab.parsers.profiler.profiler_db_steps import read_step_trace_table
 
     return read_step_trace_table(path)
 

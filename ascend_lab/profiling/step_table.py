@@ -55,7 +55,7 @@ def msprof_export_command(db_path: str) -> str:
 def read_msprof_only(path: str) -> Tuple[List[KernelLaunch], List[Window], List[str]]:
     """``(launches, step windows, notes)`` of a folder whose only profiler file is msprof's
     own database: named as such, with the command that exports the usual files."""
-    from ascend_lab.parsers.profiler_db import read_profiler_db
+    from ascend_lab.parsers.profiler.profiler_db import read_profiler_db
 
     command = msprof_export_command(path)
     try:

@@ -82,7 +82,7 @@ def npu_bundles(folder: Optional[str] = None) -> List[str]:
 
 def bundle_kernel_graphs(path: str) -> Dict[str, Any]:
     """``{jit_level: final kernel Graph}`` of each trace kept in a bundle (O0, O1, O2)."""
-    from ascend_lab.parsers.timeline import PassTimeline
+    from ascend_lab.parsers.ir.timeline import PassTimeline
     from ascend_lab.report.view import _extract
     from ascend_lab.results.trace import final_index
     from ascend_lab.viewfile.sources import dump_folder

@@ -14,15 +14,15 @@ from ascend_lab.errors.trace import NoKernelGraphError
 from ascend_lab.model import display
 from ascend_lab.model.capture_info import CaptureInfo, RecordedCapture
 from ascend_lab.model.graph import Graph
-from ascend_lab.parsers.execution_order import apply_execution_order, kernel_execution_order
-from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, read_text_capped
-from ascend_lab.parsers.timeline import (
+from ascend_lab.parsers.ir.execution_order import apply_execution_order, kernel_execution_order
+from ascend_lab.parsers.ir.timeline import (
     PassDiff,
     PassSnapshot,
     PassTimeline,
     kernel_graph_id,
     stage_key,
 )
+from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, read_text_capped
 
 __all__ = ["Trace", "before_fusion_index", "final_index", "read_actor_sets"]
 

@@ -212,7 +212,7 @@ def input_size(path: str, real_root: Optional[str] = None, allow_hidden: bool = 
 
 
 def _mindir_graph_bytes(path: str) -> int:
-    from ascend_lab.parsers.mindir_skeleton import read_mindir_skeleton
+    from ascend_lab.parsers.mindir.mindir_skeleton import read_mindir_skeleton
 
     return len(read_mindir_skeleton(path)[0])
 

@@ -30,7 +30,7 @@ from ascend_lab.server.file_handlers import (
 
 def _files_to_read(path: str) -> List[str]:
     """The profiler files a load of ``path`` reads (every rank's, for the rank list)."""
-    from ascend_lab.parsers.profiler_files import find_files
+    from ascend_lab.parsers.profiler.profiler_files import find_files
     from ascend_lab.profiling.layout import profiler_folders
 
     folders = [f.path for f in profiler_folders(path)] or [path]

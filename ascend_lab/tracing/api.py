@@ -12,7 +12,7 @@ import time
 from typing import Any, List, Optional
 
 from ascend_lab.capture.compile import capture
-from ascend_lab.parsers.timeline import PassTimeline
+from ascend_lab.parsers.ir.timeline import PassTimeline
 from ascend_lab.results.trace import Trace, read_actor_sets
 from ascend_lab.tracing.progress import Progress
 

@@ -257,7 +257,7 @@ SOURCES: Tuple[SourceKind, ...] = (
 
 def is_profiler_output(path: str) -> bool:
     """``path`` holds profiler output and no IR dumps (a dump folder wins: it has a graph)."""
-    from ascend_lab.parsers.profiler_files import find_files
+    from ascend_lab.parsers.profiler.profiler_files import find_files
     from ascend_lab.profiling.layout import profiler_folders
 
     try:
@@ -315,8 +315,8 @@ def _meta(title: str, source: str, producer: Optional[str] = None) -> Dict[str, 
 
 
 def _mindir_payload(path: str) -> Dict[str, Any]:
-    from ascend_lab.parsers.mindir import parse_mindir
-    from ascend_lab.parsers.mindir_skeleton import read_mindir_skeleton
+    from ascend_lab.parsers.mindir.mindir import parse_mindir
+    from ascend_lab.parsers.mindir.mindir_skeleton import read_mindir_skeleton
 
     # the weights' bytes stay on disk: the graph needs only their shapes and dtypes
     try:
@@ -337,7 +337,7 @@ def _mindir_payload(path: str) -> Dict[str, Any]:
 def _say_what_the_file_is(path: str, failed: GraphParseError) -> None:
     """Raise what a .mindir the skeleton could not read is, when its bytes show it: an
     encrypted export, or a cut (truncated) file (added to the skeleton's reason)."""
-    from ascend_lab.parsers.mindir import check_mindir_head, check_not_truncated
+    from ascend_lab.parsers.mindir.mindir import check_mindir_head, check_not_truncated
     from ascend_lab.parsers.regular_file import open_regular
 
     try:
@@ -356,7 +356,7 @@ def _read_regular_capped(path: str) -> str:
     """The text of the user-named file ``path``, read only when it is a regular file (a
     FIFO named ``x.ir`` is refused at once, not waited on: issue #24) and within
     ``ASCEND_LAB_IR_MAX_BYTES``. A symlink is followed once, by ``realpath``."""
-    from ascend_lab.parsers.ir_text import read_ir_regular
+    from ascend_lab.parsers.ir.ir_text import read_ir_regular
 
     return read_ir_regular(path)
 
@@ -365,8 +365,8 @@ def _refuse_special_dumps(folder: str) -> None:
     """Every pass dump the timeline will read in ``folder``, and every ``actor_set/*.ir``,
     is a regular file: a FIFO or device among them is refused before any is read (it would
     block the reader)."""
+    from ascend_lab.parsers.ir.timeline import list_dump_files
     from ascend_lab.parsers.regular_file import open_fd
-    from ascend_lab.parsers.timeline import list_dump_files
 
     paths = [path for _counter, _name, path in list_dump_files(folder)]
     actors = os.path.join(folder, "actor_set")
@@ -380,9 +380,9 @@ def _refuse_special_dumps(folder: str) -> None:
 
 
 def _ir_payload(path: str) -> Dict[str, Any]:
-    from ascend_lab.parsers.analyze_fail import failing_graph, failure_point
-    from ascend_lab.parsers.ir_paste import PARTIAL_ATTR
-    from ascend_lab.parsers.ir_text import is_kernel_graph_file, parse_ir_text
+    from ascend_lab.parsers.ir.analyze_fail import failing_graph, failure_point
+    from ascend_lab.parsers.ir.ir_paste import PARTIAL_ATTR
+    from ascend_lab.parsers.ir.ir_text import is_kernel_graph_file, parse_ir_text
 
     graph = parse_ir_text(_read_regular_capped(path), path)
     kernel = is_kernel_graph_file(path)
@@ -426,7 +426,7 @@ def _code_at(source: Optional[str], code: str) -> str:
 def reader_notes(graph: Graph) -> List[str]:
     """The reader's notes on an IR text (a graph printed twice, a cut file) and a count of
     the lines it did not read, with the first of them."""
-    from ascend_lab.parsers.ir_text import NOTES_ATTR, unread_lines
+    from ascend_lab.parsers.ir.ir_text import NOTES_ATTR, unread_lines
 
     notes = [n for n in graph.attrs.get(NOTES_ATTR, "").split("\n") if n]
     unread = unread_lines(graph)

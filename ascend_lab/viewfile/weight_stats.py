@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ascend_lab.errors import AscendLabError
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.mindir_skeleton import WeightRecord, weight_records
+from ascend_lab.parsers.mindir.mindir_skeleton import WeightRecord, weight_records
 from ascend_lab.parsers.regular_file import open_folder, open_regular
 
 CHUNK_ELEMENTS = 1 << 18  # values per read: work arrays of 2 MB (float64) each

@@ -10,7 +10,7 @@ from ascend_lab.analysis.align import align_graphs, name_key, normalise_name
 from ascend_lab.analysis.fusion import build_fusion_map
 from ascend_lab.comparison import compare
 from ascend_lab.model.graph import Graph, Node, TensorType
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from ascend_lab.payload import validate_payload
 
 HERE = os.path.dirname(__file__)

@@ -5,7 +5,7 @@ Before, both branches stayed unpaired, even against the same graph."""
 import os
 
 from ascend_lab.analysis.align import align_graphs
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 
 FIXTURE = os.path.join(
     os.path.dirname(__file__), "..", "fixtures", "ir", "twin_branches", "graph_build_0_0094.ir"

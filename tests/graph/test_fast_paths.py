@@ -5,7 +5,7 @@ import glob
 import os
 import re
 
-from ascend_lab.parsers.ir_text import (
+from ascend_lab.parsers.ir.ir_text import (
     _CACHE_MAX_CHARS,
     _first_types,
     _LineFinder,
@@ -16,7 +16,7 @@ from ascend_lab.parsers.ir_text import (
     parse_type,
     split_top,
 )
-from ascend_lab.parsers.timeline import _OPNUM_RE, _without_op_number
+from ascend_lab.parsers.ir.timeline import _OPNUM_RE, _without_op_number
 
 
 def test_op_number_is_cut_like_the_regex():

@@ -5,7 +5,7 @@ import networkx
 import pytest
 
 from ascend_lab.model.nx import to_networkx
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from tests.support.python import run_python
 
 from .helpers import fixture
@@ -71,7 +71,7 @@ def test_graph_modules_import_nothing_heavy():
     """Parsers and drawing helpers load networkx/matplotlib/protobuf only when called."""
 
     code = (
-        "import sys, ascend_lab.parsers.ir_text, ascend_lab.parsers.mindir, "
+        "import sys, ascend_lab.parsers.ir.ir_text, ascend_lab.parsers.mindir.mindir, "
         "ascend_lab.model.nx, ascend_lab.render.graph_plot, ascend_lab.parsers.errors\n"
         "heavy = ('mindspore', 'networkx', 'matplotlib', 'google.protobuf')\n"
         "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
@@ -81,7 +81,7 @@ def test_graph_modules_import_nothing_heavy():
 
 
 def test_mindir_graph_converts_and_plots():
-    from ascend_lab.parsers.mindir import parse_mindir_file
+    from ascend_lab.parsers.mindir.mindir import parse_mindir_file
 
     g = parse_mindir_file(fixture("conv/conv.mindir"))
     nxg = g.to_networkx(include_bookkeeping=False)

@@ -7,8 +7,8 @@ import jsonschema
 import pytest
 
 import ascend_lab
-from ascend_lab.parsers.ir_text import parse_ir_file
-from ascend_lab.parsers.mindir import parse_mindir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
+from ascend_lab.parsers.mindir.mindir import parse_mindir_file
 
 from .helpers import FIXTURES, all_ir_fixtures
 

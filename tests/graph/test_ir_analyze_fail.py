@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from ascend_lab.parsers.analyze_fail import (
+from ascend_lab.parsers.ir.analyze_fail import (
     caught_exception,
     failing_graph,
     failure_point,
     is_framework_source,
 )
-from ascend_lab.parsers.ir_text import (
+from ascend_lab.parsers.ir.ir_text import (
     MARK_ATTR,
     NOTES_ATTR,
     UNREAD_ATTR,

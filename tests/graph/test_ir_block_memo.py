@@ -6,7 +6,7 @@ import gc
 import pytest
 
 from ascend_lab.parsers.gc_pause import gc_paused
-from ascend_lab.parsers.ir_text import BlockMemo, parse_ir_text
+from ascend_lab.parsers.ir.ir_text import BlockMemo, parse_ir_text
 
 from .helpers import all_ir_fixtures, fixture, parsed_as_data
 

@@ -8,7 +8,7 @@ dumps are tests/fixtures/ir/param_names (its README has the net).
 
 import os
 
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "ir", "param_names")
 ODD = "%para2_w (copy) [1], {x}: y"

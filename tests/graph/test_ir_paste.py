@@ -8,8 +8,8 @@ import pytest
 
 from ascend_lab.cli import main
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.ir_paste import PARTIAL_ATTR, clean_pasted_ir, has_entry_header
-from ascend_lab.parsers.ir_text import parse_ir_file, parse_ir_text
+from ascend_lab.parsers.ir.ir_paste import PARTIAL_ATTR, clean_pasted_ir, has_entry_header
+from ascend_lab.parsers.ir.ir_text import parse_ir_file, parse_ir_text
 from ascend_lab.payload import validate_payload
 from ascend_lab.viewfile import payload_for_path
 

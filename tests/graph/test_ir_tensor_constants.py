@@ -9,8 +9,8 @@ dump is tests/fixtures/ir/tensor_constants (its README has the net).
 
 import os
 
-from ascend_lab.parsers import ir_text
-from ascend_lab.parsers.ir_text import parse_ir_file, parse_ir_text, unread_lines
+from ascend_lab.parsers.ir import ir_text
+from ascend_lab.parsers.ir.ir_text import parse_ir_file, parse_ir_text, unread_lines
 
 FIXTURE = os.path.join(
     os.path.dirname(__file__), "..", "fixtures", "ir", "tensor_constants", "graph_build_0_0094.ir"

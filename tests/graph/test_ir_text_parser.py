@@ -6,7 +6,7 @@ import pytest
 
 from ascend_lab.model.graph import TensorType
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.ir_text import (
+from ascend_lab.parsers.ir.ir_text import (
     NOTES_ATTR,
     parse_ir_file,
     parse_ir_text,

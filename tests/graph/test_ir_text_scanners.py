@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_lab.parsers import ir_text
+from ascend_lab.parsers.ir import ir_text
 
 OLD_SUBGRAPH = re.compile(r"subgraph @(\S+?)(?: parent: \[subgraph @[^\]]*\])?\((.*)\) \{\s*$")
 OLD_ENTRY = re.compile(r"# IR entry: @(.+?)\s*$")

@@ -4,8 +4,8 @@ import pytest
 
 from ascend_lab.model.graph import TensorType
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.ir_text import parse_ir_file
-from ascend_lab.parsers.mindir import parse_mindir, parse_mindir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
+from ascend_lab.parsers.mindir.mindir import parse_mindir, parse_mindir_file
 from tests.support.python import run_python
 
 from .helpers import FIXTURES, fixture
@@ -79,7 +79,7 @@ def test_mindir_and_kernel_graph_agree():
 
 def test_parsing_mindir_does_not_import_mindspore():
     code = (
-        "import sys; from ascend_lab.parsers.mindir import parse_mindir_file; "
+        "import sys; from ascend_lab.parsers.mindir.mindir import parse_mindir_file; "
         f"g = parse_mindir_file({str(fixture('lenet/lenet.mindir'))!r}); "
         "assert len(g.kernels) == 15, len(g.kernels); "
         "print(sorted(m for m in sys.modules if m == 'mindspore' or m.startswith('mindspore.')))"
@@ -155,7 +155,7 @@ def test_without_mindspore_or_protobuf_the_builtin_decoder_is_used():
         "        if name.split('.')[0] in ('mindspore', 'google'):\n"
         "            raise ModuleNotFoundError(name)\n"
         "sys.meta_path.insert(0, Block())\n"
-        "from ascend_lab.parsers.mindir import MindIRUnavailable, parse_mindir_file\n"
+        "from ascend_lab.parsers.mindir.mindir import MindIRUnavailable, parse_mindir_file\n"
         f"path = {str(fixture('lenet/lenet.mindir'))!r}\n"
         "print(len(parse_mindir_file(path).kernels))\n"
         "try:\n"
@@ -180,8 +180,8 @@ def test_builtin_schema_matches_mind_ir_proto():
     and enum value of the mind_ir_pb2 that the installed MindSpore ships."""
     from google.protobuf.descriptor import FieldDescriptor
 
-    from ascend_lab.parsers.mind_ir_fields import ENUMS, MESSAGES
-    from ascend_lab.parsers.mindir import load_mind_ir_pb2
+    from ascend_lab.parsers.mindir.mind_ir_fields import ENUMS, MESSAGES
+    from ascend_lab.parsers.mindir.mindir import load_mind_ir_pb2
 
     kinds = {"string": "str", "bytes": "bytes", "int64": "int", "int32": "int"}
     kinds.update({"uint64": "uint", "float": "float", "double": "double", "bool": "bool"})

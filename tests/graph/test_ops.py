@@ -8,7 +8,7 @@ from ascend_lab.analysis.scopes import data_neighbours
 from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.model.nx import to_networkx
 from ascend_lab.model.ops import BOOKKEEPING_OPS, data_inputs, fused_kernel_name
-from ascend_lab.parsers.ir_text import parse_ir_text
+from ascend_lab.parsers.ir.ir_text import parse_ir_text
 
 FIXTURE = Path(__file__).parent.parent / "fixtures/ir/lenet_fusion/graph_build_0_0164.ir"
 

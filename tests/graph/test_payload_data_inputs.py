@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from ascend_lab.payload.build import graph_data
 from ascend_lab.payload.validate import PayloadError, check_payload, validate_payload
 

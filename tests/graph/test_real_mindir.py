@@ -12,7 +12,7 @@ import pytest
 
 from ascend_lab.cli import main
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.mindir import parse_mindir, parse_mindir_file
+from ascend_lab.parsers.mindir.mindir import parse_mindir, parse_mindir_file
 from ascend_lab.payload import validate_payload
 from ascend_lab.viewfile import ViewFileError, payload_for_path
 
@@ -238,7 +238,7 @@ def test_view_writes_a_page_and_never_a_traceback(path, tmp_path, capsys):
 def test_counts_equal_mind_ir_pb2(path):
     """Per graph: nodes (Constant nodes apart), inputs, weights and outputs are what
     MindSpore's own generated mind_ir_pb2 reads; so is every primitive's op."""
-    from ascend_lab.parsers.mindir import load_mind_ir_pb2
+    from ascend_lab.parsers.mindir.mindir import load_mind_ir_pb2
 
     model = load_mind_ir_pb2().ModelProto()
     model.ParseFromString(path.read_bytes())
@@ -275,8 +275,8 @@ def test_builtin_decoder_equals_mind_ir_pb2_on_real_files(path):
 def test_every_dtype_of_the_vendored_proto_has_a_mindspore_name():
     """Each TensorProto.DataType value (MindSpore 2.10's mind_ir.proto, QINT4X2 included)
     shows as the dtype name MindSpore prints, never as a bare ``dtype#<n>``."""
-    from ascend_lab.parsers.mind_ir_fields import ENUMS
-    from ascend_lab.parsers.mindir import _dtype
+    from ascend_lab.parsers.mindir.mind_ir_fields import ENUMS
+    from ascend_lab.parsers.mindir.mindir import _dtype
 
     codes = ENUMS["TensorProto.DataType"]
     names = {code: _dtype(code) for code in codes}
@@ -294,7 +294,7 @@ def test_the_builtin_decoder_is_the_default_where_mindspore_is_installed():
     code = (
         "import sys, importlib.util\n"
         "assert importlib.util.find_spec('mindspore') is not None\n"
-        "from ascend_lab.parsers.mindir import parse_mindir_file\n"
+        "from ascend_lab.parsers.mindir.mindir import parse_mindir_file\n"
         f"g = parse_mindir_file({str(REAL / 'ms2.0_ori_net.mindir')!r})\n"
         "print(len(g.nodes), '_ascend_lab_mind_ir_pb2' in sys.modules)\n"
     )
@@ -303,7 +303,7 @@ def test_the_builtin_decoder_is_the_default_where_mindspore_is_installed():
 
 @pytest.mark.parametrize("path", READABLE + RECORDED, ids=lambda p: p.parent.name + "/" + p.name)
 def test_a_whole_file_is_not_called_truncated(path):
-    from ascend_lab.parsers.mindir import check_not_truncated
+    from ascend_lab.parsers.mindir.mindir import check_not_truncated
 
     with open(path, "rb") as f:
         check_not_truncated(f, path.stat().st_size, str(path))

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from ascend_lab.parsers.ir_text import parse_ir_file
-from ascend_lab.parsers.mindir import parse_mindir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
+from ascend_lab.parsers.mindir.mindir import parse_mindir_file
 
 from .helpers import FIXTURES, fixture
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from ascend_lab.model.graph import TensorType
-from ascend_lab.parsers.ir_text import parse_ir_file, read_ir_counts, read_ir_header
-from ascend_lab.parsers.mindir import parse_mindir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file, read_ir_counts, read_ir_header
+from ascend_lab.parsers.mindir.mindir import parse_mindir_file
 
 from .helpers import source_line
 

@@ -145,7 +145,7 @@ IR_SHAPES = {
 
 
 def _read_ir_payload(text: str) -> Any:
-    from ascend_lab.parsers.ir_text import parse_ir_text
+    from ascend_lab.parsers.ir.ir_text import parse_ir_text
     from ascend_lab.payload.build import graph_data
 
     return graph_data(parse_ir_text(text, "x.ir"))
@@ -181,7 +181,7 @@ def test_ir_with_huge_numbers_or_long_lines_stays_in_budget(shape, attr):
 
 
 def _mindir(nodes: int, name: str, input_name: str) -> bytes:
-    from ascend_lab.parsers.mindir import load_mind_ir_pb2
+    from ascend_lab.parsers.mindir.mindir import load_mind_ir_pb2
 
     pb = load_mind_ir_pb2()
     model = pb.ModelProto()
@@ -203,7 +203,7 @@ def _mindir(nodes: int, name: str, input_name: str) -> bytes:
 @FEW
 @given(name=st.sampled_from(["same", "x", ""]), input_name=st.sampled_from(["same", "x~2", "y"]))
 def test_mindir_nodes_sharing_one_name_are_linear(name, input_name):
-    from ascend_lab.parsers.mindir import parse_mindir
+    from ascend_lab.parsers.mindir.mindir import parse_mindir
 
     # ids were allocated by trying k = 2, 3, ... from the start: 99 KB took 10 s
     check_budget(parse_mindir, lambda n: _mindir(n, name, input_name), 250, factor=150)
@@ -230,7 +230,7 @@ CSV_ROWS = {
 @FEW
 @given(kind=st.sampled_from(sorted(CSV_ROWS)))
 def test_profiler_csv_stays_in_budget(kind):
-    from ascend_lab.parsers.profiler_ascend_files import parse_kernel_details
+    from ascend_lab.parsers.profiler.profiler_ascend_files import parse_kernel_details
 
     # a dict per row was kept: 64x the file; rows now stream, capped by the file's bytes
     check_budget(parse_kernel_details, CSV_ROWS[kind], 1_500, factor=30)
@@ -238,7 +238,7 @@ def test_profiler_csv_stays_in_budget(kind):
 
 def test_huge_numbers_never_sum_to_infinity():
     from ascend_lab.errors.profile import ProfileParseError
-    from ascend_lab.parsers.profiler_ascend_files import parse_op_statistic
+    from ascend_lab.parsers.profiler.profiler_ascend_files import parse_op_statistic
 
     head = "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us)\n"
     with pytest.raises(ProfileParseError, match="is not a number of at most"):
@@ -264,7 +264,7 @@ TRACES = {
 @FEW
 @given(kind=st.sampled_from(sorted(TRACES)))
 def test_trace_view_stays_in_budget(kind):
-    from ascend_lab.parsers.trace_view import parse_trace_view
+    from ascend_lab.parsers.profiler.trace_view import parse_trace_view
 
     # json.loads of the whole array held every event: 29x the file
     check_budget(parse_trace_view, TRACES[kind], 2_000, factor=30)
@@ -273,7 +273,7 @@ def test_trace_view_stays_in_budget(kind):
 @FEW
 @given(duration=st.sampled_from(["0.5", "1e300", "inf", "nan"]), per_line=st.integers(1, 3))
 def test_cpu_timestamps_stay_in_budget(duration, per_line):
-    from ascend_lab.parsers.profiler_cpu_files import parse_execute_timestamps
+    from ascend_lab.parsers.profiler.profiler_cpu_files import parse_execute_timestamps
 
     def make(n: int) -> str:
         records = " ".join(f"{1700000000000000000 + k},{duration},1" for k in range(n))
@@ -317,7 +317,7 @@ def _database(tmp: str, rows: int, computed: bool, length: int) -> str:
 @FEW
 @given(computed=st.booleans(), length=st.sampled_from([10, 2_000_000]))
 def test_profiler_database_stays_in_budget(tmp_path_factory, computed, length):
-    from ascend_lab.parsers.profiler_db import read_profiler_db
+    from ascend_lab.parsers.profiler.profiler_db import read_profiler_db
 
     tmp = str(tmp_path_factory.getbasetemp())
     # columns computed when read: a 32 KB database took 2.4 GB and 80 s
@@ -326,7 +326,7 @@ def test_profiler_database_stays_in_budget(tmp_path_factory, computed, length):
 
 def test_a_computed_column_is_refused_before_any_row(tmp_path):
     from ascend_lab.errors.profile import ProfileParseError
-    from ascend_lab.parsers.profiler_db import read_profiler_db
+    from ascend_lab.parsers.profiler.profiler_db import read_profiler_db
 
     with pytest.raises(ProfileParseError, match="computed columns"):
         read_profiler_db(_database(str(tmp_path), 10, True, 2_000_000))

@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 from ascend_lab.analysis.actor_set import parse_actor_set_sizes
-from ascend_lab.parsers import ir_text, mindir
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.ir_text import parse_ir_file, parse_ir_text
+from ascend_lab.parsers.ir import ir_text
+from ascend_lab.parsers.ir.ir_text import parse_ir_file, parse_ir_text
 from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, MINDIR_MAX_BYTES_ENV
-from ascend_lab.parsers.mindir import parse_mindir, parse_mindir_file
+from ascend_lab.parsers.mindir import mindir
+from ascend_lab.parsers.mindir.mindir import parse_mindir, parse_mindir_file
 from tests.support.python import run_python
 
 MB = 1 << 20
@@ -80,7 +81,7 @@ def run_hostile(body: str) -> dict:
 
 def test_subgraph_header_of_a_million_brackets():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         text = "# IR entry: @main\\nsubgraph @" + "(" * (1 << 20) + "\\n"
         result = outcome(lambda: parse_ir_text(text) and None)
     """)
@@ -89,7 +90,7 @@ def test_subgraph_header_of_a_million_brackets():
 
 def test_subgraph_header_with_a_megabyte_of_arguments_is_read():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         args = ", ".join("%para" + str(i) + "_x" for i in range(80000))
         text = ("# IR entry: @main\\nsubgraph @main parent: [subgraph @up](" + args + ") {\\n"
                 "  Return(%para0_x)\\n}\\n")
@@ -101,7 +102,7 @@ def test_subgraph_header_with_a_megabyte_of_arguments_is_read():
 
 def test_entry_line_with_a_megabyte_of_spaces():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text, read_ir_header
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text, read_ir_header
         text = "# IR entry: @a" + " " * (1 << 20) + "b\\n"
         result = {
             "parse": outcome(lambda: parse_ir_text(text) and None),
@@ -116,7 +117,7 @@ def test_entry_line_with_a_megabyte_of_spaces():
 
 def test_header_scan_of_huge_counts_and_space_runs():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import read_ir_header
+        from ascend_lab.parsers.ir.ir_text import read_ir_header
         text = ("# IR entry: @main\\nTotal number of nodes: " + "9" * (1 << 20) + "\\n"
                 "Total number of cnodes: 12\\n" + "# IR entry: @x" + " \\t" * (1 << 19) + "y\\n")
         info = read_ir_header(text)
@@ -127,7 +128,7 @@ def test_header_scan_of_huge_counts_and_space_runs():
 
 def test_tuple_type_of_repeated_separators():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         body = "], TupleShape(" * ((1 << 20) // 14)
         text = ("# IR entry: @main\\n# Params:\\n%para1_x: <Tuple[" + body + ">\\n\\n"
                 "subgraph @main() {\\n  Return(%para1_x)\\n}\\n")
@@ -139,7 +140,7 @@ def test_tuple_type_of_repeated_separators():
 
 def test_parameter_fields_separated_by_a_megabyte_of_spaces():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         s = " " * (1 << 20)
         line = "%para1_x: <Tensor[Float32], (2)>" + s + ":" + s + "x" + s + ":  y"
         text = "# IR entry: @main\\n# Params:\\n" + line + "\\n\\nsubgraph @main() {\\n}\\n"
@@ -151,7 +152,7 @@ def test_parameter_fields_separated_by_a_megabyte_of_spaces():
 
 def test_switch_call_of_a_million_at_signs():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         text = ("# IR entry: @main\\nsubgraph @main(%para1_x) {\\n"
                 "  %0 = Switch(%para1_x)\\n  %1 = %0[" + "@" * (1 << 20) + ",@@g](%para1_x)\\n"
                 "  Return(%1)\\n}\\n")
@@ -163,7 +164,7 @@ def test_switch_call_of_a_million_at_signs():
 
 def test_device_types_of_a_million_x_capitals():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         word = "F" + "xA" * (1 << 19)
         text = ("# IR entry: @main\\n# Params:\\n%para1_x: <Tensor[Float32], (2)>  :  <" + word
                 + "!>\\n\\nsubgraph @main() {\\n  %0 = Foo(%para1_x)\\n"
@@ -183,7 +184,7 @@ def test_device_types_of_a_million_x_capitals():
 
 def test_a_million_digit_dimension_is_no_shape():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_type
+        from ascend_lab.parsers.ir.ir_text import parse_type
         types = parse_type("Tensor[Float32], (" + "7" * (1 << 20) + ", 2)")
         result = [[t.dtype, t.shape] for t in types]
     """)
@@ -203,7 +204,7 @@ def test_a_million_digit_dimension_is_no_shape():
 )
 def test_a_megabyte_of_unknown_lines_is_kept_in_order(where, unit, key):
     r = run_hostile(f"""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         lines = {unit!r} * ((1 << 20) // {len(unit)})
         head = "# IR entry: @main\\n"
         if {where!r} == "unparsed":
@@ -232,7 +233,7 @@ def test_a_megabyte_of_unknown_lines_is_kept_in_order(where, unit, key):
 
 def test_tuple_count_is_checked_before_expanding():
     r = run_hostile("""
-        from ascend_lab.parsers.ir_text import parse_ir_text
+        from ascend_lab.parsers.ir.ir_text import parse_ir_text
         n = 10 ** 15
         text = ("# IR entry: @main\\n# Params:\\n%para1_x: <Tuple[Float32*" + str(n)
                 + "], TupleShape((2), (3))>\\n\\nsubgraph @main() {\\n  Return(%para1_x)\\n"
@@ -266,7 +267,7 @@ def test_actor_set_index_beyond_the_dump_is_refused():
 
 def test_execution_order_of_hostile_actor_sets():
     r = run_hostile("""
-        from ascend_lab.parsers.execution_order import kernel_execution_order
+        from ascend_lab.parsers.ir.execution_order import kernel_execution_order
         long_name = "%1 = kernel_graph0:" + "A" * (1 << 20) + "\\n\\t# AID : 7_" + "x" * (1 << 20)
         no_paren = "%1 = " + "k" * (1 << 20) + "\\n\\t# AID : 3_Default/a"
         blank = "\\n" * (1 << 20) + "\\t# AID : 3_Default/orphan"  # no actor line before it
@@ -283,7 +284,7 @@ def test_execution_order_of_hostile_actor_sets():
 @pytest.mark.parametrize("decoder", DECODERS)
 def test_twenty_megabytes_of_packed_ints(decoder):
     r = run_hostile(f"""
-        from ascend_lab.parsers.mindir import parse_mindir
+        from ascend_lab.parsers.mindir.mindir import parse_mindir
         ints = varint(300) * (10 << 20)  # 10M two-byte varints
         attr = text(1, "big") + field(16, 0, varint(7)) + field(10, 2, ints)
         g = parse_mindir(model(attr), "packed.mindir", decoder={decoder!r})
@@ -299,7 +300,7 @@ def test_twenty_megabytes_of_packed_ints(decoder):
 @pytest.mark.parametrize("decoder", DECODERS)
 def test_a_tensor_of_a_million_dimensions_is_refused(decoder):
     r = run_hostile(f"""
-        from ascend_lab.parsers.mindir import parse_mindir
+        from ascend_lab.parsers.mindir.mindir import parse_mindir
         tensor = field(1, 2, varint(2) * (1 << 20)) + field(2, 0, varint(1))
         result = outcome(parse_mindir, model(output_tensor=tensor), "dims.mindir", {decoder!r})
     """)
@@ -309,7 +310,7 @@ def test_a_tensor_of_a_million_dimensions_is_refused(decoder):
 
 def test_corrupt_packed_varints_are_found_by_the_builtin_decoder():
     r = run_hostile("""
-        from ascend_lab.parsers.mindir import parse_mindir
+        from ascend_lab.parsers.mindir.mindir import parse_mindir
         cut = text(1, "x") + field(10, 2, varint(300) * 1000 + b"\\x80")
         long = text(1, "x") + field(10, 2, b"\\xff" * 10 + b"\\x01")
         result = [outcome(parse_mindir, model(a), "bad.mindir", "builtin") for a in (cut, long)]
@@ -319,8 +320,8 @@ def test_corrupt_packed_varints_are_found_by_the_builtin_decoder():
 
 
 def test_packed_and_single_values_of_one_field_keep_their_order():
-    from ascend_lab.parsers.mind_ir_fields import ENUMS, MESSAGES
-    from ascend_lab.parsers.protobuf_wire import Schema, decode
+    from ascend_lab.parsers.mindir.mind_ir_fields import ENUMS, MESSAGES
+    from ascend_lab.parsers.mindir.protobuf_wire import Schema, decode
 
     def varint(n: int) -> bytes:
         out = bytearray()
@@ -418,8 +419,8 @@ FUZZ = """
 import random
 from hypothesis import HealthCheck, given, settings, strategies as st
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.ir_text import parse_ir_text, read_ir_header
-from ascend_lab.parsers.mindir import parse_mindir
+from ascend_lab.parsers.ir.ir_text import parse_ir_text, read_ir_header
+from ascend_lab.parsers.mindir.mindir import parse_mindir
 from ascend_lab.analysis.actor_set import parse_actor_set_sizes
 
 FIX = {fixtures!r}
@@ -483,7 +484,7 @@ def test_fuzz_both_parsers_under_a_memory_limit():
     try:
         import google.protobuf  # noqa: F401
 
-        from ascend_lab.parsers.mind_ir_pb2_loader import load_mind_ir_pb2
+        from ascend_lab.parsers.mindir.mind_ir_pb2_loader import load_mind_ir_pb2
 
         load_mind_ir_pb2()
         decoders = ["builtin", "protobuf"]

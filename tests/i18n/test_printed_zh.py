@@ -15,7 +15,7 @@ from ascend_lab.capture.compile import CaptureResult
 from ascend_lab.capture.mindir_export import MindIRComparison
 from ascend_lab.i18n import display_width, ljust, using
 from ascend_lab.memory import compare_plans, plan_graph, runtime_peak
-from ascend_lab.parsers.timeline import PassTimeline
+from ascend_lab.parsers.ir.timeline import PassTimeline
 from ascend_lab.profiling.api import load_profile
 from ascend_lab.tracing.progress import Progress
 from tests.profiling.test_parsers import ASCEND, FakeTrace, ascend_graph

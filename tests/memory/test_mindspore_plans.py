@@ -19,7 +19,7 @@ from ascend_lab.analysis.actor_set import parse_actor_set_sizes, size_mismatches
 from ascend_lab.analysis.lifetimes import lifetimes
 from ascend_lab.memory import compare_plans, plan_graph, validate
 from ascend_lab.model.graph import Graph
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE.parents[1] / "ascend_lab" / "payload" / "graph.schema.json"

@@ -13,14 +13,17 @@ import pytest
 
 from ascend_lab.errors.profile import ProfileError, ProfileParseError
 from ascend_lab.model.graph import Graph, Node
-from ascend_lab.parsers.profiler_ascend_files import parse_kernel_details, parse_op_statistic
-from ascend_lab.parsers.profiler_cpu_files import (
+from ascend_lab.parsers.profiler.profiler_ascend_files import (
+    parse_kernel_details,
+    parse_op_statistic,
+)
+from ascend_lab.parsers.profiler.profiler_cpu_files import (
     op_type_of,
     parse_execute_timestamps,
     parse_op_detail,
 )
-from ascend_lab.parsers.profiler_files import MAX_BYTES_ENV, find_files, read_text
-from ascend_lab.parsers.trace_view import overlap_spans, parse_trace_view
+from ascend_lab.parsers.profiler.profiler_files import MAX_BYTES_ENV, find_files, read_text
+from ascend_lab.parsers.profiler.trace_view import overlap_spans, parse_trace_view
 from ascend_lab.payload import PayloadError, validate_payload
 from ascend_lab.payload.profile_section import profile_payload
 from ascend_lab.profiling.api import load_profile

@@ -18,12 +18,12 @@ import sys
 import pytest
 
 from ascend_lab.errors.profile import ProfileError, ProfileParseError
-from ascend_lab.parsers.profiler_ascend_files import (
+from ascend_lab.parsers.profiler.profiler_ascend_files import (
     parse_memory_record,
     parse_operator_memory,
     parse_step_trace_time,
 )
-from ascend_lab.parsers.profiler_db import read_profiler_db
+from ascend_lab.parsers.profiler.profiler_db import read_profiler_db
 from ascend_lab.payload import validate_payload
 from ascend_lab.profiling.api import load_profile
 from ascend_lab.profiling.layout import profiler_folders, rank_of
@@ -256,7 +256,7 @@ def test_database_alone_is_read_read_only_with_its_step_windows(tmp_path):
 def test_database_open_is_read_only(tmp_path):
     db = tmp_path / "ascend_pytorch_profiler_0.db"
     make_db(db, tasks=[("k", "K", "AI_CORE", 0, 10, 1)])
-    from ascend_lab.parsers import profiler_db as ascend_db
+    from ascend_lab.parsers.profiler import profiler_db as ascend_db
 
     conn, _size = ascend_db._connect(str(db))
     try:

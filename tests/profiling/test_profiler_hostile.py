@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from ascend_lab.errors.profile import ProfileParseError
-from ascend_lab.parsers.profiler_ascend_files import (
+from ascend_lab.parsers.profiler.profiler_ascend_files import (
     parse_kernel_details,
     parse_memory_record,
     parse_step_trace_time,

@@ -10,8 +10,11 @@ import json
 import os
 import shutil
 
-from ascend_lab.parsers.profiler_ascend_files import parse_kernel_details, parse_step_trace_time
-from ascend_lab.parsers.trace_view import overlap_spans, parse_trace_view
+from ascend_lab.parsers.profiler.profiler_ascend_files import (
+    parse_kernel_details,
+    parse_step_trace_time,
+)
+from ascend_lab.parsers.profiler.trace_view import overlap_spans, parse_trace_view
 from ascend_lab.payload import validate_payload
 from ascend_lab.profiling.api import load_profile
 

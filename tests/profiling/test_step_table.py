@@ -14,8 +14,8 @@ import sqlite3
 import pytest
 
 from ascend_lab.errors.profile import ProfileError, ProfileParseError
-from ascend_lab.parsers.profiler_ascend_files import parse_kernel_details
-from ascend_lab.parsers.profiler_db_steps import read_step_trace_table
+from ascend_lab.parsers.profiler.profiler_ascend_files import parse_kernel_details
+from ascend_lab.parsers.profiler.profiler_db_steps import read_step_trace_table
 from ascend_lab.payload import validate_payload
 from ascend_lab.profiling import step_table
 from ascend_lab.profiling.api import load_profile

@@ -3,7 +3,7 @@ kernels and bookkeeping nodes alike (issue #37: every rule looked at every prefi
 scope, and a 297 KB .ir of 1,200-deep scopes took 494 MB)."""
 
 from ascend_lab.analysis.scopes import MAX_SCOPE_DEPTH, repair_scopes
-from ascend_lab.parsers.ir_text import parse_ir_text
+from ascend_lab.parsers.ir.ir_text import parse_ir_text
 
 
 def _ir(depth: int) -> str:

@@ -10,7 +10,7 @@ import ascend_lab
 from ascend_lab.analysis.fusion import build_fusion_map, name_ops, op_budget
 from ascend_lab.capture.compile import locate_user_line
 from ascend_lab.model.graph import Graph, Node, TensorType
-from ascend_lab.parsers import timeline as tl
+from ascend_lab.parsers.ir import timeline as tl
 from ascend_lab.payload import PayloadError, add_graph, is_valid, validate_payload
 from ascend_lab.tracing.magic import parse_line
 from ascend_lab.tracing.progress import Progress, is_interactive
@@ -136,7 +136,7 @@ def test_listing_uses_the_counter_not_the_stage_number(tmp_path):
 
 def _recording_parser():
     """``(calls, parse)``: the real .ir parser, recording the file name of each call."""
-    from ascend_lab.parsers.ir_text import parse_ir_text
+    from ascend_lab.parsers.ir.ir_text import parse_ir_text
 
     calls = []
 

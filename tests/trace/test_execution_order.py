@@ -2,8 +2,8 @@
 text in MindSpore's format (a training step's order is checked on a real compile in
 test_trace_mindspore.py)."""
 
-from ascend_lab.parsers.execution_order import apply_execution_order, kernel_execution_order
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.execution_order import apply_execution_order, kernel_execution_order
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from tests.graph.helpers import fixture
 
 

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from ascend_lab.parsers.ir_text import BlockMemo, parse_ir_text
-from ascend_lab.parsers.timeline import PassTimeline
+from ascend_lab.parsers.ir.ir_text import BlockMemo, parse_ir_text
+from ascend_lab.parsers.ir.timeline import PassTimeline
 from tests.graph.helpers import parsed_as_data
 
 pytestmark = pytest.mark.mindspore
@@ -69,7 +69,7 @@ def test_passes_that_only_print_differently_are_unchanged(decoder_dumps):
 def test_diffs_answered_from_known_passes_equal_the_parsed_graphs_diffs(decoder_dumps):
     # issue #27: a dump identical to an earlier pass's (not the one before) is not parsed;
     # every diff still equals the one of the two passes' own parses
-    from ascend_lab.parsers.timeline import diff_graphs
+    from ascend_lab.parsers.ir.timeline import diff_graphs
 
     parsed = []
 

@@ -21,7 +21,7 @@ import ascend_lab
 from ascend_lab.analysis.fusion import name_ops
 from ascend_lab.capture import compile as capture_mod
 from ascend_lab.errors.trace import TraceBusyError, TraceError
-from ascend_lab.parsers.ir_text import parse_ir_text
+from ascend_lab.parsers.ir.ir_text import parse_ir_text
 from ascend_lab.payload import validate_payload
 
 pytestmark = pytest.mark.mindspore

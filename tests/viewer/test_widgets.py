@@ -28,7 +28,7 @@ class FakeTrace:
         return course_graphs()["before"]
 
     def diff(self, index):
-        from ascend_lab.parsers.timeline import PassDiff
+        from ascend_lab.parsers.ir.timeline import PassDiff
 
         return PassDiff(added=["1"], removed=["Default/Load"], modified=["2"])
 

@@ -8,7 +8,7 @@ streams ``length`` bytes, so a file can hold a tensor larger than the test's mem
 
 from typing import BinaryIO, Callable, Iterable, Optional, Sequence, Tuple, Union
 
-from ascend_lab.parsers.mindir_skeleton import _encode_varint
+from ascend_lab.parsers.mindir.mindir_skeleton import _encode_varint
 
 Data = Union[bytes, Tuple[int, Callable[[BinaryIO], None]]]
 

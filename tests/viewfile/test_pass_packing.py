@@ -2,7 +2,7 @@
 
 import copy
 
-from ascend_lab.parsers.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from ascend_lab.payload import check_payload
 from ascend_lab.payload.packing import PACKED_FORMAT, pack_passes, unpack_pass
 from ascend_lab.viewfile import payload_for_path

@@ -30,7 +30,7 @@ def _one_line_error(err: str) -> str:
 def test_an_unexpected_parser_error_is_exit_2_one_line_and_an_error_page(
     tmp_path, monkeypatch, capsys
 ):
-    import ascend_lab.parsers.ir_text as ir_text
+    import ascend_lab.parsers.ir.ir_text as ir_text
 
     monkeypatch.setattr(ir_text, "parse_ir_text", _boom)
     out = tmp_path / "page.html"
@@ -46,7 +46,7 @@ def test_an_unexpected_parser_error_is_exit_2_one_line_and_an_error_page(
 
 
 def test_an_unexpected_error_without_output_leaves_no_page(tmp_path, monkeypatch, capsys):
-    import ascend_lab.parsers.ir_text as ir_text
+    import ascend_lab.parsers.ir.ir_text as ir_text
 
     monkeypatch.setattr(ir_text, "parse_ir_text", _boom)
     monkeypatch.chdir(tmp_path)

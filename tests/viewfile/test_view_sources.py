@@ -107,8 +107,8 @@ def test_cli_serve_prints_a_local_url_and_serves_the_page():
 
 @pytest.mark.parametrize("name", ["lenet/lenet.mindir", "control_flow/control_flow.mindir"])
 def test_mindir_opens_without_its_weight_bytes_and_shows_the_same_graph(name):
-    from ascend_lab.parsers.mindir import parse_mindir_file
-    from ascend_lab.parsers.mindir_skeleton import read_mindir_skeleton
+    from ascend_lab.parsers.mindir.mindir import parse_mindir_file
+    from ascend_lab.parsers.mindir.mindir_skeleton import read_mindir_skeleton
     from ascend_lab.payload import add_graph
 
     path = FIXTURES / name
@@ -123,7 +123,7 @@ def test_mindir_opens_without_its_weight_bytes_and_shows_the_same_graph(name):
 
 
 def test_lenet_mindir_keeps_under_a_twentieth_of_the_file():
-    from ascend_lab.parsers.mindir_skeleton import read_mindir_skeleton
+    from ascend_lab.parsers.mindir.mindir_skeleton import read_mindir_skeleton
 
     model, weights, skipped = read_mindir_skeleton(str(MINDIR))
     assert weights == 8 and len(model) * 20 < MINDIR.stat().st_size

@@ -9,8 +9,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from ascend_lab.parsers.mind_ir_fields import ENUMS, MESSAGES
-from ascend_lab.parsers.protobuf_wire import Schema, decode
+from ascend_lab.parsers.mindir.mind_ir_fields import ENUMS, MESSAGES
+from ascend_lab.parsers.mindir.protobuf_wire import Schema, decode
 from ascend_lab.viewfile.weight_stats import (
     WeightStatsError,
     all_weight_stats,

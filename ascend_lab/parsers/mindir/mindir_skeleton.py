@@ -9,7 +9,7 @@ and never read; everything else is copied as is. The parser then sees every weig
 name, shape and dtype. The same walk lists where each weight's bytes are
 (:func:`weight_records`), for the statistics read on request
 (:mod:`ascend_lab.viewfile.weight_stats`). Field numbers are those of MindSpore's
-``mind_ir.proto`` (:mod:`ascend_lab.parsers.mind_ir_fields`).
+``mind_ir.proto`` (:mod:`ascend_lab.parsers.mindir.mind_ir_fields`).
 """
 
 import os

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 from ascend_lab.model.graph import Graph, Node
-from ascend_lab.parsers.ir_text import MARK_ATTR
+from ascend_lab.parsers.ir.ir_text import MARK_ATTR
 
 __all__ = ["FailurePoint", "Frame", "caught_exception", "failing_graph", "failure_point"]
 

@@ -1,7 +1,7 @@
 """A decoder of the protobuf wire format, guided by a field table; no protobuf package needed.
 
 :func:`decode` reads one message of a :class:`Schema` (for MindIR, the table generated from
-``mind_ir.proto``, :mod:`ascend_lab.parsers.mind_ir_fields`) into :class:`Message` objects
+``mind_ir.proto``, :mod:`ascend_lab.parsers.mindir.mind_ir_fields`) into :class:`Message` objects
 that answer like protobuf's generated classes for the fields read (``msg.field``,
 ``msg.HasField``, defaults when unset). :func:`check_wire` walks bytes the same way guided by
 a protobuf *descriptor*, to find the offset of the damage before protobuf's own parser

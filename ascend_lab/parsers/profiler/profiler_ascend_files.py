@@ -16,7 +16,7 @@ from typing import List, Optional, Tuple
 
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.model.profile import KernelLaunch, MeasuredStep, MemorySample, OpTypeStats
-from ascend_lab.parsers.csv_rows import number, read_csv_rows
+from ascend_lab.parsers.profiler.csv_rows import number, read_csv_rows
 
 KERNEL_REQUIRED = ("Name", "Type", "Start Time(us)", "Duration(us)")
 STATISTIC_REQUIRED = ("OP Type", "Count", "Total Time(us)")

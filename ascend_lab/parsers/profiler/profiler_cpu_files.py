@@ -13,8 +13,8 @@ from typing import Dict, List, Optional
 
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.model.profile import KernelLaunch
-from ascend_lab.parsers.csv_rows import read_csv_rows
 from ascend_lab.parsers.limits import bounded_float, row_cap
+from ascend_lab.parsers.profiler.csv_rows import read_csv_rows
 from ascend_lab.parsers.regular_file import check_deadline
 
 # A line longer than this is not one MindSpore writes (one entry is ~40 characters; this

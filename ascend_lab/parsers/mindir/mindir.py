@@ -1,10 +1,10 @@
 """Parse ``.mindir`` files (protobuf ``mind_ir.ModelProto``) into the one Graph model.
 
-One decoder on every machine: :mod:`~ascend_lab.parsers.protobuf_wire`, a decoder of the
+One decoder on every machine: :mod:`~ascend_lab.parsers.mindir.protobuf_wire`, a decoder of the
 protobuf wire format driven by the field table generated from the vendored
-``mind_ir.proto`` (:mod:`~ascend_lab.parsers.mind_ir_fields`); it needs neither MindSpore nor
+``mind_ir.proto`` (:mod:`~ascend_lab.parsers.mindir.mind_ir_fields`); it needs neither MindSpore nor
 protobuf. ``decoder="protobuf"`` decodes with MindSpore's generated ``mind_ir_pb2``
-(:mod:`~ascend_lab.parsers.mind_ir_pb2_loader`, loaded without importing MindSpore) instead:
+(:mod:`~ascend_lab.parsers.mindir.mind_ir_pb2_loader`, loaded without importing MindSpore) instead:
 the tests use it as the oracle the builtin decoder must equal on every fixture.
 
 This module only maps the decoded messages to the Graph model.
@@ -49,9 +49,9 @@ from ascend_lab.errors import AscendLabError
 from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.parsers.errors import GraphParseError
 from ascend_lab.parsers.limits import MINDIR_MAX_BYTES_ENV, limit, read_capped, too_large
-from ascend_lab.parsers.mind_ir_fields import ENUMS, MESSAGES
-from ascend_lab.parsers.mind_ir_pb2_loader import MindIRUnavailable, load_mind_ir_pb2
-from ascend_lab.parsers.protobuf_wire import (
+from ascend_lab.parsers.mindir.mind_ir_fields import ENUMS, MESSAGES
+from ascend_lab.parsers.mindir.mind_ir_pb2_loader import MindIRUnavailable, load_mind_ir_pb2
+from ascend_lab.parsers.mindir.protobuf_wire import (
     Schema,
     WireError,
     check_wire,

@@ -574,7 +574,7 @@ class PassTimeline:
         self._list()
 
     def _list(self) -> None:
-        from ascend_lab.parsers.ir_text import read_ir_counts
+        from ascend_lab.parsers.ir.ir_text import read_ir_counts
 
         after_optimize = False
         prev: Optional[PassSnapshot] = None
@@ -821,7 +821,7 @@ class PassTimeline:
 def _memo_parser() -> Callable[[str, str], Graph]:
     """``parse_ir_text`` with a BlockMemo of its own: consecutive dumps share most subgraph
     blocks, and each is parsed once."""
-    from ascend_lab.parsers.ir_text import BlockMemo, parse_ir_text
+    from ascend_lab.parsers.ir.ir_text import BlockMemo, parse_ir_text
 
     memo = BlockMemo()
     return lambda text, path: parse_ir_text(text, path, memo)

@@ -10,9 +10,10 @@ databases that say what a folder holds.
   (``cluster_analyse/analysis/step_trace_time_analysis.py``, ``STEP_TRACE_TIME_SQL``).
 - ``msprof_<timestamp>.db`` (``msprof --type=db``, or beside the text export): the tables
   of ``ascend_*_profiler*.db`` (``TASK``, ``COMPUTE_TASK_INFO``, ``STRING_IDS``,
-  ``COMMUNICATION_OP``); it is read by :func:`ascend_lab.parsers.profiler_db.read_profiler_db`.
+  ``COMMUNICATION_OP``); it is read by
+  :func:`ascend_lab.parsers.profiler.profiler_db.read_profiler_db`.
 
-How a database is opened (read-only, caps) is :mod:`ascend_lab.parsers.profiler_db`'s; this
+How a database is opened (read-only, caps) is :mod:`ascend_lab.parsers.profiler.profiler_db`'s; this
 module only says what is read.
 """
 
@@ -20,8 +21,8 @@ from typing import List, Optional, Sequence
 
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.model.profile import MeasuredStep
-from ascend_lab.parsers import profiler_db
 from ascend_lab.parsers.limits import row_cap
+from ascend_lab.parsers.profiler import profiler_db
 
 STEP_TRACE_TABLE = "StepTraceTime"
 STEP_TRACE_COLUMNS = (
@@ -72,7 +73,7 @@ def _measured(row: Sequence[object]) -> Optional[MeasuredStep]:
 
 
 def _query(conn: object, sql: str, path: str, cap: int) -> List[Sequence[object]]:
-    """Rows of ``sql``, read the way :mod:`~ascend_lab.parsers.profiler_db` reads (its
+    """Rows of ``sql``, read the way :mod:`~ascend_lab.parsers.profiler.profiler_db` reads (its
     caps and errors)."""
     return list(profiler_db._rows(conn, sql, path, cap))  # type: ignore[arg-type]
 

@@ -32,7 +32,7 @@ from urllib.parse import quote
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.model.profile import KernelLaunch
 from ascend_lab.parsers.limits import bounded_float, row_cap
-from ascend_lab.parsers.profiler_files import MAX_BYTES_ENV, max_bytes
+from ascend_lab.parsers.profiler.profiler_files import MAX_BYTES_ENV, max_bytes
 from ascend_lab.parsers.regular_file import FileRefused, check_deadline, gate, open_fd
 
 MAX_ROWS = 5_000_000

@@ -83,7 +83,7 @@ from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.model.ops import fused_kernel_name
 from ascend_lab.parsers.errors import GraphParseError
 from ascend_lab.parsers.gc_pause import gc_paused
-from ascend_lab.parsers.ir_paste import (
+from ascend_lab.parsers.ir.ir_paste import (
     PARTIAL_ATTR,
     clean_pasted_ir,
     has_entry_header,
@@ -1493,7 +1493,7 @@ def parse_ir_text(text: str, path: Optional[str] = None, memo: Optional[BlockMem
         raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
     notes: List[str] = []
     if not has_entry_header(text):
-        from ascend_lab.parsers.ir_dat import looks_like_dat, parse_dat_text
+        from ascend_lab.parsers.ir.ir_dat import looks_like_dat, parse_dat_text
 
         if looks_like_dat(text):  # MindSpore 1.x `.dat` (analyze_fail.dat)
             text, notes = strip_paste_marks(text)
