@@ -195,8 +195,20 @@ def _confirmation_html(c: Any) -> str:
 
 
 def _code_html(note: Any) -> str:
-    """One error code's card: module, meaning, next steps, documentation links."""
-    meaning = note.meaning + (f" ({note.detail})" if note.detail else "")
+    """One error code's card: module, meaning, next steps, documentation links.
+
+    The code's name and the message CANN prints for it are the tool's own words: quoted as
+    they are, beside the meaning in the reader's language, not run into it."""
+    meaning = note.meaning
+    printed = (
+        '<div class="ascend-doctor-evidence" style="'
+        + _EVIDENCE
+        + '">'
+        + html.escape(note.detail)
+        + "</div>"
+        if note.detail
+        else ""
+    )
     causes = (
         "<div><b>" + html.escape(_("Likely causes:")) + "</b>" + _list(note.causes) + "</div>"
         if note.causes
@@ -221,6 +233,7 @@ def _code_html(note: Any) -> str:
         + "</b><div>"
         + _rich(meaning)
         + "</div>"
+        + printed
         + causes
         + _list(note.next_steps)
         + '<div style="'
