@@ -31,6 +31,27 @@ def _texts(lines: Any) -> List[str]:
     return [localize(line) for line in lines]
 
 
+# Said instead of diagnosis.NOT_FROM_HERE when findings carry machine checks: that note
+# said this machine was not shown, and the checks below it showed this machine.
+NOT_FROM_HERE_CHECKED = N_(
+    "The text may come from another machine, so the section on this machine's own "
+    "environment is left out (add --env to show it); the machine checks of each finding "
+    "below are of this machine"
+)
+
+
+def _notes(diag: Any) -> List[str]:
+    """The diagnosis' notes in the reader's language, the environment note saying exactly
+    what is left out when findings were checked against this machine."""
+    from ascend_lab.doctor.diagnosis import NOT_FROM_HERE
+
+    checked = any(getattr(f, "confirmation", None) is not None for f in diag.findings)
+    return [
+        localize(NOT_FROM_HERE_CHECKED if note == NOT_FROM_HERE and checked else note)
+        for note in diag.notes
+    ]
+
+
 def _codes(diag: Any) -> List[Any]:
     """The diagnosis' error codes that no finding explains, in the reader's language."""
     lang = current()
@@ -93,7 +114,7 @@ def render_text(diag: Any) -> str:
     lang = current()
     source = localize(diag.source)
     out.append(_("ascend doctor: examined {}").format(source))
-    for note in _texts(diag.notes):
+    for note in _notes(diag):
         out.append(_("note: {}").format(note))
     out.append("")
     if diag.findings:
@@ -338,7 +359,7 @@ def render_html(diag: Any) -> str:
     parts: List[str] = ['<div class="ascend-doctor" style="' + _STYLE + '">']
     examined = _("ascend doctor: examined {}").format(source)
     parts.append('<div style="' + _MUTED + '">' + html.escape(examined) + "</div>")
-    for note in _texts(diag.notes):
+    for note in _notes(diag):
         parts.append('<div style="' + _MUTED + '">' + _rich(note) + "</div>")
     for i, f in enumerate(diag.findings, 1):
         parts.append(_finding_html(i, f))

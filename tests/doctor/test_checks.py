@@ -225,3 +225,16 @@ def test_malformed_status_does_not_hide_findings():
     diag = diagnose("Malloc device memory failed", facts=_facts(status))
     assert diag.findings[0].id == "device-oom"
     assert "device out of memory" in diag.to_text()
+
+
+def test_pasted_text_with_machine_checks_does_not_say_this_machine_is_not_shown():
+    """The note said "this machine's environment is not shown" above findings whose machine
+    checks show this machine (issue #41): it says what is left out instead."""
+    from ascend_lab.doctor.diagnosis import NOT_FROM_HERE
+    from ascend_lab.doctor.render import render_html, render_text
+
+    diag = diagnose(MISMATCH, facts=_facts(_status("mismatch")), environment_section=False)
+    assert NOT_FROM_HERE in diag.notes and diag.findings[0].confirmation is not None
+    for shown in (render_text(diag), render_html(diag)):
+        assert "environment is not shown" not in shown
+        assert "left out (add --env to show it)" in shown
