@@ -280,6 +280,19 @@ class Diagnosis:
 
 
 def findings_from(matches: Sequence[Match]) -> List[Finding]:
+    """Rule ("signature") findings in the matcher's order (:func:`.match.rank_key`).
+
+    How findings are ranked: rule findings first, by priority (a specific signature has a
+    higher priority than a generic fallback such as "an AI Core kernel failed"), then errors
+    before pitfalls, then a match in the text as it is before one found only once line breaks
+    are read as spaces; then code findings (:func:`code_findings`: a known code before a code
+    only its family explains). A code never outranks a rule, not even a generic fallback:
+    tried (a fallback at priority <= 40 giving way to a known code with another topic), it
+    changed no first answer on the dev corpus, the knowledge-base examples or their variants,
+    and turned one right answer wrong (tests/fixtures/real/errors/ms_docs_ez9999_aicore_exec:
+    runtime code 507011, "model execute failed", comes with every AI Core fault, and its
+    table topic is less specific than the fault).
+    """
     return [
         Finding(
             entry=m.entry,

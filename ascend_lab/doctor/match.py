@@ -1,7 +1,18 @@
-"""The matcher: knowledge-base entries applied to a text. Pure: text in, findings out."""
+"""The matcher: knowledge-base entries applied to a text. Pure: text in, findings out.
 
+Two passes. First every entry's patterns are applied to the text as it is. Then the entries
+that did not match are applied once more to the text *unwrapped*: every line break, with the
+white space around it, made one space (:class:`Unwrapped`). The same error reaches a user
+wrapped at column 72 or 80 (a forum post, a documentation page, a terminal copy), and a
+rule's phrase must not depend on where the line broke. Patterns that speak about lines
+(``(?m)``, ``^``, ``$``, a literal ``\n``) are not applied to the unwrapped text. A match
+found only there is ranked below a match of the same priority found in the text as it is.
+"""
+
+import re
+from bisect import bisect_right
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ascend_lab.doctor.knowledge import Entry, load_entries
 
@@ -18,6 +29,7 @@ class Match:
     patterns_matched: int
     first_offset: int
     detail: Optional[str] = None  # e.g. the operator name captured by a pattern's (?P<op>)
+    unwrapped: bool = False  # matched only once line breaks were read as spaces
 
     @property
     def line(self) -> int:
@@ -49,31 +61,112 @@ def _line_at(text: str, pos: int, anchor: Optional[int] = None) -> Tuple[int, st
     return text.count("\n", 0, start) + 1, line
 
 
-def match_entry(entry: Entry, text: str, lowered: Optional[str] = None) -> Optional[Match]:
+_BREAK = re.compile(r"\n\s*")  # starts only at a line break, nothing after it: linear
+# What launchers, loggers and tools put before every line of a program's output: torchrun's
+# "[rank0]: ", mpirun's "[1,0]<stderr>:", Ray's "(RayWorker pid=48211) ", pytest's "E   ",
+# a mail or forum quote's "> ", a logger's "2025-03-14 09:26:53,589 - ERROR - ".
+_LINE_PREFIX = re.compile(
+    r"(?:\[rank ?\d{1,6}\]:"
+    r"|\[\d{1,6},\d{1,6}\]<std(?:out|err)>:"
+    r"|\([\w.-]{1,60} pid=\d{1,10}(?:, ip=[\d.]{1,40})?\)"
+    r"|E {2,4}"
+    r"|>"
+    r"|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d{1,9})? - [A-Z]{3,8} -"
+    r")[ \t]{0,4}"
+)
+_LINE_SYNTAX = re.compile(r"\(\?[a-z]*m|\^|\$|\\n")
+_CHAR_CLASS = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]")  # a character class: [^'\n], [\w.]
+_READS_LINES: Dict[str, bool] = {}
+
+
+class Unwrapped:
+    """``text`` with every line break and the white space around it made one space, a known
+    log prefix at the start of a line left out (:data:`_LINE_PREFIX`), and the way back from
+    a position in it to a position in ``text`` (linear in the text's length: each white
+    space character is looked at at most twice, each prefix once)."""
+
+    def __init__(self, text: str) -> None:
+        parts: List[str] = []
+        prefix = _LINE_PREFIX.match(text)
+        pos = prefix.end() if prefix else 0
+        flat = 0
+        self.starts: List[int] = [0]  # where each piece starts in the unwrapped text ...
+        self.origins: List[int] = [pos]  # ... and in ``text``
+        for m in _BREAK.finditer(text, pos):
+            start = m.start()
+            while start > pos and text[start - 1] in " \t\r":
+                start -= 1
+            parts.append(text[pos:start])
+            flat += start - pos
+            parts.append(" ")
+            flat += 1
+            pos = m.end()
+            prefix = _LINE_PREFIX.match(text, pos)
+            if prefix:
+                pos = prefix.end()
+                while pos < len(text) and text[pos] in " \t":  # the indent after a prefix
+                    pos += 1
+            self.starts.append(flat)
+            self.origins.append(pos)
+        parts.append(text[pos:])
+        self.text = "".join(parts)
+
+    def origin(self, flat_pos: int) -> int:
+        """The position in the original text of position ``flat_pos`` of the unwrapped one
+        (the joining space maps to the first white space character it replaced)."""
+        k = bisect_right(self.starts, flat_pos) - 1
+        return self.origins[k] + (flat_pos - self.starts[k])
+
+
+def reads_lines(pattern: Any) -> bool:
+    """Whether a pattern speaks about lines (it is then not applied to unwrapped text)."""
+    source = getattr(pattern, "pattern", None)
+    if not isinstance(source, str):
+        return True  # a loop-body pattern: about lines of code
+    found = _READS_LINES.get(source)
+    if found is None:  # a class such as [^'\n] keeps a match on a line, but unwrapped is fine
+        found = _READS_LINES[source] = bool(_LINE_SYNTAX.search(_CHAR_CLASS.sub("", source)))
+    return found
+
+
+def match_entry(
+    entry: Entry,
+    text: str,
+    lowered: Optional[str] = None,
+    unwrapped: Optional[Unwrapped] = None,
+) -> Optional[Match]:
     """Apply one entry to ``text``; None when none of its patterns occurs.
 
     ``lowered`` is ``text.lower()`` when the caller already has it (for the pre-checks).
+    With ``unwrapped`` (an :class:`Unwrapped` of ``text``) only the patterns that do not
+    speak about lines are applied, to the unwrapped text, and ``lowered`` is its lower case;
+    the evidence still points at lines of ``text``.
     """
     hits = []
     detail = None
     needles = entry.needles or (None,) * len(entry.patterns)
+    where = text if unwrapped is None else unwrapped.text
     for pattern, needle in zip(entry.patterns, needles):
+        if unwrapped is not None and reads_lines(pattern):
+            continue
         if needle is not None:
             literal, ignorecase = needle
             if ignorecase:
                 if lowered is None:
-                    lowered = text.lower()
+                    lowered = where.lower()
                 if literal not in lowered:
                     continue
-            elif literal not in text:
+            elif literal not in where:
                 continue
-        m = pattern.search(text)
+        m = pattern.search(where)
         if m is None:
             continue
         # Evidence is the line where the match ends (a multi-line match, such as a loop
         # body containing .asnumpy(), points at its last line: the one that matters).
-        last = max(m.start(), m.end() - 1)
-        hits.append((m.start(), last))
+        first, last = m.start(), max(m.start(), m.end() - 1)
+        if unwrapped is not None:
+            first, last = unwrapped.origin(first), unwrapped.origin(last)
+        hits.append((first, last))
         if detail is None and "op" in pattern.groupindex and m.group("op"):
             detail = m.group("op")
     if not hits:
@@ -92,14 +185,17 @@ def match_entry(entry: Entry, text: str, lowered: Optional[str] = None) -> Optio
         patterns_matched=len(hits),
         first_offset=hits[0][0],
         detail=detail,
+        unwrapped=unwrapped is not None,
     )
 
 
-def rank_key(m: Match) -> Tuple[int, int, int, int]:
-    """Most specific first: entry priority, errors before pitfalls, more patterns, earlier."""
+def rank_key(m: Match) -> Tuple[int, int, int, int, int]:
+    """Most specific first: entry priority, errors before pitfalls, a match in the text as
+    it is before one found only unwrapped, more patterns, earlier."""
     return (
         -m.entry.priority,
         0 if m.entry.kind == "error" else 1,
+        1 if m.unwrapped else 0,
         -m.patterns_matched,
         m.first_offset,
     )
@@ -110,6 +206,20 @@ def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Mat
     if entries is None:
         entries = load_entries()
     lowered = text.lower()
-    found = [m for m in (match_entry(e, text, lowered) for e in entries) if m is not None]
+    found = []
+    missed = []
+    for e in entries:
+        m = match_entry(e, text, lowered)
+        if m is not None:
+            found.append(m)
+        else:
+            missed.append(e)
+    if missed and "\n" in text:
+        flat = Unwrapped(text)
+        flat_lowered = flat.text.lower()
+        for e in missed:
+            m = match_entry(e, text, flat_lowered, unwrapped=flat)
+            if m is not None:
+                found.append(m)
     found.sort(key=rank_key)
     return found
