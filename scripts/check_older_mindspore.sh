@@ -11,4 +11,6 @@ cd "$(dirname "$0")/.."
 venv="${1:?usage: $0 VENV (make py39 builds it)}"
 "$venv/bin/python" -c "import mindspore, sys; print('MindSpore', mindspore.__version__, 'on Python', sys.version.split()[0])"
 # shellcheck disable=SC2086 # XDIST_ARGS is a list of options (from the Makefile)
-"$venv/bin/python" -m pytest ${XDIST_ARGS:-} -q -p no:cacheprovider tests/trace tests/memory tests/numerics tests/test_course_cmd.py
+"$venv/bin/python" -m pytest ${XDIST_ARGS:-} -q -p no:cacheprovider tests/tracing tests/memory tests/numerics tests/course/test_command.py \
+  tests/parsers/test_execution_order.py tests/parsers/test_op_dump_parse.py tests/results/test_no_kernel_graph.py \
+  tests/analysis/test_lifetimes.py tests/analysis/test_planner.py

@@ -32,8 +32,8 @@ from typing import Any, Dict, Iterator, List, Tuple
 import pytest
 
 from tests.course.nbrun import NOTEBOOKS, ROOT
-from tests.graph.helpers import FIXTURES
 from tests.support.browser import chromium
+from tests.support.ir_fixtures import FIXTURES
 from tests.support.lab import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.mindspore, pytest.mark.slow]

@@ -4,7 +4,7 @@ Each scan of tool text runs on 1 MB built to make a backtracking regex or a quad
 blow up, in a fresh interpreter that must answer within 120 s (linear code takes well under
 a second; the quadratic versions these replace take hours on the same input). The real
 MindSpore cases (the working folder removed during a trace or an export) are in
-tests/trace/test_trace_mindspore.py.
+tests/tracing/test_trace_mindspore.py.
 """
 
 import os

@@ -20,8 +20,8 @@ from tornado.httpclient import HTTPClientError
 
 from ascend_lab.cli import main
 from ascend_lab.viewfile.weight_stats import WeightStatsError, weight_stats
-from tests.graph.helpers import FIXTURES
 from tests.server.conftest import *  # noqa: F401,F403 (jp_fetch and friends)
+from tests.support.ir_fixtures import FIXTURES
 from tests.viewfile import mindir_writer as mw
 from tests.viewfile.serving import at, cli_serving
 from tests.viewfile.test_weight_page import embedded

@@ -1,7 +1,7 @@
 """The extension's after-cell hook (ascend_lab.magics.after_cell): registered once however often
 the extension loads, and a no-op until MindSpore is imported. What it does with MindSpore (a
 broken pipe no longer ends the AKG build server) is tested on real MindSpore in
-tests/trace/test_akg_server_mindspore.py."""
+tests/tracing/test_akg_server_mindspore.py."""
 
 import signal
 import sys

@@ -12,7 +12,7 @@ from model_explorer import node_data_builder as ndb
 from ascend_lab.model_explorer import ADAPTER_ID, node_data
 from ascend_lab.model_explorer.main import MindSporeAdapter, load_payload
 from ascend_lab.model_explorer.notebook import model_explorer_config
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 FUSION = FIXTURES / "lenet_fusion"
 PROFILED = FIXTURES.parent / "profile" / "lenet-profile-payload.json"

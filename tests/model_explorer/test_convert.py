@@ -3,8 +3,8 @@
 from ascend_lab.model_explorer.convert import graph_dicts, namespace_of, tensor_shape
 from ascend_lab.results.trace import Trace
 from ascend_lab.viewfile import payload_for_path
-from tests.graph.helpers import FIXTURES
 from tests.model_explorer.expected import counts
+from tests.support.ir_fixtures import FIXTURES
 
 FUSION = FIXTURES / "lenet_fusion"
 

@@ -10,7 +10,7 @@ import pytest
 
 from ascend_lab.payload.packing import pack_passes
 from ascend_lab.viewfile import payload_for_path
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 LENET = FIXTURES / "lenet"
 
@@ -40,8 +40,8 @@ def test_packed_passes_leave_their_diffs_to_the_packed_document():
 @pytest.mark.browser
 def test_a_packed_pass_shows_its_changes_when_opened(tmp_path):
     from ascend_lab.cli import main
+    from tests.render.test_standalone_browser import _open
     from tests.support.browser import chromium
-    from tests.viewer.test_standalone_browser import _open
 
     payload = payload_for_path(str(LENET), passes="all")
     entry = next(

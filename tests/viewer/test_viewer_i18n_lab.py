@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.graph.helpers import FIXTURES
 from tests.server.fake_machine import cpu_machine_env
 from tests.support.browser import chromium
+from tests.support.ir_fixtures import FIXTURES
 from tests.support.lab import LabServer, locale_entry_point_dir
 from tests.viewer.payloads import course_payload
 

@@ -9,9 +9,9 @@ from typing import Iterator
 
 import pytest
 
-from tests.graph.helpers import FIXTURES
 from tests.server.fake_machine import cpu_machine_env
 from tests.support.browser import chromium
+from tests.support.ir_fixtures import FIXTURES
 from tests.support.lab import LabServer
 
 pytestmark = pytest.mark.browser

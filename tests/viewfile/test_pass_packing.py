@@ -6,7 +6,7 @@ from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from ascend_lab.payload import check_payload
 from ascend_lab.payload.packing import PACKED_FORMAT, pack_passes, unpack_pass
 from ascend_lab.viewfile import payload_for_path
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 LENET = FIXTURES / "lenet"
 

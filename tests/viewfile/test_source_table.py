@@ -9,7 +9,7 @@ import pytest
 from ascend_lab.cli import main
 from ascend_lab.payload import validate_payload
 from ascend_lab.viewfile import ViewFileError, payload_for_path, sources
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 LENET = FIXTURES / "lenet"
 PASTED = FIXTURES.parent / "real" / "ir_pasted"

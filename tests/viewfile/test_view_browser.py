@@ -4,9 +4,9 @@ a corrupt file's page shows the reason, not a blank page."""
 import pytest
 
 from ascend_lab.cli import main
-from tests.graph.helpers import FIXTURES
+from tests.render.test_standalone_browser import _open
 from tests.support.browser import chromium
-from tests.viewer.test_standalone_browser import _open
+from tests.support.ir_fixtures import FIXTURES
 
 pytestmark = pytest.mark.browser
 

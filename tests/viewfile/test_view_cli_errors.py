@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ascend_lab.cli import main
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 LENET = FIXTURES / "lenet"
 KERNEL_IR = LENET / "graph_build_0_0094.ir"

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from ascend_lab.cli import main
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 KERNEL_IR = FIXTURES / "lenet" / "graph_build_0_0094.ir"
 HAN = re.compile(r"[\u4e00-\u9fff]")

@@ -9,7 +9,7 @@ import pytest
 from ascend_lab.cli import main
 from ascend_lab.payload import validate_payload
 from ascend_lab.viewfile import ViewFileError, payload_for_path
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 from tests.viewfile.serving import cli_serving
 
 LENET = FIXTURES / "lenet"

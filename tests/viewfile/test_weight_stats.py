@@ -17,7 +17,7 @@ from ascend_lab.viewfile.weight_stats import (
     weight_names,
     weight_stats,
 )
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 from tests.support.python import run_python
 from tests.viewfile import mindir_writer as mw
 

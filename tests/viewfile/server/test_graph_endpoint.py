@@ -7,7 +7,7 @@ import shutil
 import pytest
 from tornado.httpclient import HTTPClientError
 
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 LENET = FIXTURES / "lenet"
 

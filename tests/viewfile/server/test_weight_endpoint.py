@@ -9,7 +9,7 @@ import pytest
 from tornado.httpclient import HTTPClientError
 
 from ascend_lab.viewfile.weight_stats import weight_stats
-from tests.graph.helpers import FIXTURES
+from tests.support.ir_fixtures import FIXTURES
 
 LENET = FIXTURES / "lenet" / "lenet.mindir"
 

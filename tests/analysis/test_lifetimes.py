@@ -3,8 +3,7 @@
 from ascend_lab.analysis.lifetimes import align_up, lifetimes, op_name, problem_from_intervals
 from ascend_lab.memory import plan_graph, validate
 from ascend_lab.model.graph import Graph, Node, TensorType
-
-from .graphs import chain, op, param, ret, t
+from tests.memory.graphs import chain, op, param, ret, t
 
 
 def by_id(problem):

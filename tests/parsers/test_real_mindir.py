@@ -266,7 +266,7 @@ def test_counts_equal_mind_ir_pb2(path):
 @pytest.mark.mindspore
 @pytest.mark.parametrize("path", READABLE, ids=lambda p: p.name)
 def test_builtin_decoder_equals_mind_ir_pb2_on_real_files(path):
-    from .helpers import parsed_as_data
+    from tests.support.ir_fixtures import parsed_as_data
 
     builtin = parsed_as_data(parse_mindir_file(path, decoder="builtin"))
     assert builtin == parsed_as_data(parse_mindir_file(path, decoder="protobuf"))

@@ -6,9 +6,8 @@ from ascend_lab.model.graph import TensorType
 from ascend_lab.parsers.errors import GraphParseError
 from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from ascend_lab.parsers.mindir.mindir import parse_mindir, parse_mindir_file
+from tests.support.ir_fixtures import FIXTURES, fixture
 from tests.support.python import run_python
-
-from .helpers import FIXTURES, fixture
 
 # The protobuf decoder needs MindSpore's generated mind_ir_pb2.py (not MindSpore itself).
 DECODERS = [pytest.param("protobuf", marks=pytest.mark.mindspore), "builtin"]
@@ -236,7 +235,7 @@ def test_field_table_is_generated_from_the_vendored_proto():
 def test_the_generator_reads_fields_maps_and_nested_types():
     import runpy
 
-    from .helpers import FIXTURES
+    from tests.support.ir_fixtures import FIXTURES
 
     gen = runpy.run_path(str(FIXTURES.parents[2] / "scripts" / "generate_mind_ir_fields.py"))
     messages, enums = gen["read_proto"](

@@ -7,8 +7,7 @@ import pytest
 
 from ascend_lab.parsers.gc_pause import gc_paused
 from ascend_lab.parsers.ir.ir_text import BlockMemo, parse_ir_text
-
-from .helpers import all_ir_fixtures, fixture, parsed_as_data
+from tests.support.ir_fixtures import all_ir_fixtures, fixture, parsed_as_data
 
 
 @pytest.mark.parametrize("path", all_ir_fixtures(), ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -8,8 +8,7 @@ from ascend_lab.model.graph import Graph
 from ascend_lab.parsers.errors import GraphParseError
 from ascend_lab.parsers.ir.ir_text import BlockMemo, parse_ir_text, read_ir_counts, read_ir_header
 from ascend_lab.parsers.mindir.mindir import parse_mindir
-
-from .helpers import fixture, parsed_as_data
+from tests.support.ir_fixtures import fixture, parsed_as_data
 
 IR_TEXTS = {
     "conv": fixture("conv/graph_build_*.ir").read_bytes(),

@@ -4,7 +4,7 @@ test_trace_mindspore.py)."""
 
 from ascend_lab.parsers.ir.execution_order import apply_execution_order, kernel_execution_order
 from ascend_lab.parsers.ir.ir_text import parse_ir_file
-from tests.graph.helpers import fixture
+from tests.support.ir_fixtures import fixture
 
 
 def _actor_set(entries):

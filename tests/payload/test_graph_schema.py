@@ -9,8 +9,7 @@ import pytest
 import ascend_lab
 from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from ascend_lab.parsers.mindir.mindir import parse_mindir_file
-
-from .helpers import FIXTURES, all_ir_fixtures
+from tests.support.ir_fixtures import FIXTURES, all_ir_fixtures
 
 SCHEMA = json.loads(
     (Path(ascend_lab.__file__).parent / "payload" / "graph.schema.json").read_text()

@@ -14,8 +14,7 @@ from ascend_lab.parsers.ir.ir_text import (
     read_ir_header,
     split_top,
 )
-
-from .helpers import all_ir_fixtures, fixture, source_line
+from tests.support.ir_fixtures import all_ir_fixtures, fixture, source_line
 
 
 @pytest.fixture(scope="module")

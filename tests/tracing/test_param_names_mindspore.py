@@ -1,5 +1,5 @@
 """A net whose parameters are named with spaces, brackets and a comma traces, each read by the
-node that loads it (the parser's side is tests/graph/test_ir_param_names.py)."""
+node that loads it (the parser's side is tests/parsers/test_ir_param_names.py)."""
 
 import numpy as np
 import pytest

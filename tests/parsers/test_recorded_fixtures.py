@@ -8,8 +8,7 @@ import pytest
 
 from ascend_lab.parsers.ir.ir_text import parse_ir_file
 from ascend_lab.parsers.mindir.mindir import parse_mindir_file
-
-from .helpers import FIXTURES, fixture
+from tests.support.ir_fixtures import FIXTURES, fixture
 
 REPO = FIXTURES.parent.parent.parent
 MS27 = FIXTURES.parent / "ir-2.7"  # the same recording run under MindSpore 2.7.0

@@ -719,7 +719,7 @@ def test_to_html_writes_one_offline_page_with_the_trace(conv_trace, tmp_path, mo
     dumps = os.path.join(tempfile.gettempdir(), "ascend-lab-")
     for secret in (home, site_packages, dumps, tr.capture.workdir, THIS_FILE):
         assert secret not in page, secret
-    assert f'"tests/trace/test_trace_mindspore.py:{_line_of("# CONV_LINE")}"' in page
+    assert f'"tests/tracing/test_trace_mindspore.py:{_line_of("# CONV_LINE")}"' in page
     assert "<site-packages>/mindspore/" in page and "<dump>/" in page
     raw = open(tr.to_html(str(tmp_path / "raw.html"), redact=False), encoding="utf-8").read()
     assert THIS_FILE in raw and site_packages in raw

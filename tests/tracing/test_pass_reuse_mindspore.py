@@ -9,7 +9,7 @@ import pytest
 
 from ascend_lab.parsers.ir.ir_text import BlockMemo, parse_ir_text
 from ascend_lab.parsers.ir.timeline import PassTimeline
-from tests.graph.helpers import parsed_as_data
+from tests.support.ir_fixtures import parsed_as_data
 
 pytestmark = pytest.mark.mindspore
 

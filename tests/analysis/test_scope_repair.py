@@ -6,7 +6,7 @@ from typing import List, Optional, Sequence
 from ascend_lab.analysis.scopes import data_neighbours, repair_scopes
 from ascend_lab.model.graph import Graph, Node
 from ascend_lab.parsers.ir.ir_text import parse_ir_file
-from tests.graph.helpers import FIXTURES as IR_DIR
+from tests.support.ir_fixtures import FIXTURES as IR_DIR
 
 SEQ = "Default/layers-SequentialCell"
 

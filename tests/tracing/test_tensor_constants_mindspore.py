@@ -1,5 +1,5 @@
 """A net with small tensor constants traces: MindSpore prints their values over several lines
-of its dumps (the parser's side is tests/graph/test_ir_tensor_constants.py)."""
+of its dumps (the parser's side is tests/parsers/test_ir_tensor_constants.py)."""
 
 import numpy as np
 import pytest

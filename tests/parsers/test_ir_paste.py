@@ -12,8 +12,7 @@ from ascend_lab.parsers.ir.ir_paste import PARTIAL_ATTR, clean_pasted_ir, has_en
 from ascend_lab.parsers.ir.ir_text import parse_ir_file, parse_ir_text
 from ascend_lab.payload import validate_payload
 from ascend_lab.viewfile import payload_for_path
-
-from .helpers import fixture, parsed_as_data
+from tests.support.ir_fixtures import fixture, parsed_as_data
 
 PASTED = Path(__file__).resolve().parent.parent / "fixtures" / "real" / "ir_pasted"
 ALL = sorted(PASTED.glob("*.ir"))

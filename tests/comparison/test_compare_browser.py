@@ -6,8 +6,8 @@ import os
 import pytest
 
 from ascend_lab.cli import main
+from tests.render.test_standalone_browser import _open
 from tests.support.browser import chromium
-from tests.viewer.test_standalone_browser import _open
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,7 @@ import pytest
 from ascend_lab.model.graph import TensorType
 from ascend_lab.parsers.ir.ir_text import parse_ir_file, read_ir_counts, read_ir_header
 from ascend_lab.parsers.mindir.mindir import parse_mindir_file
-
-from .helpers import source_line
+from tests.support.ir_fixtures import source_line
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 DIALECTS = {"2.10.0": ROOT / "ir", "2.7.0": ROOT / "ir-2.7"}

@@ -11,7 +11,7 @@ import pytest
 from ascend_lab.cli import main
 from ascend_lab.course import command as course
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 NB = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n'
 
 

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from ascend_lab.analysis.lifetimes import problem_from_intervals
 from ascend_lab.analysis.planner import MemoryPlan
 from ascend_lab.memory import STRATEGIES, plan, plan_best, plan_graph, validate
-
-from .graphs import chain
+from tests.memory.graphs import chain
 
 SCHEMA = Path(__file__).resolve().parents[2] / "ascend_lab" / "payload" / "graph.schema.json"
 

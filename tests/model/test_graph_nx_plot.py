@@ -6,9 +6,8 @@ import pytest
 
 from ascend_lab.model.nx import to_networkx
 from ascend_lab.parsers.ir.ir_text import parse_ir_file
+from tests.support.ir_fixtures import fixture
 from tests.support.python import run_python
-
-from .helpers import fixture
 
 matplotlib.use("Agg")
 

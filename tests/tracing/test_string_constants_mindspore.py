@@ -1,5 +1,5 @@
 """A net that prints a message with brackets, quotes and a line break traces: MindSpore puts
-the string into its dumps raw (the parser's side is tests/graph/test_ir_string_constants.py)."""
+the string into its dumps raw (the parser's side is tests/parsers/test_ir_string_constants.py)."""
 
 import numpy as np
 import pytest
