@@ -75,13 +75,18 @@ _LINE_PREFIX = re.compile(
     r")[ \t]{0,4}"
 )
 _LINE_SYNTAX = re.compile(r"\(\?[a-z]*m|\^|\$|\\n")
+# Quotes as they reach a user: straight in a terminal, double in another release's wording,
+# curly in a forum post or a rendered page. Read as the straight single quote the rules use
+# (one character for one: positions do not move).
+_QUOTES = str.maketrans({'"': "'", "\u2018": "'", "\u2019": "'", "\u201c": "'", "\u201d": "'"})
 _CHAR_CLASS = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]")  # a character class: [^'\n], [\w.]
 _READS_LINES: Dict[str, bool] = {}
 
 
 class Unwrapped:
     """``text`` with every line break and the white space around it made one space, a known
-    log prefix at the start of a line left out (:data:`_LINE_PREFIX`), and the way back from
+    log prefix at the start of a line left out (:data:`_LINE_PREFIX`), every quote mark a
+    straight single quote (:data:`_QUOTES`), and the way back from
     a position in it to a position in ``text`` (linear in the text's length: each white
     space character is looked at at most twice, each prefix once)."""
 
@@ -109,7 +114,7 @@ class Unwrapped:
             self.starts.append(flat)
             self.origins.append(pos)
         parts.append(text[pos:])
-        self.text = "".join(parts)
+        self.text = "".join(parts).translate(_QUOTES)
 
     def origin(self, flat_pos: int) -> int:
         """The position in the original text of position ``flat_pos`` of the unwrapped one
@@ -214,8 +219,8 @@ def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Mat
             found.append(m)
         else:
             missed.append(e)
-    if missed and "\n" in text:
-        flat = Unwrapped(text)
+    flat = Unwrapped(text) if missed else None
+    if flat is not None and flat.text != text:
         flat_lowered = flat.text.lower()
         for e in missed:
             m = match_entry(e, text, flat_lowered, unwrapped=flat)

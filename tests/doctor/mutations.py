@@ -2,11 +2,11 @@
 
 A rule that reads only the sentence it was written from is memorised, not general: the same
 failure reaches a user with another user's paths, other shapes, numbers, dtypes and operator
-names, another release's version strings, a log prefix on every line (torch's ``[rank0]:``,
-a logger's timestamp, mpirun's ``[1,0]<stderr>:``), Windows line ends, or inside a longer
-traceback. :func:`mutants` makes such variants of a text; the error codes in it (``EI0004``,
-``507035``, ``0x...``, the number after ``ret``/``code``/``errno``) are kept, since a code
-is part of the meaning.
+names, another release's version strings, other quote marks, a log prefix on every line
+(torch's ``[rank0]:``, a logger's timestamp, mpirun's ``[1,0]<stderr>:``), Windows line
+ends, lines wrapped at column 72-100, or inside a longer traceback. :func:`mutants` makes
+such variants of a text; the error codes in it (``EI0004``, ``507035``, ``0x...``, the
+number after ``ret``/``code``/``errno``) are kept, since a code is part of the meaning.
 
 Pure functions of (text, seed): the same seed gives the same variants.
 """
@@ -154,6 +154,12 @@ def wrap(text: str, rng: random.Random) -> str:
     return "\n".join(out)
 
 
+def quotes(text: str, rng: random.Random) -> str:
+    """Other quote marks: "double" (another release), ‘curly’ or “curly” (a forum, a page)."""
+    left, right = rng.choice((('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d")))
+    return re.sub(r"'([^'\n]{0,200})'", lambda m: left + m.group(1) + right, text)
+
+
 def crlf(text: str, rng: random.Random) -> str:
     """Windows line ends (a log copied from a Windows editor)."""
     return text.replace("\n", "\r\n")
@@ -174,6 +180,7 @@ MUTATORS: Dict[str, Callable[..., str]] = {
     "crlf": crlf,
     "context": context,
     "wrap": wrap,
+    "quotes": quotes,
 }
 
 
