@@ -9,6 +9,7 @@ rule's phrase must not depend on where the line broke. Patterns that speak about
 found only there is ranked below a match of the same priority found in the text as it is.
 """
 
+import operator
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -115,12 +116,32 @@ class Unwrapped:
             self.origins.append(pos)
         parts.append(text[pos:])
         self.text = "".join(parts).translate(_QUOTES)
+        self.lowered: Optional[str] = None
 
     def origin(self, flat_pos: int) -> int:
         """The position in the original text of position ``flat_pos`` of the unwrapped one
         (the joining space maps to the first white space character it replaced)."""
         k = bisect_right(self.starts, flat_pos) - 1
         return self.origins[k] + (flat_pos - self.starts[k])
+
+
+_FOLDED: Dict[Tuple[str, int], Any] = {}
+
+
+def _folded(pattern: Any) -> Any:
+    """``pattern`` ignoring case (compiled once): another release capitalises differently."""
+    key = (pattern.pattern, pattern.flags)
+    found = _FOLDED.get(key)
+    if found is None:
+        found = _FOLDED[key] = re.compile(pattern.pattern, operator.or_(pattern.flags, re.I))
+    return found
+
+
+def lowered_where(unwrapped: "Unwrapped") -> str:
+    """The unwrapped text in lower case (computed once)."""
+    if unwrapped.lowered is None:
+        unwrapped.lowered = unwrapped.text.lower()
+    return unwrapped.lowered
 
 
 def reads_lines(pattern: Any) -> bool:
@@ -144,17 +165,21 @@ def match_entry(
 
     ``lowered`` is ``text.lower()`` when the caller already has it (for the pre-checks).
     With ``unwrapped`` (an :class:`Unwrapped` of ``text``) only the patterns that do not
-    speak about lines are applied, to the unwrapped text, and ``lowered`` is its lower case;
-    the evidence still points at lines of ``text``.
+    speak about lines are applied, to the unwrapped text and ignoring case; the evidence
+    still points at lines of ``text``.
     """
     hits = []
     detail = None
     needles = entry.needles or (None,) * len(entry.patterns)
     where = text if unwrapped is None else unwrapped.text
     for pattern, needle in zip(entry.patterns, needles):
-        if unwrapped is not None and reads_lines(pattern):
-            continue
-        if needle is not None:
+        if unwrapped is not None:
+            if reads_lines(pattern):
+                continue
+            pattern = _folded(pattern)
+            if needle is not None and needle[0].lower() not in lowered_where(unwrapped):
+                continue
+        elif needle is not None:
             literal, ignorecase = needle
             if ignorecase:
                 if lowered is None:
@@ -220,10 +245,9 @@ def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Mat
         else:
             missed.append(e)
     flat = Unwrapped(text) if missed else None
-    if flat is not None and flat.text != text:
-        flat_lowered = flat.text.lower()
+    if flat is not None:
         for e in missed:
-            m = match_entry(e, text, flat_lowered, unwrapped=flat)
+            m = match_entry(e, text, unwrapped=flat)
             if m is not None:
                 found.append(m)
     found.sort(key=rank_key)

@@ -4,9 +4,10 @@ A rule that reads only the sentence it was written from is memorised, not genera
 failure reaches a user with another user's paths, other shapes, numbers, dtypes and operator
 names, another release's version strings, other quote marks, a log prefix on every line
 (torch's ``[rank0]:``, a logger's timestamp, mpirun's ``[1,0]<stderr>:``), Windows line
-ends, lines wrapped at column 72-100, or inside a longer traceback. :func:`mutants` makes
-such variants of a text; the error codes in it (``EI0004``, ``507035``, ``0x...``, the
-number after ``ret``/``code``/``errno``) are kept, since a code is part of the meaning.
+ends, lines wrapped at column 72-100, words capitalised another way, or inside a longer
+traceback. :func:`mutants` makes such variants of a text; the error codes in it
+(``EI0004``, ``507035``, ``0x...``, the number after ``ret``/``code``/``errno``) are kept,
+since a code is part of the meaning.
 
 Pure functions of (text, seed): the same seed gives the same variants.
 """
@@ -160,6 +161,20 @@ def quotes(text: str, rng: random.Random) -> str:
     return re.sub(r"'([^'\n]{0,200})'", lambda m: left + m.group(1) + right, text)
 
 
+def case(text: str, rng: random.Random) -> str:
+    """A few words capitalised the other way (another release: "Failed to" / "failed to")."""
+    words = [m for m in re.finditer(r"\b[A-Za-z][a-z]{3,}\b", text)]
+    if not words:
+        return text
+    chosen = sorted(rng.sample(words, min(3, len(words))), key=lambda m: m.start())
+    out, pos = [], 0
+    for m in chosen:
+        w = m.group(0)
+        out += [text[pos : m.start()], w[0].swapcase() + w[1:]]
+        pos = m.end()
+    return "".join(out) + text[pos:]
+
+
 def crlf(text: str, rng: random.Random) -> str:
     """Windows line ends (a log copied from a Windows editor)."""
     return text.replace("\n", "\r\n")
@@ -181,6 +196,7 @@ MUTATORS: Dict[str, Callable[..., str]] = {
     "context": context,
     "wrap": wrap,
     "quotes": quotes,
+    "case": case,
 }
 
 
