@@ -1,5 +1,5 @@
 """Two traces side by side at LLM scale (issue #27): two 32-layer Llama-style decoders (d=64,
-tests/scopes/nets.py, as in bench_llm.py), the second after a code change (the MLP's hidden
+benchmarks/support/nets.py, as in bench_llm.py), the second after a code change (the MLP's hidden
 width 172 -> 176), compared with ``ascend_lab.compare`` and opened in Chromium; then the
 decoder in fp32 against ``auto_mixed_precision(..., "O2")``.
 
@@ -64,7 +64,7 @@ def _graph(name, layers, graphs_dir, amp=False):
         with open(path, encoding="utf-8") as f:
             return Graph.from_dict(json.load(f)), None
     import ascend_lab
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     net = Decoder(layers=layers, hidden=176 if name == "h176" else 172)
     if amp:
@@ -98,7 +98,7 @@ def _tree_cpu():
 
 def browser_drawn(path):
     """ms from navigation until both panes are drawn, boxes drawn, browser CPU seconds."""
-    from tests.support.browser import block_network, chromium
+    from benchmarks.support.browser import block_network, chromium
 
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1400, "height": 900})

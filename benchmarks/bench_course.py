@@ -45,7 +45,7 @@ from typing import Any, Dict, List, Optional, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from tests.course.nbrun import NOTEBOOKS, execute_in_place  # noqa: E402
+from benchmarks.support.nbrun import NOTEBOOKS, execute_in_place  # noqa: E402
 
 BUDGET_TOTAL_S = 600.0
 BUDGET_PSS_MB = 1536.0

@@ -6,7 +6,7 @@ loads, alternating the tools), what the first view shows, and the file sizes.
 Inputs, made once with ``--make`` into /work/notes/artifacts (one fresh process per net):
 ``<net>.html`` (``ascend_lab.trace(net, x, run=False).to_html()``), ``<net>.mindir`` and
 ``<net>.onnx`` (``ms.export(net, x, file_format=...)``). ResNet-50 is ``ascend_lab.course.nets``'
-(as in bench_trace.py), the decoder is tests/scopes/nets.py's ``Decoder(layers=32)`` (as in
+(as in bench_trace.py), the decoder is benchmarks/support/nets.py's ``Decoder(layers=32)`` (as in
 bench_llm.py). MindSpore's ONNX exporter has no Rsqrt (the decoder's RMSNorm): the decoder's
 ``.onnx`` is exported with ``rsqrt(v)`` written as ``1 / sqrt(v)`` (Div of Sqrt, same values),
 and the table says so.
@@ -57,7 +57,7 @@ sys.path.insert(0, HERE)
 
 import bench_netron as bn  # noqa: E402
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from benchmarks.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 ARTIFACTS = "/work/notes/artifacts"
 ME_VENV = os.path.join(ROOT, ".venv-model-explorer")
@@ -94,7 +94,7 @@ def make_one(name: str, out: str) -> Dict[str, Any]:
         net = ResNet50()
         x = ms.Tensor(np.random.RandomState(0).rand(1, 3, 224, 224).astype(np.float32))
     else:
-        from tests.scopes.nets import Decoder, decoder_tokens
+        from benchmarks.support.nets import Decoder, decoder_tokens
 
         net = Decoder(layers=32)
         x = decoder_tokens()
@@ -133,7 +133,7 @@ def make_onnx_rsqrt(name: str, out: str) -> None:
         return ops.div(ops.ones_like(s), s)
 
     ops.rsqrt = rsqrt
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     net = Decoder(layers=32)
     net.set_train(False)
@@ -317,7 +317,7 @@ def row_cells(side: Dict[str, Any]) -> Tuple[str, str]:
 
 @contextlib.contextmanager
 def chromium(extra: List[str]) -> Iterator[Any]:
-    """tests/support/browser.py's Debian Chromium, with ``extra`` flags added."""
+    """benchmarks/support/browser.py's Debian Chromium, with ``extra`` flags added."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -1,4 +1,4 @@
-"""LLM scale: a 32-layer Llama-style decoder (d=64; tests/scopes/nets.py) traced on CPU.
+"""LLM scale: a 32-layer Llama-style decoder (d=64; benchmarks/support/nets.py) traced on CPU.
 
 Prints, each measured once in a fresh process (the machine is shared: run it once):
   * MindSpore's own compile with the same dumps (``save_graphs=1``, no ascend-lab): seconds;
@@ -34,7 +34,7 @@ sys.path.insert(0, ROOT)
 
 
 def _net(layers):
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     net = Decoder(layers=layers)
     net.set_train(False)
@@ -234,7 +234,7 @@ def browser_numbers(path, screenshot=None):
     search across layers and going to its hit, and moving the pass slider by one step (after
     the timeline's first draw)."""
     from benchmarks.bench_viewer import PROBE
-    from tests.support.browser import block_network, chromium
+    from benchmarks.support.browser import block_network, chromium
 
     with chromium() as browser:
         context = browser.new_context(viewport={"width": 1280, "height": 860})

@@ -7,7 +7,7 @@ layer structure.
 Inputs: bench_first_view.py's (``--make`` there, into ``--out``): ``<net>.html``,
 ``<net>.mindir``, ``<net>.onnx``. Each Model Explorer route is a ``model-explorer FILE
 --host 127.0.0.1 --port P --no_open_in_browser --extensions=...`` subprocess (stopped by its
-PID), loaded in one headless Chromium with SwiftShader WebGL (tests/support/browser.py's
+PID), loaded in one headless Chromium with SwiftShader WebGL (benchmarks/support/browser.py's
 WEBGL_ARGS); every request off 127.0.0.1 is aborted. "Settled" is bench_first_view.py's:
 its probe (bench_netron.py's rule) with Model Explorer's graph canvas as the node boxes,
 a lower bound for Model Explorer (its canvas exists before the graph is laid out).
@@ -44,7 +44,7 @@ sys.path.insert(0, HERE)
 import bench_first_view as bfv  # noqa: E402
 import bench_netron as bn  # noqa: E402
 
-from tests.support.browser import WEBGL_ARGS, chromium  # noqa: E402
+from benchmarks.support.browser import WEBGL_ARGS, chromium  # noqa: E402
 
 SHOTS = os.path.join(ROOT, "test-artifacts", "model-explorer")
 OURS = "ascend_lab.model_explorer"

@@ -56,7 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from tests.support.browser import block_network, chromium  # noqa: E402
+from benchmarks.support.browser import block_network, chromium  # noqa: E402
 
 ARTIFACTS = "/work/notes/artifacts"
 DEFAULT_NETS = [

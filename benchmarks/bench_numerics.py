@@ -1,4 +1,5 @@
-"""compare_numerics at LLM scale: the 32-layer Llama-style decoder (d=64; tests/scopes/nets.py).
+"""compare_numerics at LLM scale: the 32-layer Llama-style decoder (d=64;
+benchmarks/support/nets.py).
 
 Prints, each phase once in a fresh process whose process tree is sampled for PSS (summed
 over the tree, shared pages counted once; see bench_course.TreeSampler) and peak RSS:
@@ -76,7 +77,7 @@ def phase(name: str, layers: int) -> dict:
     import mindspore as ms
 
     import ascend_lab
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     ms.set_context(mode=ms.PYNATIVE_MODE)
     net = Decoder(layers=layers)

@@ -60,7 +60,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--small-only", action="store_true")
     args = ap.parse_args()
-    from tests.viewer.densenet_nets import DenseNet, densenet_input
+    from benchmarks.support.densenet_nets import DenseNet, densenet_input
 
     with tempfile.TemporaryDirectory() as root:
         small = {}

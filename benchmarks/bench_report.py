@@ -3,7 +3,8 @@
 
 Each run is a fresh ``python -m ascend_lab report`` subprocess (wall clock,
 ``time.perf_counter``), repeated ``--repeat`` times (median, min-max). ``--fake`` runs it on
-the fake Ascend machine of ``tests/fakes`` (8 x 910B3) instead of this machine as it is.
+the fake Ascend machine of ``benchmarks/support/fakes`` (8 x 910B3)
+instead of this machine as it is.
 Also times the redactor on 1 MB adversarial texts (it must stay linear).
 
     .venv/bin/python benchmarks/bench_report.py [--repeat 3] [--fake] [--no-trace]
@@ -76,7 +77,7 @@ def main() -> int:
     env = dict(os.environ)
     if args.fake:
         sys.path.insert(0, REPO)
-        from tests.fakes.ascend_machine import make_fake_machine
+        from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
         env = make_fake_machine(os.path.join(work, "m")).environ(sourced=True)
     print(

@@ -28,9 +28,9 @@ from typing import List, Tuple
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.server.fake_machine import call_count, make_fake_machine  # noqa: E402
-from tests.support.browser import chromium  # noqa: E402
-from tests.support.lab import LabServer  # noqa: E402
+from benchmarks.support.browser import chromium  # noqa: E402
+from benchmarks.support.fake_machine import call_count, make_fake_machine  # noqa: E402
+from benchmarks.support.lab import LabServer  # noqa: E402
 
 STATIC = REPO / "ascend_lab" / "labextension" / "static"
 VIEWER_MARKERS = (b"ascend-lab.graph", b"graphlib")

@@ -90,7 +90,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=10)
     args = parser.parse_args()
     n = args.repeat
-    from tests.fakes.ascend_machine import make_fake_machine
+    from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
     print("python", sys.version.split()[0], "on", os.cpu_count(), "cores")
     with tempfile.TemporaryDirectory() as tmp:

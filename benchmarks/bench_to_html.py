@@ -1,4 +1,4 @@
-"""Issue #27: ``Trace.to_html()`` of the 32-layer decoder (tests/scopes/nets.py), by phase.
+"""Issue #27: ``Trace.to_html()`` of the 32-layer decoder (benchmarks/support/nets.py), by phase.
 
 Prints the wall and CPU seconds of one ``trace.to_html(path)`` (target: <= 5 s) and how
 they split: parsing pass dumps, pass fingerprints and diffs, scope repair, the rest of the
@@ -70,7 +70,7 @@ def load_trace(layers, path):
         trace.passes._parse = _memo_parser()
         return trace, None
     import ascend_lab
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     net = Decoder(layers=layers)
     net.set_train(False)

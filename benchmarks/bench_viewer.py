@@ -29,8 +29,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 from ascend_lab.render import to_html  # noqa: E402
 from ascend_lab.render.assets import bundle_path  # noqa: E402
-from tests.support.browser import block_network, chromium  # noqa: E402
-from tests.viewer.payloads import big_payload, course_payload, resnet_like_payload  # noqa: E402
+from benchmarks.support.browser import block_network, chromium  # noqa: E402
+from benchmarks.support.payloads import big_payload, course_payload, resnet_like_payload  # noqa: E402
 
 IDLE_GROUP = ""  # the first collapsed group in view
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ascend_lab.server import file_handlers as fh  # noqa: E402
 from ascend_lab.viewfile import payload_for_path  # noqa: E402
 from ascend_lab.viewfile.weight_stats import weight_stats  # noqa: E402
-from tests.viewfile import mindir_writer as mw  # noqa: E402
+from benchmarks.support import mindir_writer as mw  # noqa: E402
 
 LENET = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "ir" / "lenet"
 GIB = 1 << 30

@@ -335,7 +335,7 @@ def write_po(messages: Dict[str, List[str]], translations: Dict[str, str]) -> st
 
 
 def main() -> int:
-    from tests.server.locale_files import parse_po
+    from scripts.locale_files import parse_po
 
     old = dict(parse_po(PO.read_text(encoding="utf-8"))[1]) if PO.exists() else {}
     messages = extract()

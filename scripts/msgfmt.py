@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.server.locale_files import parse_po  # noqa: E402  (the one .po reader)
+from scripts.locale_files import parse_po  # noqa: E402  (the one .po reader)
 
 
 def _header_text(po_text: str) -> str:

@@ -68,7 +68,7 @@ def test_resnet50_each_block_holds_its_own_residual_add_and_no_other():
 
 
 def test_mobilenet_stack_adds_sit_in_the_blocks_that_have_a_residual():
-    from tests.scopes.nets import MobileNetStack, mobilenet_input
+    from benchmarks.support.nets import MobileNetStack, mobilenet_input
 
     graph = traced_graph(MobileNetStack(), mobilenet_input())
     repaired = repair_scopes(graph)
@@ -79,7 +79,7 @@ def test_mobilenet_stack_adds_sit_in_the_blocks_that_have_a_residual():
 
 
 def test_decoder_layers_hold_the_same_ops_after_repair():
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     graph = traced_graph(Decoder(layers=3), decoder_tokens())
     before = holdings(graph, {})

@@ -6,8 +6,8 @@ import os
 import pytest
 
 from ascend_lab.cli import main
+from benchmarks.support.browser import chromium
 from tests.render.test_standalone_browser import _open
-from tests.support.browser import chromium
 
 pytestmark = pytest.mark.browser
 

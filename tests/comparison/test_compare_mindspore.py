@@ -78,7 +78,7 @@ def test_payload_and_page(fp32_vs_o2, tmp_path):
 
 @pytest.fixture(scope="module")
 def decoder_fp32_vs_o2():
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     ms.set_seed(0)
     tokens = decoder_tokens()

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.course.nbrun import ROOT
+from benchmarks.support.nbrun import ROOT
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ from ascend_lab.doctor.codes import find_codes
 from ascend_lab.exercises import NOT_ANSWERED, ____, exercises
 from ascend_lab.parsers.npu_smi import parse_info
 from ascend_lab.profiling import load_profile
-from tests.course.nbrun import NOTEBOOKS
+from benchmarks.support.nbrun import NOTEBOOKS
 
 DATA = os.path.join(NOTEBOOKS, "data")
 FIXTURES = os.path.join(os.path.dirname(NOTEBOOKS), "tests", "fixtures")

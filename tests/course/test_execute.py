@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 import ascend_lab
-from tests.course.nbrun import EXPECTED, NOTEBOOKS, execute_twice, output_text, tagged
+from benchmarks.support.nbrun import EXPECTED, NOTEBOOKS, execute_twice, output_text, tagged
 from tests.course.solutions import markers, with_solutions
 
 

@@ -16,7 +16,7 @@ import pytest
 from ascend_lab.exercises import EXERCISES, NOT_ANSWERED, RIGHT, WRONG, ____, exercises, language
 from ascend_lab.exercises.core import NOT_ANSWERED_ZH, WRONG_ZH, Text
 from ascend_lab.parsers.npu_smi import parse_info
-from tests.course.nbrun import NOTEBOOKS
+from benchmarks.support.nbrun import NOTEBOOKS
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 LANG_VARS = ("ASCEND_LAB_LANG", "JPY_SESSION_NAME", "LC_ALL", "LC_MESSAGES", "LANG")

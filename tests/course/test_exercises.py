@@ -16,7 +16,7 @@ import pytest
 
 from ascend_lab.exercises import EXERCISES, NOT_ANSWERED, RIGHT, WRONG, ____, exercises
 from ascend_lab.parsers.npu_smi import parse_info
-from tests.course.nbrun import NOTEBOOKS
+from benchmarks.support.nbrun import NOTEBOOKS
 
 NPU_SMI = os.path.join(NOTEBOOKS, "data", "npu_smi_info_910b3_x8.txt")
 COURSE_NETS = os.path.join(NOTEBOOKS, "course_nets.py")
@@ -33,7 +33,7 @@ def info():
 
 
 def test_every_notebook_has_numbered_exercises_with_hint_and_solution():
-    from tests.course.nbrun import EXPECTED
+    from benchmarks.support.nbrun import EXPECTED
 
     # one set per notebook, keyed by the number its file name starts with ("05b_...": "05b")
     assert sorted(EXERCISES) == sorted(name.split("_")[0] for name in EXPECTED)

@@ -2,7 +2,8 @@
 
 Each English notebook (and three of the Chinese edition) runs in a real kernel whose
 environment is an Ascend machine's: a fake ``npu-smi`` first on PATH (it prints the
-recorded 8 x 910B3 table) and a fake install root (``tests/fakes/ascend_machine.py``, with
+recorded 8 x 910B3 table) and a fake install root (``benchmarks/support/fakes/ascend_machine.py``,
+with
 what CANN's ``set_env.sh`` sets). ascend-lab takes
 the same code path as on a real machine: it runs ``npu-smi``, reads the version files, and
 the course's ``pick_device()`` chooses Ascend.
@@ -37,8 +38,8 @@ import nbformat
 import pytest
 
 from ascend_lab.doctor import diagnose_text
-from tests.course.nbrun import EXPECTED, NOTEBOOKS, kernel_env, output_text
-from tests.fakes.ascend_machine import FIXTURES, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import FIXTURES, make_fake_machine
+from benchmarks.support.nbrun import EXPECTED, NOTEBOOKS, kernel_env, output_text
 
 pytestmark = [pytest.mark.mindspore, pytest.mark.slow]  # one kernel per notebook
 

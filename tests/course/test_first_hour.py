@@ -31,10 +31,10 @@ from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 
-from tests.course.nbrun import NOTEBOOKS, ROOT
-from tests.support.browser import chromium
+from benchmarks.support.browser import chromium
+from benchmarks.support.lab import free_port
+from benchmarks.support.nbrun import NOTEBOOKS, ROOT
 from tests.support.ir_fixtures import FIXTURES
-from tests.support.lab import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.mindspore, pytest.mark.slow]
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ascend_lab.exercises import ____, exercises
-from tests.course.nbrun import NOTEBOOKS
+from benchmarks.support.nbrun import NOTEBOOKS
 
 pytestmark = pytest.mark.mindspore
 

@@ -9,7 +9,7 @@ import sys
 import nbformat
 import pytest
 
-from tests.course.nbrun import EXPECTED, NOTEBOOKS, tagged
+from benchmarks.support.nbrun import EXPECTED, NOTEBOOKS, tagged
 from tests.course.solutions import with_solutions
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -9,8 +9,8 @@ import pytest
 
 from ascend_lab import i18n
 from ascend_lab.probes import device as probe
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 from tests.course.test_exercises import course_nets
-from tests.fakes.ascend_machine import make_fake_machine
 
 pytestmark = pytest.mark.mindspore  # course_nets imports MindSpore (it does not run it here)
 

@@ -22,7 +22,7 @@ import pytest
 
 from ascend_lab.exercises import EXERCISES, ____, exercises
 from ascend_lab.parsers.npu_smi import parse_info
-from tests.course.nbrun import NOTEBOOKS
+from benchmarks.support.nbrun import NOTEBOOKS
 from tests.course.test_exercises import QUANT_OK, _step_times
 
 NPU_SMI = os.path.join(NOTEBOOKS, "data", "npu_smi_info_910b3_x8.txt")

@@ -15,7 +15,7 @@ import jupytext
 import nbformat
 import pytest
 
-from tests.course.nbrun import EXPECTED, NOTEBOOKS
+from benchmarks.support.nbrun import EXPECTED, NOTEBOOKS
 
 ZH = os.path.join(NOTEBOOKS, "zh")
 ZH_SOURCES = os.path.join(ZH, "src")

@@ -18,8 +18,8 @@ import shutil
 import nbformat
 import pytest
 
+from benchmarks.support.nbrun import NOTEBOOKS, execute_in_place
 from tests.course.english_text import html_text, output_texts, sentences
-from tests.course.nbrun import NOTEBOOKS, execute_in_place
 
 # printed by the zh run of 00 / 04 / 05 before #29 (recorded 2026-12-01, MindSpore 2.10 CPU)
 ENGLISH_BEFORE = [

@@ -25,7 +25,7 @@ from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
 from ascend_lab.parsers import versions
 from ascend_lab.probes import ascend_install as install
 from ascend_lab.probes import device as probe
-from tests.fakes.ascend_machine import ASCEND_TREE, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import ASCEND_TREE, make_fake_machine
 
 REAL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
 REAL = os.path.join(REAL, "real", "cann")

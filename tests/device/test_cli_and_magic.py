@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
-from tests.fakes.ascend_machine import REPO, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import REPO, make_fake_machine
 
 SCHEMA_PATH = STATUS_SCHEMA_PATH
 with open(SCHEMA_PATH) as _f:

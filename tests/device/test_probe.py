@@ -11,7 +11,7 @@ import pytest
 from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
 from ascend_lab.model.device_status import DeviceStatus
 from ascend_lab.probes import device as probe
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 SCHEMA_PATH = STATUS_SCHEMA_PATH
 with open(SCHEMA_PATH) as _f:

@@ -14,7 +14,7 @@ from ascend_lab.i18n import using
 from ascend_lab.parsers.npu_smi import failure_of
 from ascend_lab.probes import device as probe
 from ascend_lab.probes import smi_failure
-from tests.fakes.ascend_machine import NPU_SMI_FIXTURES, REPO, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import NPU_SMI_FIXTURES, REPO, make_fake_machine
 
 CASES = [
     ("fail_dcmi_-8005_vllm_ascend_2698.txt", "dcmi", "DCMI error -8005 (DCMI_ERR_CODE_INNER_ERR)",

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ascend_lab.analysis import compat
 from ascend_lab.parsers import versions
 from ascend_lab.probes import ascend_install as install
-from tests.fakes.ascend_machine import ASCEND_TREE, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import ASCEND_TREE, make_fake_machine
 
 
 def _read(*parts):

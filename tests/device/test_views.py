@@ -16,7 +16,7 @@ from ascend_lab.model.device_status import (
     Versions,
 )
 from ascend_lab.probes import device as probe
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 XSS = "<img src=x onerror=alert(1)>"
 SCHEMA_PATH = STATUS_SCHEMA_PATH

@@ -8,7 +8,7 @@ import sys
 from ascend_lab.doctor.diagnosis import NOT_FROM_HERE
 from ascend_lab.doctor.magic import doctor_magic, split_options
 from ascend_lab.doctor.origin import is_local_log
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLAIN = "epoch: 1 step: 1, loss is 0.5\n"  # nothing to recognise: every env problem shows

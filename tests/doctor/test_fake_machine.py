@@ -7,7 +7,7 @@ import sys
 
 from ascend_lab.doctor.checks import CONFIRMED, CONTRADICTED
 from ascend_lab.doctor.diagnosis import diagnose
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 BUSY = "dcmi model initialized failed, because the device is used. ret is -8020"
 NO_LIB = "ImportError: libascendcl.so: cannot open shared object file: No such file or directory"

@@ -18,7 +18,7 @@ from ascend_lab.kernel import spec
 from ascend_lab.parsers import npu_smi
 from ascend_lab.probes import device as probe
 from ascend_lab.probes import npu_smi_runner
-from tests.fakes.ascend_machine import REPO, fixture_path, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import REPO, fixture_path, make_fake_machine
 
 LIMIT_MB = 1024  # address-space limit of the measuring child
 BOUND_S = 60  # generous bound for answers that take well under a second

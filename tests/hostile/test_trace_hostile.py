@@ -15,8 +15,8 @@ import pytest
 from ascend_lab.capture import compile as capture
 from ascend_lab.payload import PayloadError
 from ascend_lab.render.standalone import render_html
+from benchmarks.support.payloads import course_payload
 from tests.support.python import run_python
-from tests.viewer.payloads import course_payload
 
 MB = 1 << 20
 

@@ -4,7 +4,7 @@ with the server's own paths, ``view --serve`` without its token, ``view -o`` thr
 planted ``.part`` symlink.
 
 The server cases run a real jupyter_server (``jp_fetch``); the ``.mindir`` files are built
-with the test writer (``tests/viewfile/mindir_writer.py``). A request that could hang is
+with the test writer (``benchmarks/support/mindir_writer.py``). A request that could hang is
 made with a client-side timeout (no timing assertion: the answer is checked).
 """
 
@@ -20,9 +20,9 @@ from tornado.httpclient import HTTPClientError
 
 from ascend_lab.cli import main
 from ascend_lab.viewfile.weight_stats import WeightStatsError, weight_stats
+from benchmarks.support import mindir_writer as mw
 from tests.server.conftest import *  # noqa: F401,F403 (jp_fetch and friends)
 from tests.support.ir_fixtures import FIXTURES
-from tests.viewfile import mindir_writer as mw
 from tests.viewfile.serving import at, cli_serving
 from tests.viewfile.test_weight_page import embedded
 

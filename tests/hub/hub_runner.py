@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional
 
 import requests
 
-from tests.support.lab import free_port
+from benchmarks.support.lab import free_port
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEPLOY_CONFIG = os.path.join(REPO, "deploy", "jupyterhub", "jupyterhub_config.py")

@@ -4,7 +4,7 @@
 
 Starts the trial hub (tests/hub/hub_runner.py) with the fake 8-chip machine, two learners
 and an instructor, logs each in through the hub's login page in Chromium
-(tests/support/browser.py) and saves what their JupyterLab shows. Needs the built
+(benchmarks/support/browser.py) and saves what their JupyterLab shows. Needs the built
 labextension (``cd labextension && ../.venv/bin/jlpm build``).
 """
 
@@ -14,9 +14,9 @@ import tempfile
 import time
 from typing import Any, List
 
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.browser import chromium
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 from tests.hub.hub_runner import INSTRUCTOR_PASSWORD, LEARNER_PASSWORD, REPO, Hub
-from tests.support.browser import chromium
 
 LEARNERS = ["ann", "bob"]
 INSTRUCTOR = "teacher"

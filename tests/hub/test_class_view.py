@@ -9,7 +9,7 @@ from ascend_lab.hub.views import (
     status_for,
 )
 from ascend_lab.parsers import npu_smi
-from tests.fakes.ascend_machine import DEFAULT_INFO, fixture_path
+from benchmarks.support.fakes.ascend_machine import DEFAULT_INFO, fixture_path
 
 
 def _instructor_status():

@@ -5,7 +5,7 @@ import json
 import threading
 
 from ascend_lab.hub.client import MAX_BYTES, fetch_hub_status
-from tests.support.lab import free_port
+from benchmarks.support.lab import free_port
 
 
 def test_without_the_hub_environment_there_is_no_hub_status():

@@ -11,7 +11,7 @@ from ascend_lab.hub import ADMIN_SCOPE, DeviceAllocator, configure_hub
 from ascend_lab.hub.chips import discover_chips
 from ascend_lab.hub.owners import start_time_of
 from ascend_lab.hub.spawner import CPU_REASON, make_hooks
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 
 def _spawner(user, name="", environment=None):

@@ -16,7 +16,7 @@ import requests
 from ascend_lab.hub.allocator import read_seats
 from ascend_lab.hub.client import fetch_hub_status
 from ascend_lab.hub.owners import process_owners
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 from tests.hub.hub_runner import INSTRUCTOR_PASSWORD, LEARNER_PASSWORD, Hub
 
 pytestmark = [pytest.mark.slow, pytest.mark.hub]

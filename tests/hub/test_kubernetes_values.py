@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from tests.support.lab import free_port
+from benchmarks.support.lab import free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))

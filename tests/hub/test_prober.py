@@ -3,7 +3,7 @@
 import asyncio
 
 from ascend_lab.hub.service import Prober
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 
 def test_a_probe_runs_npu_smi_once_and_keeps_the_snapshot(tmp_path):

@@ -8,7 +8,7 @@ from ascend_lab.hub.allocator import Assignment
 from ascend_lab.hub.owners import parse_stat, process_owners, start_time_of
 from ascend_lab.hub.views import Snapshot, is_instructor, status_for
 from ascend_lab.parsers.npu_smi import parse_info
-from tests.fakes.ascend_machine import fixture_path
+from benchmarks.support.fakes.ascend_machine import fixture_path
 
 
 def _snapshot():

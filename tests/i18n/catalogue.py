@@ -3,7 +3,7 @@
 import importlib.util
 from pathlib import Path
 
-from tests.server.locale_files import parse_po
+from scripts.locale_files import parse_po
 
 REPO = Path(__file__).resolve().parents[2]
 MESSAGES = REPO / "ascend_lab" / "locale" / "zh_CN" / "LC_MESSAGES"

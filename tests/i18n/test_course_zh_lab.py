@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import chromium
-from tests.support.lab import LabServer, locale_entry_point_dir
+from benchmarks.support.browser import chromium
+from benchmarks.support.lab import LabServer, locale_entry_point_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.mindspore]
 

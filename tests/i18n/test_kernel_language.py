@@ -46,7 +46,7 @@ def test_a_zh_notebook_session_beats_ascend_lab_lang_and_the_locale(monkeypatch,
 
 
 def test_every_course_notebook_name_is_recognised_and_others_are_not():
-    from tests.course.nbrun import EXPECTED
+    from benchmarks.support.nbrun import EXPECTED
 
     for name in EXPECTED:  # 05b_host_and_device too
         assert edition.from_notebook_path(f"notebooks/zh/{name}") == "zh_CN", name

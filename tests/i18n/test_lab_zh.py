@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.fake_machine import make_fake_machine
-from tests.support.browser import chromium
-from tests.support.lab import LabServer, locale_entry_point_dir
+from benchmarks.support.browser import chromium
+from benchmarks.support.fake_machine import make_fake_machine
+from benchmarks.support.lab import LabServer, locale_entry_point_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

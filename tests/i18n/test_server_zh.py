@@ -7,7 +7,7 @@ import pytest
 
 from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
 from ascend_lab.probes import device as probe
-from tests.server.fake_machine import apply, make_fake_machine
+from benchmarks.support.fake_machine import apply, make_fake_machine
 
 SCHEMA = json.load(open(STATUS_SCHEMA_PATH))
 

@@ -15,7 +15,7 @@ from ascend_lab.model.device_status import (
     StatusWarning,
     Versions,
 )
-from tests.fakes.ascend_machine import REPO, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import REPO, make_fake_machine
 
 XSS = "<img src=x onerror=alert(1)>"
 

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from tests.server.locale_files import parse_po
+from scripts.locale_files import parse_po
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PO = os.path.join(ROOT, "ascend_lab", "locale", "zh_CN", "LC_MESSAGES", "ascend_lab.po")

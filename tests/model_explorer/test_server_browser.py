@@ -28,8 +28,8 @@ from ascend_lab.model_explorer import ADAPTER_ID, EXTENSION, node_data
 from ascend_lab.model_explorer.main import load_payload
 from ascend_lab.parsers.mindir.mindir import parse_mindir_file
 from ascend_lab.results.trace import Trace
+from benchmarks.support.browser import WEBGL_ARGS, chromium
 from tests.model_explorer.expected import counts
-from tests.support.browser import WEBGL_ARGS, chromium
 from tests.support.ir_fixtures import FIXTURES
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,7 @@ import os
 import nbformat
 import pytest
 
-from tests.course.nbrun import execute_in_place, output_text
+from benchmarks.support.nbrun import execute_in_place, output_text
 
 pytestmark = pytest.mark.mindspore
 

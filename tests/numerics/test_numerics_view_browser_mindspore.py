@@ -10,8 +10,8 @@ import pytest
 
 import ascend_lab
 from ascend_lab.render import to_html
+from benchmarks.support.browser import chromium, open_offline
 from tests.numerics import nets
-from tests.support.browser import chromium, open_offline
 
 pytestmark = [pytest.mark.browser, pytest.mark.mindspore]
 

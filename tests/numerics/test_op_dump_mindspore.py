@@ -282,10 +282,10 @@ def test_an_op_of_a_second_instance_is_named_by_its_own_cell(private_tmp):
 
 
 def test_decoder_under_amp_names_the_mask_add_by_its_attention(private_tmp):
-    """bench_numerics' scenario on a 2-layer decoder (tests/scopes/nets.py): under AMP O2 the
+    """bench_numerics' scenario on a 2-layer decoder (benchmarks/support/nets.py): under AMP O2 the
     causal mask's -1e9 overflows to -inf in float16. MindSpore scopes that Add (and its
     source line) under attn_norm; the first divergence names the attention."""
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     ms.set_seed(0)
     net = Decoder(layers=2)

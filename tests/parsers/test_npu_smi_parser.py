@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_lab.parsers import npu_smi
-from tests.fakes.ascend_machine import NPU_SMI_FIXTURES, SYNTHETIC, fixture_path
+from benchmarks.support.fakes.ascend_machine import NPU_SMI_FIXTURES, SYNTHETIC, fixture_path
 
 
 def _read(name):

@@ -3,7 +3,7 @@
 import jsonschema
 import pytest
 
-from tests.viewer.payloads import big_payload, course_payload, resnet_like_payload, validate
+from benchmarks.support.payloads import big_payload, course_payload, resnet_like_payload, validate
 
 
 def test_course_payload_is_valid():

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from ascend_lab.render import to_html
-from tests.support.browser import TRAP_SCRIPT, block_network, chromium
+from benchmarks.support.browser import TRAP_SCRIPT, block_network, chromium
 
 pytestmark = pytest.mark.browser
 

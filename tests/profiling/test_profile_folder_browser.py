@@ -11,8 +11,8 @@ import shutil
 import pytest
 
 from ascend_lab.viewfile.cli import run
+from benchmarks.support.browser import TRAP_SCRIPT, block_network, chromium
 from tests.profiling.test_profiler_folders import KERNELS, STEP_HEADER, rank_folder
-from tests.support.browser import TRAP_SCRIPT, block_network, chromium
 
 pytestmark = pytest.mark.browser
 

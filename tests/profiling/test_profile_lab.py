@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.fake_machine import cpu_machine_env
-from tests.support.browser import chromium
-from tests.support.lab import LabServer
+from benchmarks.support.browser import chromium
+from benchmarks.support.fake_machine import cpu_machine_env
+from benchmarks.support.lab import LabServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

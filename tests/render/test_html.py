@@ -14,7 +14,7 @@ import pytest
 from ascend_lab.payload.redact import redact_paths
 from ascend_lab.render import to_html
 from ascend_lab.render.standalone import embed_json, render_html
-from tests.viewer.payloads import XSS, course_payload
+from benchmarks.support.payloads import XSS, course_payload
 
 
 def _payload_json(page):

@@ -3,8 +3,8 @@
 import pytest
 
 from ascend_lab.render import to_html
-from tests.support.browser import TRAP_SCRIPT, block_network, chromium
-from tests.viewer.payloads import XSS, big_payload, course_payload
+from benchmarks.support.browser import TRAP_SCRIPT, block_network, chromium
+from benchmarks.support.payloads import XSS, big_payload, course_payload
 
 pytestmark = pytest.mark.browser
 

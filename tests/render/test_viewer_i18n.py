@@ -10,7 +10,7 @@ from ascend_lab import i18n
 from ascend_lab.render import to_html
 from ascend_lab.render.assets import read_bundle
 from ascend_lab.render.standalone import page_language, render_html, script_hash
-from tests.viewer.payloads import course_payload
+from benchmarks.support.payloads import course_payload
 
 CATALOGUE = (
     Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from ascend_lab import render as widgets
 from ascend_lab.model.graph import Graph
 from ascend_lab.payload import PayloadError, validate_payload
 from ascend_lab.render import assets
-from tests.viewer.payloads import course_graphs, course_payload
+from benchmarks.support.payloads import course_graphs, course_payload
 
 
 class FakeTrace:

@@ -10,7 +10,7 @@ from typing import Any, Dict, List
 import pytest
 
 from ascend_lab.probes import device as probe
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 # Values that must never reach a redacted archive.
 PLANTED = {

@@ -3,7 +3,7 @@
 import json
 import os
 
-from tests.fakes.ascend_machine import make_fake_machine
+from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
 from .conftest import PLANTED, entries, extract, manifest, run_cli
 

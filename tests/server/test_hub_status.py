@@ -13,7 +13,7 @@ from ascend_lab.model.device_status import SCHEMA_PATH as STATUS_SCHEMA_PATH
 from ascend_lab.parsers import npu_smi
 from ascend_lab.probes import device as probe
 from ascend_lab.server.cache import hub_probe
-from tests.fakes.ascend_machine import DEFAULT_INFO, fixture_path, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import DEFAULT_INFO, fixture_path, make_fake_machine
 
 with open(STATUS_SCHEMA_PATH) as _f:
     SCHEMA = json.load(_f)

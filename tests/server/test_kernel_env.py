@@ -17,8 +17,8 @@ import pytest
 from ascend_lab.kernel import spec
 from ascend_lab.probes import device as probe
 from ascend_lab.server import kernel_env
-from tests.fakes.ascend_machine import REPO, pin_mindspore
-from tests.server.fake_machine import apply, make_fake_machine
+from benchmarks.support.fake_machine import apply, make_fake_machine
+from benchmarks.support.fakes.ascend_machine import REPO, pin_mindspore
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ import pytest
 from tornado.httpclient import HTTPClientError
 
 from ascend_lab.probes import device as probe
-from tests.server.fake_machine import apply, call_count, cpu_machine_env, make_fake_machine
+from benchmarks.support.fake_machine import apply, call_count, cpu_machine_env, make_fake_machine
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jupyterlab_server import translation_utils
 
-from tests.server.locale_files import parse_po, po_to_jed
+from scripts.locale_files import parse_po, po_to_jed
 
 PACKAGE = Path(__file__).resolve().parents[2] / "ascend_lab"
 MESSAGES = PACKAGE / "locale" / "zh_CN" / "LC_MESSAGES"

@@ -11,7 +11,11 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict
 
-from tests.server.fake_machine import cpu_machine_env, info_with_process_name, make_fake_machine
+from benchmarks.support.fake_machine import (
+    cpu_machine_env,
+    info_with_process_name,
+    make_fake_machine,
+)
 
 FIXTURE_DIR = (
     Path(__file__).resolve().parents[2] / "labextension" / "src" / "__tests__" / "fixtures"

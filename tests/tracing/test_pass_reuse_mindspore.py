@@ -22,7 +22,7 @@ _PRINTING = re.compile(r"^\s+# (?:Fullname with scope|Scope): .*$|0x[0-9a-f]+", 
 @pytest.fixture(scope="module")
 def decoder_dumps():
     import ascend_lab
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     net = Decoder(layers=2)
     net.set_train(False)

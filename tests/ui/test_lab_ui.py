@@ -12,9 +12,13 @@ from typing import Iterator, List
 
 import pytest
 
-from tests.server.fake_machine import cpu_machine_env, info_with_process_name, make_fake_machine
-from tests.support.browser import chromium
-from tests.support.lab import (
+from benchmarks.support.browser import chromium
+from benchmarks.support.fake_machine import (
+    cpu_machine_env,
+    info_with_process_name,
+    make_fake_machine,
+)
+from benchmarks.support.lab import (
     LabServer,
     locale_entry_point_dir,
     write_notebook,
@@ -57,7 +61,7 @@ def ascend_lab_server(tmp_path_factory) -> Iterator[LabServer]:
 @pytest.fixture(scope="module")
 def cpu_lab_server(tmp_path_factory) -> Iterator[LabServer]:
     """CPU mode, JupyterLab Dark theme, and a notebook holding a graph payload output."""
-    from tests.viewer.payloads import course_payload
+    from benchmarks.support.payloads import course_payload
 
     folder = tmp_path_factory.mktemp("lab-cpu")
     env = cpu_machine_env(folder)

@@ -1,6 +1,6 @@
 """The first view as a user sees it (issue #27), in Chromium at 1400×900: every label drawn
 is at least 9 px tall on screen, with no hand zoom, for an 8-layer decoder whose rotary
-embeddings go through a ``rotate_half`` helper function (tests/scopes/nets.py), ResNet-50,
+embeddings go through a ``rotate_half`` helper function (benchmarks/support/nets.py), ResNet-50,
 a MobileNet-style stack and a training step (TrainOneStepCell(WithLossCell(LeNet5()),
 Momentum)). Screenshots of the decoder's and the training step's first views go to
 test-artifacts/ (not committed)."""
@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from tests.support.browser import block_network, chromium
+from benchmarks.support.browser import block_network, chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.mindspore]
 
@@ -59,7 +59,7 @@ def _trace_html(net, inputs, path, train=False):
 
 
 def _decoder(path):
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     return _trace_html(Decoder(layers=8), (decoder_tokens(),), path)
 
@@ -74,7 +74,7 @@ def _resnet50(path):
 
 
 def _mobilenet(path):
-    from tests.scopes.nets import MobileNetStack, mobilenet_input
+    from benchmarks.support.nets import MobileNetStack, mobilenet_input
 
     return _trace_html(MobileNetStack(), (mobilenet_input(),), path)
 

@@ -6,7 +6,7 @@ import pytest
 
 from benchmarks.bench_first_view import evaluate, me_probe, readable
 from benchmarks.bench_netron import OURS_NODES, load, serve
-from tests.support.browser import chromium
+from benchmarks.support.browser import chromium
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import TRAP_SCRIPT, chromium
-from tests.support.lab import LabServer
+from benchmarks.support.browser import TRAP_SCRIPT, chromium
+from benchmarks.support.lab import LabServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.mindspore]
 
@@ -27,7 +27,7 @@ XSS = "<img src=x onerror=alert(1)>"
 SYNTHETIC_CELL = f"""\
 import sys
 sys.path.insert(0, {REPO!r})
-from tests.viewer.payloads import course_graphs, course_payload
+from benchmarks.support.payloads import course_graphs, course_payload
 from ascend_lab.render import TraceView
 TraceView(course_payload(), snapshot=lambda i: course_graphs()["before"])
 """

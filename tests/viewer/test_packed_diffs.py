@@ -40,8 +40,8 @@ def test_packed_passes_leave_their_diffs_to_the_packed_document():
 @pytest.mark.browser
 def test_a_packed_pass_shows_its_changes_when_opened(tmp_path):
     from ascend_lab.cli import main
+    from benchmarks.support.browser import chromium
     from tests.render.test_standalone_browser import _open
-    from tests.support.browser import chromium
 
     payload = payload_for_path(str(LENET), passes="all")
     entry = next(

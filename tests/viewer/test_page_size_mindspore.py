@@ -16,7 +16,7 @@ BUDGET_PER_NODE = 5_000_000 / 3061  # DenseNet-121: <= 5 MB for its 3,061 nodes
 
 def page(blocks, tmp_path):
     import ascend_lab
-    from tests.viewer.densenet_nets import DenseNet, densenet_input
+    from benchmarks.support.densenet_nets import DenseNet, densenet_input
 
     net = DenseNet((4,) * blocks, growth=8, init=16, classes=10, pool=False)
     net.set_train(False)

@@ -7,8 +7,8 @@ import pytest
 
 from ascend_lab.render import to_html
 from benchmarks.bench_netron import OURS_ERROR, OURS_NODES, load, probe, serve
-from tests.support.browser import chromium
-from tests.viewer.payloads import course_payload
+from benchmarks.support.browser import chromium
+from benchmarks.support.payloads import course_payload
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from tests.support.browser import block_network, chromium
+from benchmarks.support.browser import block_network, chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.mindspore]
 
@@ -20,7 +20,7 @@ ARTIFACTS = os.path.join(
 def decoder(tmp_path_factory):
     """The standalone HTML of a traced Decoder(layers=8), and its main graph's nodes."""
     import ascend_lab
-    from tests.scopes.nets import Decoder, decoder_tokens
+    from benchmarks.support.nets import Decoder, decoder_tokens
 
     net = Decoder(layers=8)
     net.set_train(False)

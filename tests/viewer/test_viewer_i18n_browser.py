@@ -9,8 +9,8 @@ import pytest
 
 from ascend_lab import i18n
 from ascend_lab.render import to_html
-from tests.support.browser import block_network, chromium
-from tests.viewer.payloads import course_payload
+from benchmarks.support.browser import block_network, chromium
+from benchmarks.support.payloads import course_payload
 
 pytestmark = pytest.mark.browser
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.fake_machine import cpu_machine_env
-from tests.support.browser import chromium
+from benchmarks.support.browser import chromium
+from benchmarks.support.fake_machine import cpu_machine_env
+from benchmarks.support.lab import LabServer, locale_entry_point_dir
+from benchmarks.support.payloads import course_payload
 from tests.support.ir_fixtures import FIXTURES
-from tests.support.lab import LabServer, locale_entry_point_dir
-from tests.viewer.payloads import course_payload
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from ascend_lab.cli import main
-from tests.support.browser import TRAP_SCRIPT, block_network, chromium
+from benchmarks.support.browser import TRAP_SCRIPT, block_network, chromium
 
 pytestmark = pytest.mark.browser
 

@@ -9,10 +9,10 @@ from typing import Iterator
 
 import pytest
 
-from tests.server.fake_machine import cpu_machine_env
-from tests.support.browser import chromium
+from benchmarks.support.browser import chromium
+from benchmarks.support.fake_machine import cpu_machine_env
+from benchmarks.support.lab import LabServer
 from tests.support.ir_fixtures import FIXTURES
-from tests.support.lab import LabServer
 
 pytestmark = pytest.mark.browser
 

@@ -4,8 +4,8 @@ a corrupt file's page shows the reason, not a blank page."""
 import pytest
 
 from ascend_lab.cli import main
+from benchmarks.support.browser import chromium
 from tests.render.test_standalone_browser import _open
-from tests.support.browser import chromium
 from tests.support.ir_fixtures import FIXTURES
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,8 @@ from ascend_lab.render.standalone import render_html
 from ascend_lab.viewfile.serve import make_server
 from ascend_lab.viewfile.weight_page import stats_answerer, with_stats_endpoint
 from ascend_lab.viewfile.weight_stats import weight_names, weight_stats
+from benchmarks.support import mindir_writer as mw
 from tests.support.ir_fixtures import FIXTURES
-from tests.viewfile import mindir_writer as mw
 from tests.viewfile.serving import at, cli_serving
 
 LENET = FIXTURES / "lenet" / "lenet.mindir"

@@ -17,9 +17,9 @@ from ascend_lab.viewfile.weight_stats import (
     weight_names,
     weight_stats,
 )
+from benchmarks.support import mindir_writer as mw
 from tests.support.ir_fixtures import FIXTURES
 from tests.support.python import run_python
-from tests.viewfile import mindir_writer as mw
 
 LENET = FIXTURES / "lenet" / "lenet.mindir"
 NUMPY_DTYPES = {

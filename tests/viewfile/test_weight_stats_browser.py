@@ -16,11 +16,11 @@ from ascend_lab.viewfile.serve import make_server
 from ascend_lab.viewfile.sources import payload_for_path
 from ascend_lab.viewfile.weight_page import stats_answerer, with_stats_endpoint
 from ascend_lab.viewfile.weight_stats import weight_stats
+from benchmarks.support.browser import chromium
+from benchmarks.support.fake_machine import cpu_machine_env
+from benchmarks.support.lab import LabServer
 from tests.render.test_standalone_browser import _open
-from tests.server.fake_machine import cpu_machine_env
-from tests.support.browser import chromium
 from tests.support.ir_fixtures import FIXTURES
-from tests.support.lab import LabServer
 from tests.viewfile.test_lab_documents import ARTIFACTS
 
 pytestmark = pytest.mark.browser

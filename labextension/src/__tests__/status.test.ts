@@ -17,7 +17,7 @@ import ascend from './fixtures/status_910b3_x8.json';
 import cpu from './fixtures/status_cpu.json';
 
 // Fixtures: DeviceStatus.to_dict() from the Python probe on the fake 910B3 x8 machine
-// (tests/server/fake_machine.py) and on a machine without npu-smi.
+// (benchmarks/support/fake_machine.py) and on a machine without npu-smi.
 const npu = (): IDeviceStatus => asDeviceStatus(structuredClone(ascend));
 const cpuStatus = (): IDeviceStatus => asDeviceStatus(structuredClone(cpu));
 

@@ -1,4 +1,5 @@
-"""The fake Ascend machine of ``tests/fakes`` in the shape server and browser tests use: an
+"""The fake Ascend machine of ``benchmarks/support/fakes`` in the shape server and browser
+tests use: an
 environment dict for a server process, and helpers over npu-smi's call log.
 """
 
@@ -7,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, Optional
 
-from tests.fakes import ascend_machine as fakes
+from benchmarks.support.fakes import ascend_machine as fakes
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
 INFO_910B3 = FIXTURES / "npu_smi" / "info_910b3_x8_npu-smi-25.2.0.txt"
 
 # The one process row of the 910B3 fixture (its name column is blank).
@@ -27,7 +28,8 @@ def info_with_process_name(name: str) -> str:
 def make_fake_machine(
     folder: Path, info_text: Optional[str] = None, hang: bool = False
 ) -> Dict[str, str]:
-    """The shared fake Ascend machine (``tests/fakes``) as the environment variables a server
+    """The shared fake Ascend machine (``benchmarks/support/fakes``) as the environment variables a
+    server
     needs (``PATH``, ``ASCEND_LAB_ASCEND_ROOT``, ``PYTHONPATH`` with the pinned MindSpore
     first), plus ``CALLS``: the file each npu-smi call appends a line to, and ``SITE``: the
     folder pinning the MindSpore version (see :func:`apply`)."""

@@ -2,7 +2,7 @@
 
 Usage (any test, e.g. the server extension's)::
 
-    from tests.fakes.ascend_machine import make_fake_machine
+    from benchmarks.support.fakes.ascend_machine import make_fake_machine
 
     machine = make_fake_machine(tmp_path)                 # 8 x 910B3, prints the fixture
     env = machine.environ()                               # os.environ + PATH + root, no ASCEND_*
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 FIXTURES = os.path.join(REPO, "tests", "fixtures")
 NPU_SMI_FIXTURES = os.path.join(FIXTURES, "npu_smi")
 ASCEND_TREE = os.path.join(FIXTURES, "ascend_tree")
@@ -69,7 +69,7 @@ ASCEND_ENV_VARS = (
 
 
 def fixture_path(name: str) -> str:
-    """A recorded fixture (tests/fixtures/npu_smi) or a synthetic one (tests/fakes/npu_smi)."""
+    """A recorded fixture (tests/fixtures/npu_smi) or a synthetic one (fakes/npu_smi)."""
     for d in (NPU_SMI_FIXTURES, SYNTHETIC):
         p = os.path.join(d, name)
         if os.path.isfile(p):

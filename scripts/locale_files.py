@@ -4,7 +4,7 @@ JupyterLab (``jupyterlab_server.translation_utils``) serves, for the chosen UI l
 ``<package>/locale/<lang>/LC_MESSAGES/<domain>.json`` of every package registered under the
 ``jupyterlab.locale`` entry point; the front end's ``translator.load('ascend_lab')`` then
 finds the messages. The ``.po`` file is the source translators edit; regenerate the JSON
-with ``python -m tests.server.locale_files ascend_lab/locale/zh_CN/LC_MESSAGES/ascend_lab.po``.
+with ``python -m scripts.locale_files ascend_lab/locale/zh_CN/LC_MESSAGES/ascend_lab.po``.
 """
 
 import ast
