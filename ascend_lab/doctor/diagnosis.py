@@ -1,5 +1,6 @@
 """The Diagnosis: ranked findings for one text plus what the machine says about them."""
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -37,6 +38,8 @@ NEXT_STEPS = (  # translated where they are shown (render.py)
     N_('Is the installation sane? `python -c "import mindspore; mindspore.run_check()"`'),
 )
 
+
+_SPACES = re.compile(r"[ \t]{2,}|\t")
 
 NOT_FROM_HERE = N_(
     "The text may come from another machine, so this machine's environment is not shown "
@@ -339,7 +342,9 @@ def diagnose(
         if cut:
             diag.notes.append(line_note(cut, max_line_chars))
         diag.findings = findings_from(match_text(examined))
-        diag.error_codes = find_codes(examined)
+        # codes are read with runs of spaces and tabs made one space ("error code is  507035"
+        # from a rendered page or an aligned log); lines stay where they are
+        diag.error_codes = find_codes(_SPACES.sub(" ", examined))
         diag.findings += code_findings(examined, diag.error_codes, diag.findings)
         if diag.text_lines == 1:
             checked = msg("{} ({} line) against {} known problems", source, 1, _kb_size())

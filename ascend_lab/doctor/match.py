@@ -62,7 +62,8 @@ def _line_at(text: str, pos: int, anchor: Optional[int] = None) -> Tuple[int, st
     return text.count("\n", 0, start) + 1, line
 
 
-_BREAK = re.compile(r"\n\s*")  # starts only at a line break, nothing after it: linear
+# A run of white space that is not one plain space (nothing follows it: linear).
+_RUN = re.compile(r"\s{2,}|[^\S ]")
 # What launchers, loggers and tools put before every line of a program's output: torchrun's
 # "[rank0]: ", mpirun's "[1,0]<stderr>:", Ray's "(RayWorker pid=48211) ", pytest's "E   ",
 # a mail or forum quote's "> ", a logger's "2025-03-14 09:26:53,589 - ERROR - ".
@@ -85,38 +86,46 @@ _READS_LINES: Dict[str, bool] = {}
 
 
 class Unwrapped:
-    """``text`` with every line break and the white space around it made one space, a known
-    log prefix at the start of a line left out (:data:`_LINE_PREFIX`), every quote mark a
-    straight single quote (:data:`_QUOTES`), and the way back from
-    a position in it to a position in ``text`` (linear in the text's length: each white
-    space character is looked at at most twice, each prefix once)."""
+    """``text`` with every run of white space (a line break, an indent, a double space, a
+    tab) made one space, a known log prefix at the start of a line left out
+    (:data:`_LINE_PREFIX`), every quote mark a straight single quote (:data:`_QUOTES`), and
+    the way back from a position in it to a position in ``text``. Linear in the text's
+    length: each white space run is read once, each prefix once."""
 
     def __init__(self, text: str) -> None:
         parts: List[str] = []
-        prefix = _LINE_PREFIX.match(text)
-        pos = prefix.end() if prefix else 0
+        pos = self._after_prefix(text, 0)
         flat = 0
         self.starts: List[int] = [0]  # where each piece starts in the unwrapped text ...
         self.origins: List[int] = [pos]  # ... and in ``text``
-        for m in _BREAK.finditer(text, pos):
-            start = m.start()
-            while start > pos and text[start - 1] in " \t\r":
-                start -= 1
-            parts.append(text[pos:start])
-            flat += start - pos
-            parts.append(" ")
-            flat += 1
+        for m in _RUN.finditer(text):
+            start = max(m.start(), pos)  # a run inside a prefix left out is left out too
+            if start >= m.end():
+                continue
+            if start > pos or not parts or parts[-1] != " ":
+                parts.append(text[pos:start])
+                flat += start - pos
+                parts.append(" ")
+                flat += 1
             pos = m.end()
-            prefix = _LINE_PREFIX.match(text, pos)
-            if prefix:
-                pos = prefix.end()
-                while pos < len(text) and text[pos] in " \t":  # the indent after a prefix
-                    pos += 1
+            if text.find("\n", start, pos) >= 0:
+                pos = self._after_prefix(text, pos)
             self.starts.append(flat)
             self.origins.append(pos)
         parts.append(text[pos:])
         self.text = "".join(parts).translate(_QUOTES)
         self.lowered: Optional[str] = None
+
+    @staticmethod
+    def _after_prefix(text: str, pos: int) -> int:
+        """Where the line starting at ``pos`` starts once a known log prefix is left out."""
+        prefix = _LINE_PREFIX.match(text, pos)
+        if not prefix:
+            return pos
+        pos = prefix.end()
+        while pos < len(text) and text[pos] in " \t":  # the indent after a prefix
+            pos += 1
+        return pos
 
     def origin(self, flat_pos: int) -> int:
         """The position in the original text of position ``flat_pos`` of the unwrapped one

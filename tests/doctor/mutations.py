@@ -4,10 +4,10 @@ A rule that reads only the sentence it was written from is memorised, not genera
 failure reaches a user with another user's paths, other shapes, numbers, dtypes and operator
 names, another release's version strings, other quote marks, a log prefix on every line
 (torch's ``[rank0]:``, a logger's timestamp, mpirun's ``[1,0]<stderr>:``), Windows line
-ends, lines wrapped at column 72-100, words capitalised another way, or inside a longer
-traceback. :func:`mutants` makes such variants of a text; the error codes in it
-(``EI0004``, ``507035``, ``0x...``, the number after ``ret``/``code``/``errno``) are kept,
-since a code is part of the meaning.
+ends, lines wrapped at column 72-100, words capitalised another way, doubled spaces, or
+inside a longer traceback. :func:`mutants` makes such variants of a text; the error codes
+in it (``EI0004``, ``507035``, ``0x...``, the number after ``ret``/``code``/``errno``) are
+kept, since a code is part of the meaning.
 
 Pure functions of (text, seed): the same seed gives the same variants.
 """
@@ -175,6 +175,17 @@ def case(text: str, rng: random.Random) -> str:
     return "".join(out) + text[pos:]
 
 
+def spacing(text: str, rng: random.Random) -> str:
+    """A few spaces doubled or made tabs (a rendered page, column-aligned log fields)."""
+    spaces = [m.start() for m in re.finditer(r"(?<=\S) (?=\S)", text)]
+    if not spaces:
+        return text
+    out = list(text)
+    for at in rng.sample(spaces, min(3, len(spaces))):
+        out[at] = rng.choice(("  ", "\t", "   "))
+    return "".join(out)
+
+
 def crlf(text: str, rng: random.Random) -> str:
     """Windows line ends (a log copied from a Windows editor)."""
     return text.replace("\n", "\r\n")
@@ -197,6 +208,7 @@ MUTATORS: Dict[str, Callable[..., str]] = {
     "wrap": wrap,
     "quotes": quotes,
     "case": case,
+    "spacing": spacing,
 }
 
 

@@ -73,7 +73,7 @@ def test_unwrapped_positions_lead_back_to_the_text():
     for _ in range(200):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         flat = Unwrapped(text)
-        assert "\n" not in flat.text
+        assert "\n" not in flat.text and "  " not in flat.text
         for i, ch in enumerate(flat.text):
             original = text[flat.origin(i)]
             assert original == ch or (ch == " " and original.isspace()), (text, flat.text, i)
