@@ -4,8 +4,9 @@ import functools
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from ascend_lab.model.graph import Graph
-from ascend_lab.payload.build import graph_data
+from ascend_lab.payload.build import build_payload, graph_data
 from ascend_lab.payload.validate import check_payload
+from ascend_lab.results.trace import Trace
 
 SnapshotFn = Callable[[int], Any]
 
@@ -28,10 +29,16 @@ def payload_for_view(
         if hasattr(trace, "snapshot"):
             snapshot = functools.partial(pass_snapshot, trace)
 
+        options: Dict[str, Any] = {"passes": passes, "memory": True}
         if pass_sink is not None:
-            source = trace.to_payload(passes=passes, memory=True, pass_sink=pass_sink)
-        else:
-            source = trace.to_payload(passes=passes, memory=True)
+            options["pass_sink"] = pass_sink
+        # A Trace is built here, on the payload floor (its to_payload() facade would go back
+        # up through the results and model.display to come down to build_payload again).
+        source = (
+            build_payload(trace, **options)
+            if isinstance(trace, Trace)
+            else trace.to_payload(**options)
+        )
     check_payload(source)
     return source, snapshot
 
