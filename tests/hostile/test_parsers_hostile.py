@@ -184,7 +184,7 @@ def test_device_types_of_a_million_x_capitals():
 
 def test_a_million_digit_dimension_is_no_shape():
     r = run_hostile("""
-        from ascend_lab.parsers.ir.ir_text import parse_type
+        from ascend_lab.parsers.ir.ir_values import parse_type
         types = parse_type("Tensor[Float32], (" + "7" * (1 << 20) + ", 2)")
         result = [[t.dtype, t.shape] for t in types]
     """)

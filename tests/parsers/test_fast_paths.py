@@ -5,14 +5,13 @@ import glob
 import os
 import re
 
-from ascend_lab.parsers.ir.ir_text import (
+from ascend_lab.parsers.ir.ir_text import _LineFinder, parse_ir_text
+from ascend_lab.parsers.ir.ir_values import (
     _CACHE_MAX_CHARS,
     _first_types,
-    _LineFinder,
     _match_close,
     _parse_types_line,
     _slot_type,
-    parse_ir_text,
     parse_type,
     split_top,
 )

@@ -10,7 +10,8 @@ tests/fixtures/ir/string_constants (its README has the nets).
 
 import os
 
-from ascend_lab.parsers.ir.ir_text import parse_ir_file, split_top
+from ascend_lab.parsers.ir.ir_text import parse_ir_file
+from ascend_lab.parsers.ir.ir_values import split_top
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "ir", "string_constants")
 

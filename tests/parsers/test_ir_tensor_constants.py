@@ -9,7 +9,7 @@ dump is tests/fixtures/ir/tensor_constants (its README has the net).
 
 import os
 
-from ascend_lab.parsers.ir import ir_text
+from ascend_lab.parsers.ir import ir_text, ir_values
 from ascend_lab.parsers.ir.ir_text import parse_ir_file, parse_ir_text, unread_lines
 
 FIXTURE = os.path.join(
@@ -73,9 +73,9 @@ def test_a_value_that_never_closes_is_flagged_not_a_swallowed_file():
 
 
 def test_joining_stops_at_its_line_limit(monkeypatch):
-    monkeypatch.setattr(ir_text, "_VALUE_LINES_MAX", 3)
+    monkeypatch.setattr(ir_values, "_VALUE_LINES_MAX", 3)
     rows = ["[[ 1.  2.]"] + [" [ 3.  4.]"] * 5 + [" [ 5.  6.]]))"]
     text = _graph("  %0(x) = PrimFunc_Mul(%para1_x, Tensor(shape=[7, 2], value=", *rows)
     assert "unbalanced parentheses" in parse_ir_text(text).attrs[ir_text.UNREAD_ATTR]
-    monkeypatch.setattr(ir_text, "_VALUE_LINES_MAX", 4096)
+    monkeypatch.setattr(ir_values, "_VALUE_LINES_MAX", 4096)
     assert [n.op for n in parse_ir_text(text).kernels] == ["Mul"]

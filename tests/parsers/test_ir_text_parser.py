@@ -6,14 +6,8 @@ import pytest
 
 from ascend_lab.model.graph import TensorType
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.ir.ir_text import (
-    NOTES_ATTR,
-    parse_ir_file,
-    parse_ir_text,
-    parse_type,
-    read_ir_header,
-    split_top,
-)
+from ascend_lab.parsers.ir.ir_text import NOTES_ATTR, parse_ir_file, parse_ir_text, read_ir_header
+from ascend_lab.parsers.ir.ir_values import parse_type, split_top
 from tests.support.ir_fixtures import all_ir_fixtures, fixture, source_line
 
 

@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_lab.parsers.ir import ir_text
+from ascend_lab.parsers.ir import ir_text, ir_values
 
 OLD_SUBGRAPH = re.compile(r"subgraph @(\S+?)(?: parent: \[subgraph @[^\]]*\])?\((.*)\) \{\s*$")
 OLD_ENTRY = re.compile(r"# IR entry: @(.+?)\s*$")
@@ -68,19 +68,19 @@ def test_entry_name(rest):
 @given(TYPE_TEXTS)
 def test_tuple_parts(text):
     old = OLD_TUPLE.match(text)
-    assert ir_text._tuple_parts(text) == (old.groups() if old else None)
+    assert ir_values._tuple_parts(text) == (old.groups() if old else None)
 
 
 @SETTINGS
 @given(DEVICE_TEXTS)
 def test_device_type(text):
     old = OLD_DEVICE.match(text)
-    new = ir_text._device_uncached(text)
+    new = ir_values._device_uncached(text)
     if old is None:
         assert new is None
     else:
-        assert new == (old.group(1), old.group(2), ir_text._shape(old.group(3)))
-    assert ir_text._has_device_type(text) == bool(OLD_DEVICE_LINE.search(text))
+        assert new == (old.group(1), old.group(2), ir_values._shape(old.group(3)))
+    assert ir_values._has_device_type(text) == bool(OLD_DEVICE_LINE.search(text))
 
 
 @SETTINGS

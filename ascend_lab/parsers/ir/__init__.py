@@ -4,6 +4,7 @@ One grammar, several shapes of it:
 
 - ``ir_text``: a dumped ``.ir`` file (``save_graphs``), read into a
   :class:`~ascend_lab.model.graph.Graph`;
+- ``ir_values``: the value grammar its lines share (bracket-aware splitting, type expressions);
 - ``ir_dat``: the ``.dat`` flavour of the same dump (``analyze_fail.dat``);
 - ``ir_paste``: IR text pasted from a log or a chat (prompts and wrapping cleaned off);
 - ``analyze_fail``: where ``analyze_fail.ir`` says compilation stopped;

@@ -38,14 +38,9 @@ from typing import Dict, List, Optional, Tuple
 
 from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.parsers.errors import GraphParseError
-from ascend_lab.parsers.ir.ir_text import (
-    MARK_ATTR,
-    NOTES_ATTR,
-    UNREAD_ATTR,
-    source_code,
-    split_top,
-)
-from ascend_lab.parsers.ir.ir_text import _match_close as match_close
+from ascend_lab.parsers.ir.ir_text import MARK_ATTR, NOTES_ATTR, UNREAD_ATTR, source_code
+from ascend_lab.parsers.ir.ir_values import _match_close as match_close
+from ascend_lab.parsers.ir.ir_values import split_top
 from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, limit, too_large
 
 __all__ = ["looks_like_dat", "parse_dat_text"]
