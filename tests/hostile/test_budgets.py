@@ -181,23 +181,23 @@ def test_ir_with_huge_numbers_or_long_lines_stays_in_budget(shape, attr):
 
 
 def _mindir(nodes: int, name: str, input_name: str) -> bytes:
-    from ascend_lab.parsers.mindir.mindir import load_mind_ir_pb2
+    """A ModelProto whose graph chains ``nodes`` ReLUs that all share one name, written with
+    the wire encoder of ``mind_ir.proto``'s field numbers (no MindSpore needed: the Python
+    3.8 leg has none)."""
+    from benchmarks.support.mindir_writer import field
 
-    pb = load_mind_ir_pb2()
-    model = pb.ModelProto()
-    model.ir_version, model.producer_name = "0.1.1", "MindSpore"
-    graph = model.graph
-    graph.name = "g"
-    graph.input.add().name = f"g:{input_name}"
+    def text(number: int, value: str) -> bytes:
+        return field(number, value.encode())
+
     prev = f"g:{input_name}"
-    for _ in range(nodes):
-        node = graph.node.add()
-        node.name, node.op_type = f"g:{name}", "ReLU"
-        node.input.append(prev)
-        node.output.append(f"g:{name}")
-        prev = f"g:{name}"
-    graph.output.add().name = prev
-    return model.SerializeToString()
+    body = text(2, "g") + field(5, text(1, prev))  # GraphProto.name, .input (ValueInfoProto)
+    node = text(1, prev) + text(2, f"g:{name}") + text(3, f"g:{name}") + text(4, "ReLU")
+    first = node
+    later = text(1, f"g:{name}") + text(2, f"g:{name}") + text(3, f"g:{name}") + text(4, "ReLU")
+    nodes_bytes = field(1, first) + field(1, later) * max(0, nodes - 1) if nodes else b""
+    body = nodes_bytes + body + field(6, text(1, f"g:{name}" if nodes else prev))
+    # ModelProto: ir_version 1, producer_name 2, graph 7
+    return text(1, "0.1.1") + text(2, "MindSpore") + field(7, body)
 
 
 @FEW
