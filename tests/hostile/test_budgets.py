@@ -450,3 +450,28 @@ def test_replaying_a_hostile_bundle_ends_cleanly(tmp_path, command, kind):
     done = _cli(command, "--from", str(path))
     assert done.returncode == 2, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and done.stderr.strip()
+
+
+# ------------------------------------------------------------------ path redaction
+
+# The path patterns nest repeats (a folder may hold single spaces; a Windows path is folders
+# of words): inputs built to make such patterns backtrack, each a run of what one repeat
+# takes, never closed the way the pattern needs.
+REDACT_INPUTS = {
+    "spaced words after a slash": lambda n: "/" + "a " * n,
+    "spaced folders never closed": lambda n: "/a" + " a/" * n + " a",
+    "windows words never closed": lambda n: "C:\\" + "a " * n,
+    "many windows starts": lambda n: "C:\\a a a " * n,
+    "climbs": lambda n: "../" * n + "x",
+    "spaced climbs": lambda n: " ../" * n,
+    "a long file url": lambda n: "file://" + "a" * (8 * n),
+    "spaced segments": lambda n: "/x y/" * n,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(REDACT_INPUTS))
+def test_path_redaction_is_linear_on_hostile_text(kind):
+    from ascend_lab.payload.redact import PathRedactor
+
+    redactor = PathRedactor("/home/ann/project")
+    check_budget(redactor.text, REDACT_INPUTS[kind], 20_000, factor=40)
