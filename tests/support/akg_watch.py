@@ -154,3 +154,16 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("AKG build servers that ended during a test")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+def pytest_unconfigure(config):
+    """The controller removes its run's log when nothing was noted in it: one empty file per
+    pytest run otherwise piles up in the temporary folder."""
+    if hasattr(config, "workerinput"):
+        return
+    path = _log_path()
+    try:
+        if os.path.basename(path).startswith("ascend-lab-akg-watch-") and os.path.getsize(path) == 0:
+            os.unlink(path)
+    except OSError:
+        pass
