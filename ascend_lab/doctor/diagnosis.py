@@ -69,6 +69,7 @@ class Finding:
     confirmation: Optional[Confirmation] = None
     rank: str = "signature"
     code: Optional[CodeNote] = None  # the code a "code"/"family" finding explains (English)
+    generic: bool = False  # only a generic line matched (:func:`tier`)
 
     @property
     def id(self) -> str:
@@ -218,6 +219,7 @@ class Diagnosis:
     checked: List[str] = field(default_factory=list)  # what was looked at
     notes: List[str] = field(default_factory=list)
     lang: str = ""  # language it is shown in ("": the current one); JSON is always English
+    unsure: List[Finding] = field(default_factory=list)  # first findings that compete
 
     @property
     def recognised(self) -> bool:
@@ -240,6 +242,7 @@ class Diagnosis:
             "text_lines": self.text_lines,
             "recognised": self.recognised,
             "findings": [f.to_dict() for f in self.findings],
+            "unsure_between": [f.id for f in self.unsure],
             "environment": [c.to_dict() for c in self.environment],
             "error_codes": [c.to_dict() for c in self.error_codes],
             "checked": list(self.checked),
@@ -283,28 +286,102 @@ class Diagnosis:
 
 
 def findings_from(matches: Sequence[Match]) -> List[Finding]:
-    """Rule ("signature") findings in the matcher's order (:func:`.match.rank_key`).
-
-    How findings are ranked: rule findings first, by priority (a specific signature has a
-    higher priority than a generic fallback such as "an AI Core kernel failed"), then errors
-    before pitfalls, then a match in the text as it is before one found only once line breaks
-    are read as spaces; then code findings (:func:`code_findings`: a known code before a code
-    only its family explains). A code never outranks a rule, not even a generic fallback:
-    tried (a fallback at priority <= 40 giving way to a known code with another topic), it
-    changed no first answer on the dev corpus, the knowledge-base examples or their variants,
-    and turned one right answer wrong (tests/fixtures/real/errors/ms_docs_ez9999_aicore_exec:
-    runtime code 507011, "model execute failed", comes with every AI Core fault, and its
-    table topic is less specific than the fault).
-    """
+    """Rule ("signature") findings in the matcher's order (:func:`.match.rank_key`); the
+    order shown is :func:`order_findings`'."""
     return [
         Finding(
             entry=m.entry,
             evidence=list(m.evidence),
             patterns_matched=m.patterns_matched,
             detail=m.detail,
+            generic=m.generic,
         )
         for m in matches
     ]
+
+
+# Codes printed on the way up by whatever failed first, not naming a failure of their own:
+# an internal error of a module (E?9999, "Inner Error!"), the runtime's "argument invalid"
+# that a failed stream synchronisation raises (EE1001), "model execute failed" (507011, with
+# every fault of a graph's kernels), ACL's "a parameter failed its check" (100000), and HCCL's
+# results for an internal error, a null pointer, and a runtime or CCE call that failed.
+FOLLOW_ON_CODES = frozenset(
+    {"EE1001", "507011", "100000", "HCCL_E_INTERNAL", "HCCL_E_PTR", "HCCL_E_RUNTIME", "HCCL_E_CCE"}
+)
+# A timeout is usually what the other ranks, or the host, see after something else failed.
+CONSEQUENCE_TOPICS = frozenset({"collective-timeout", "task-timeout", "data-timeout"})
+# Two specific findings closer than this in priority, about different things: say unsure.
+UNSURE_GAP = 4
+
+TIERS = (  # most telling first
+    "specific signature",
+    "specific code",
+    "consequence",  # a timeout or a heartbeat lost, which usually follows another failure
+    "generic signature",  # a wrapper line: "Call aclnnX failed, detail: EZ9999"
+    "generic code",  # an internal error code, a follow-on code
+    "family",
+)
+
+
+def is_follow_on(note: CodeNote) -> bool:
+    """Whether a code only reports that something failed earlier (see FOLLOW_ON_CODES)."""
+    return note.code in FOLLOW_ON_CODES or (note.kind == "cann" and note.internal)
+
+
+def tier(f: Finding) -> int:
+    """Where ``f`` ranks among the tiers of :data:`TIERS` (0 = most telling)."""
+    if f.code is None:
+        if f.generic or f.entry.generic:
+            return 3
+        return 2 if f.entry.consequence else 0
+    if f.rank == "family":
+        return 5
+    if is_follow_on(f.code):
+        return 4
+    return 2 if f.topics[:1] and f.topics[0] in CONSEQUENCE_TOPICS else 1
+
+
+def order_findings(findings: Sequence[Finding]) -> List[Finding]:
+    """The findings, most telling first.
+
+    1. By tier (:data:`TIERS`): a specific signature (a rule), then a code whose meaning
+       the tables know, then a consequence (a rule declared ``consequence``, or a code
+       whose meaning is a timeout: other ranks time out after one rank crashed, a stream
+       synchronisation after a kernel failed), then a generic signature (a rule declared
+       ``generic``, or matched only by its ``generic_patterns``: a wrapper line any
+       failure prints), then a follow-on code (an internal
+       error E?9999, :data:`FOLLOW_ON_CODES`), then a code only its family explains.
+    2. Within a tier, rules keep the matcher's order (priority first, then the earliest in
+       the text: :func:`.match.rank_key`) and codes the order of their first appearance in
+       the text (the first error in time).
+
+    Why: a pasted log holds the root cause and what followed from it (the wrapper
+    exception, the generic inner-error code, the other ranks' timeouts); the specific
+    signature names the failure, the follow-on lines name none. Measured on composites of
+    the dev texts with such lines before and after them (tests/doctor/test_composites.py).
+    """
+    return sorted(findings, key=tier)  # stable: the order within a tier is kept
+
+
+def unsure_between(findings: Sequence[Finding]) -> List[Finding]:
+    """The competing first findings when the doctor cannot tell which came first, else [].
+
+    Unsure: the first two findings are in the same specific tier (two signatures, or two
+    known codes), about different things (no shared topic), and neither is clearly more
+    specific (rules: priorities within :data:`UNSURE_GAP`). The first stays first; the
+    reader is told that the second is as likely.
+    """
+    if len(findings) < 2:
+        return []
+    a, b = findings[0], findings[1]
+    ta, tb = tier(a), tier(b)
+    if ta != tb or ta > 1:
+        return []
+    if set(a.topics) & set(b.topics):
+        return []
+    if ta == 0 and a.entry.priority - b.entry.priority > UNSURE_GAP:
+        return []
+    return [a, b]
 
 
 def diagnose(
@@ -346,6 +423,8 @@ def diagnose(
         # from a rendered page or an aligned log); lines stay where they are
         diag.error_codes = find_codes(_SPACES.sub(" ", examined))
         diag.findings += code_findings(examined, diag.error_codes, diag.findings)
+        diag.findings = order_findings(diag.findings)
+        diag.unsure = unsure_between(diag.findings)
         if diag.text_lines == 1:
             checked = msg("{} ({} line) against {} known problems", source, 1, _kb_size())
         else:

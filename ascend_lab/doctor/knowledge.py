@@ -17,8 +17,17 @@ Each entry of ``knowledge.json`` is one troubleshooting rule::
       "topics": ["oom-device"],                 # optional: what the failure is, in the closed
                                                 # vocabulary of topics.json (shared with the
                                                 # real-error corpus that measures the doctor)
-      "zh": {"title": "...", "term": "...", "cause": "...", "fix": [...], "explanation": "..."}
+      "zh": {"title": "...", "term": "...", "cause": "...", "fix": [...], "explanation": "..."},
+      "generic": true,                          # optional: the rule reads a line that any
+                                                # failure prints on its way up (a wrapper)
+      "consequence": true,                      # optional: the failure usually follows another
+                                                # one (a collective timeout after a rank died)
+      "generic_patterns": ["E39999: Inner Error"]  # optional: patterns (of "patterns") that
+                                                # alone are generic: a match by these only
+                                                # ranks as a generic one
     }
+
+How ``generic`` and ``consequence`` rank findings: :func:`.diagnosis.order_findings`.
 
 ``zh`` is the entry's Chinese text (shown when the language is Chinese: :mod:`ascend_lab.i18n`).
 It lives beside the English so an entry stays one piece of data that a contributor edits in
@@ -79,6 +88,9 @@ class Entry:
     needles: Tuple[Optional[Tuple[str, bool]], ...] = field(default=(), repr=False)
     translations: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (lang, texts)
     topics: Tuple[str, ...] = ()  # what the failure is (topics.json); first = the main one
+    generic: bool = False  # matches a wrapper line any failure prints ("Call aclnnX failed")
+    consequence: bool = False  # usually follows another failure (a timeout after a crash)
+    generic_patterns: Tuple[int, ...] = ()  # indices of patterns that alone are generic
 
     def text(self, name: str, lang: str = "en") -> Any:
         """Field ``name`` (title, term, cause, fix, explanation) in ``lang``, else English."""
@@ -162,6 +174,14 @@ def parse_entries(doc: Any) -> List[Entry]:
         unknown = [t for t in topics if not isinstance(t, str) or t not in known_topics()]
         if not isinstance(topics, list) or unknown:
             raise KnowledgeBaseError(where + f": unknown topics {unknown!r} (see topics.json)")
+        flags = {k: item.get(k, False) for k in ("generic", "consequence")}
+        if not all(isinstance(v, bool) for v in flags.values()):
+            raise KnowledgeBaseError(where + ": generic and consequence must be true or false")
+        generic_patterns = item.get("generic_patterns", [])
+        if not isinstance(generic_patterns, list) or any(
+            p not in item["patterns"] for p in generic_patterns
+        ):
+            raise KnowledgeBaseError(where + ": generic_patterns must be some of its patterns")
         translations = tuple(
             (code, _translation(item, key, where))
             for key, code in LANGUAGE_KEYS.items()
@@ -185,6 +205,11 @@ def parse_entries(doc: Any) -> List[Entry]:
                 needles=tuple(_needle(p) for p in compiled),
                 translations=translations,
                 topics=tuple(topics),
+                generic=flags["generic"],
+                consequence=flags["consequence"],
+                generic_patterns=tuple(
+                    i for i, p in enumerate(item["patterns"]) if p in generic_patterns
+                ),
             )
         )
     return entries

@@ -31,6 +31,7 @@ class Match:
     first_offset: int
     detail: Optional[str] = None  # e.g. the operator name captured by a pattern's (?P<op>)
     unwrapped: bool = False  # matched only once line breaks were read as spaces
+    generic: bool = False  # the entry is generic, or only its generic patterns matched
 
     @property
     def line(self) -> int:
@@ -181,7 +182,8 @@ def match_entry(
     detail = None
     needles = entry.needles or (None,) * len(entry.patterns)
     where = text if unwrapped is None else unwrapped.text
-    for pattern, needle in zip(entry.patterns, needles):
+    generic_only = True
+    for index, (pattern, needle) in enumerate(zip(entry.patterns, needles)):
         if unwrapped is not None:
             if reads_lines(pattern):
                 continue
@@ -206,6 +208,7 @@ def match_entry(
         if unwrapped is not None:
             first, last = unwrapped.origin(first), unwrapped.origin(last)
         hits.append((first, last))
+        generic_only = generic_only and index in entry.generic_patterns
         if detail is None and "op" in pattern.groupindex and m.group("op"):
             detail = m.group("op")
     if not hits:
@@ -225,6 +228,7 @@ def match_entry(
         first_offset=hits[0][0],
         detail=detail,
         unwrapped=unwrapped is not None,
+        generic=entry.generic or generic_only,
     )
 
 

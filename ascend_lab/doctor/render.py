@@ -63,6 +63,19 @@ def _codes(diag: Any) -> List[Any]:
     ]
 
 
+def _unsure(diag: Any) -> List[str]:
+    """What to say when the first two findings compete (:func:`.diagnosis.unsure_between`)."""
+    pair = getattr(diag, "unsure", None) or []
+    if len(pair) < 2:
+        return []
+    return [
+        _(
+            "Unsure: two different failures match as well as each other: {} and {}. "
+            "The earliest error in the log is usually the cause; check which came first."
+        ).format(pair[0].title, pair[1].title)
+    ]
+
+
 def _rank_label(f: Any) -> str:
     from ascend_lab.doctor.diagnosis import RANK_LABELS
 
@@ -117,6 +130,9 @@ def render_text(diag: Any) -> str:
     for note in _notes(diag):
         out.append(_("note: {}").format(note))
     out.append("")
+    for line in _unsure(diag):
+        out.append(line)
+        out.append("")
     if diag.findings:
         for i, f in enumerate(diag.findings, 1):
             e = f.entry
@@ -361,6 +377,11 @@ def render_html(diag: Any) -> str:
     parts.append('<div style="' + _MUTED + '">' + html.escape(examined) + "</div>")
     for note in _notes(diag):
         parts.append('<div style="' + _MUTED + '">' + _rich(note) + "</div>")
+    for line in _unsure(diag):
+        card = _CARD % "var(--jp-warn-color1, #f57c00)"
+        parts.append(
+            '<div class="ascend-doctor-unsure" style="' + card + '">' + _rich(line) + "</div>"
+        )
     for i, f in enumerate(diag.findings, 1):
         parts.append(_finding_html(i, f))
     if not diag.findings and not diag.error_codes and diag.source != "environment":

@@ -7,7 +7,10 @@ For each half, runs ``ascend_lab.doctor.diagnose_text(text)`` on every case and 
 - right: the first answer is one the case accepts (its manifest ``expect``);
 - wrong: there is a first answer and the case does not accept it;
 - no topics: the first finding's rule carries no topic (topics.json), so it cannot be judged;
-- unrecognised: no finding and no error code.
+- unrecognised: no finding and no error code;
+- unsure: of the above, how many the doctor flagged as unsure between its first two
+  findings (``unsure_between``). An unsure case is still scored by its first answer: a
+  flag does not make a wrong answer right, it only tells the reader to check.
 
 The first answer is the first finding's first topic; when there is no finding, the first
 error code note: its topics (if the note carries any), ``code:<CODE>`` or
@@ -76,7 +79,8 @@ def answers_of(text):
                 "rank": getattr(note, "rank", None),
             }
         )
-    return {"findings": findings, "codes": codes}
+    unsure = [getattr(f, "id", "") for f in getattr(diag, "unsure", []) or []]
+    return {"findings": findings, "codes": codes, "unsure": unsure}
 
 
 def first_answer(ans, topics_by_rule):
@@ -159,17 +163,22 @@ def score(cases, answers, topics_by_rule):
             verdict = "right"
         else:
             verdict = "wrong"
+        if ans.get("unsure"):
+            verdict += "+unsure"
         rows.append((case, verdict, shown))
     return rows
 
 
 def report(label, rows, half):
+    unsure = Counter(v.split("+")[0] for _, v, _ in rows if v.endswith("+unsure"))
+    rows = [(case, v.split("+")[0], shown) for case, v, shown in rows]
     total = Counter(v for _, v, _ in rows)
     n = len(rows)
     print(
         f"{label} {half}: {total['right']} of {n} right, {total['wrong']} wrong, "
         f"{total['no-topics']} by a rule without topics, {total['unrecognised']} unrecognised, "
-        f"{total['traceback']} tracebacks"
+        f"{total['traceback']} tracebacks; flagged unsure: {unsure['right']} right, "
+        f"{unsure['wrong']} wrong"
     )
     for key in ("kind", "stack"):
         per: Dict[str, Counter] = defaultdict(Counter)

@@ -18,7 +18,7 @@ EXPECTED = {
     "ms_docs_e80012_reducesum.txt": ("family", "E8", "E80012"),
     "ms_docs_e80029_assign.txt": ("family", "E8", "E80029"),
     "ms_docs_eb0000_transpose_ub.txt": ("rule", "tbe-ub-overflow"),
-    "ms_docs_ez9999_aicore_exec.txt": ("rule", "aicore-exec-error"),
+    "ms_docs_ez9999_aicore_exec.txt": ("rule", "aicore-kernel-exception"),
     "ms_docs_e39999_aicpu_getnext.txt": ("rule", "aicpu-kernel-failed"),
     "ms_docs_ee9999_halmemalloc.txt": ("rule", "device-oom"),
     "ms_docs_ee9999_free_memory_half.txt": ("rule", "device-busy"),
