@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from ascend_lab.i18n import N_
+from ascend_lab.i18n import N_, msg
 from ascend_lab.model.device_status import Compatibility, StatusWarning
 from ascend_lab.parsers.versions import same_release, version_key
 
@@ -128,9 +128,18 @@ def check_hdk(
     if row is None or not driver or _line(driver) >= _line(row.hdk_min):
         return None
     return StatusWarning(
-        f"CANN {cann} needs Ascend HDK {row.hdk_min} or newer; driver {driver} is installed",
-        f"Upgrade the firmware and then the driver to Ascend HDK {row.hdk} (the release "
-        f"CANN {cann} is paired with)",
+        msg(
+            "CANN {} needs Ascend HDK {} or newer; driver {} is installed",
+            cann,
+            row.hdk_min,
+            driver,
+        ),
+        msg(
+            "Upgrade the firmware and then the driver to Ascend HDK {} (the release CANN {} is "
+            "paired with)",
+            row.hdk,
+            cann,
+        ),
         "error",
         "driver",
     )
@@ -183,17 +192,17 @@ def _check_mindspore(
         return cann_rows[-1].mindspore_max if cann_rows else None
 
     if not ascend_present and not cann:
-        msg = "No Ascend software found: MindSpore runs on CPU."
+        message = "No Ascend software found: MindSpore runs on CPU."
         if mindspore is None:
-            msg = "No Ascend software and no MindSpore found."
-        return Compatibility("unknown", msg), warnings
+            message = "No Ascend software and no MindSpore found."
+        return Compatibility("unknown", message), warnings
 
     if mindspore is None:
         comp = Compatibility("unknown", "MindSpore is not installed.")
         target = ms_for_cann()
         fix = "pip install mindspore"
         if target:
-            fix = f"pip install mindspore=={target}  (matches CANN {cann})"
+            fix = msg("pip install mindspore=={}  (matches CANN {})", target, cann)
             comp.expected = {"mindspore": target}
             comp.install = [f"mindspore=={target}"]
         warnings.append(StatusWarning("MindSpore is not installed", fix, "warning", "mindspore"))
@@ -202,18 +211,23 @@ def _check_mindspore(
     if not ms_rows:
         comp = Compatibility(
             "unknown",
-            f"MindSpore {mindspore} is not in the compatibility table (check the CANN and "
-            f"driver it needs at {where_to_check(mindspore)}).",
+            msg(
+                "MindSpore {} is not in the compatibility table (check the CANN and driver it "
+                "needs at {}).",
+                mindspore,
+                where_to_check(mindspore),
+            ),
         )
         target = ms_for_cann()
         if target and cann:
-            comp.message += f" CANN {cann} pairs with MindSpore {cann_rows[-1].mindspore_text()}."
+            pairs = msg(" CANN {} pairs with MindSpore {}.", cann, cann_rows[-1].mindspore_text())
+            comp.message = msg("{}{}", comp.message, pairs)  # two sentences, each translated
             comp.expected = {"mindspore": target}
             comp.install = [f"mindspore=={target}"]
             warnings.append(
                 StatusWarning(
-                    f"MindSpore {mindspore} is not known to work with CANN {cann}",
-                    f"pip install mindspore=={target}  (the release built for CANN {cann})",
+                    msg("MindSpore {} is not known to work with CANN {}", mindspore, cann),
+                    msg("pip install mindspore=={}  (the release built for CANN {})", target, cann),
                     "info",
                     "mindspore",
                 )
@@ -225,14 +239,14 @@ def _check_mindspore(
     if not cann:
         comp = Compatibility(
             "unknown",
-            f"CANN not found; MindSpore {mindspore} needs CANN {row.cann}.",
+            msg("CANN not found; MindSpore {} needs CANN {}.", mindspore, row.cann),
             expected,
             [f"CANN {row.cann}"],
         )
         warnings.append(
             StatusWarning(
-                f"CANN toolkit not found (MindSpore {mindspore} needs CANN {row.cann})",
-                f"Install Ascend-cann-toolkit {row.cann} and source its set_env.sh",
+                msg("CANN toolkit not found (MindSpore {} needs CANN {})", mindspore, row.cann),
+                msg("Install Ascend-cann-toolkit {} and source its set_env.sh", row.cann),
                 "error",
                 "cann",
             )
@@ -241,16 +255,21 @@ def _check_mindspore(
 
     if row not in cann_rows:
         install = [f"CANN {row.cann}"]
-        fix = f"Install CANN {row.cann}"
+        fix = msg("Install CANN {}", row.cann)
         target = ms_for_cann()
         if target:
             install.append(f"mindspore=={target}")
-            # one catalogue template (localize() matches it whole), never a fix built from
-            # two messages: that comes out half translated
-            fix = KEEP_CANN_FIX.format(row.cann, cann, target)
+            # one catalogue template, never a fix built from two messages: that comes out
+            # half translated
+            fix = msg(KEEP_CANN_FIX, row.cann, cann, target)
         comp = Compatibility(
             "mismatch",
-            f"MindSpore {mindspore} is built for CANN {row.cann}, but CANN {cann} is installed.",
+            msg(
+                "MindSpore {} is built for CANN {}, but CANN {} is installed.",
+                mindspore,
+                row.cann,
+                cann,
+            ),
             expected,
             install,
         )
@@ -260,15 +279,23 @@ def _check_mindspore(
     if row.driver and driver and version_key(driver) < version_key(row.driver):
         comp = Compatibility(
             "mismatch",
-            f"CANN {cann} needs NPU driver {row.driver} or newer; driver {driver} is installed.",
+            msg(
+                "CANN {} needs NPU driver {} or newer; driver {} is installed.",
+                cann,
+                row.driver,
+                driver,
+            ),
             expected,
             [f"NPU driver and firmware {row.driver} or newer"],
         )
         warnings.append(
             StatusWarning(
                 comp.message,
-                f"Upgrade the firmware and then the driver to {row.driver} or newer "
-                "(Ascend-hdk-*-npu-firmware / -npu-driver .run packages)",
+                msg(
+                    "Upgrade the firmware and then the driver to {} or newer "
+                    "(Ascend-hdk-*-npu-firmware / -npu-driver .run packages)",
+                    row.driver,
+                ),
                 "error",
                 "driver",
             )
@@ -278,8 +305,11 @@ def _check_mindspore(
     return (
         Compatibility(
             "match",
-            "MindSpore {} and CANN {} match{}.".format(
-                mindspore, cann, "" if not (row.driver and driver) else ", driver " + driver
+            msg(
+                "MindSpore {} and CANN {} match{}.",
+                mindspore,
+                cann,
+                "" if not (row.driver and driver) else msg(", driver {}", driver),
             ),
             expected,
         ),

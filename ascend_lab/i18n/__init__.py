@@ -22,7 +22,7 @@ import contextvars
 import gettext
 import os
 import unicodedata
-from typing import Any, Dict, Iterator, Mapping, Optional
+from typing import Any, Dict, Iterator, List, Mapping, Optional
 
 from ascend_lab.i18n.edition import from_context, kernel_folders
 
@@ -179,6 +179,57 @@ class Msg(str):
 
     def __reduce__(self) -> Any:
         return (Msg, (self.template,) + tuple(self.args))
+
+
+MAX_TEMPLATE = 2000  # characters of a template read back from JSON
+MAX_ARGS = 20
+MAX_DEPTH = 4  # a message's argument may be a message, and so on, this deep
+
+
+def to_json(text: Any) -> Any:
+    """The structured form of a :class:`Msg`: ``{"template": ..., "args": [...]}`` (an
+    argument that is itself a message nests; numbers stay numbers, anything else is its
+    ``str``); None for a plain string (it is shown as it is, or looked up whole)."""
+    if not isinstance(text, Msg):
+        return None
+    args: List[Any] = []
+    for a in text.args:
+        nested = to_json(a)
+        if nested is not None:
+            args.append(nested)
+        elif a is None or isinstance(a, (bool, int, float)):
+            args.append(a)
+        else:
+            args.append(str(a))
+    return {"template": text.template, "args": args}
+
+
+def from_json(data: Any, depth: int = 0) -> Optional[str]:
+    """The :class:`Msg` a :func:`to_json` dict describes (read back from the status JSON,
+    a report bundle, another process); None if ``data`` is not one (too long, too deep,
+    or a template its arguments do not fill)."""
+    if depth > MAX_DEPTH or not isinstance(data, dict):
+        return None
+    template, raw = data.get("template"), data.get("args", [])
+    if not isinstance(template, str) or len(template) > MAX_TEMPLATE:
+        return None
+    if not isinstance(raw, list) or len(raw) > MAX_ARGS:
+        return None
+    args: List[Any] = []
+    for a in raw:
+        if isinstance(a, dict):
+            nested = from_json(a, depth + 1)
+            if nested is None:
+                return None
+            args.append(nested)
+        elif a is None or isinstance(a, (bool, int, float, str)):
+            args.append(a)
+        else:
+            return None
+    try:
+        return Msg(template, *args)
+    except (IndexError, KeyError, ValueError, TypeError):
+        return None
 
 
 def msg(template: str, *args: Any) -> str:

@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from ascend_lab.i18n import msg, to_json
 from ascend_lab.model import display
 
 SCHEMA_ID = "ascend-lab.status/1"
@@ -120,12 +121,32 @@ class Compatibility:
         return _("{}: {}").format(verdict, localize(self.message)) if self.message else verdict
 
     def to_dict(self) -> Dict[str, Any]:
-        return {
+        data = {
             "verdict": self.verdict,
             "message": self.message,
             "expected": dict(self.expected),
             "install": list(self.install),
         }
+        return with_structured(data, message=self.message)
+
+
+def structured(**texts: Any) -> Dict[str, Any]:
+    """``{field: {"template", "args"}}`` for the fields whose text is a message
+    (:func:`ascend_lab.i18n.msg`): what the views translate; empty when none is."""
+    out = {}
+    for name, text in texts.items():
+        form = to_json(text)
+        if form is not None:
+            out[name] = form
+    return out
+
+
+def with_structured(data: Dict[str, Any], **texts: Any) -> Dict[str, Any]:
+    """``data`` with an ``i18n`` entry (:func:`structured`) when any text is a message."""
+    found = structured(**texts)
+    if found:
+        data["i18n"] = found
+    return data
 
 
 def _side_by_side_text(installs: List[Dict[str, Any]]) -> str:
@@ -160,13 +181,15 @@ class StatusWarning:
         text = f"[{_(self.severity)}] {localize(self.message)}"
         return text + "\n" + _("     fix: {}").format(localize(self.fix)) if self.fix else text
 
-    def to_dict(self) -> Dict[str, str]:
-        return {
+    def to_dict(self) -> Dict[str, Any]:
+        """The English texts, and their templates and arguments under ``i18n``."""
+        data: Dict[str, Any] = {
             "message": self.message,
             "fix": self.fix,
             "severity": self.severity,
             "component": self.component,
         }
+        return with_structured(data, message=self.message, fix=self.fix)
 
 
 def order_warnings(warnings: List[StatusWarning]) -> List[StatusWarning]:
@@ -193,7 +216,7 @@ def cap_warnings(warnings: List[StatusWarning], limit: int = MAX_WARNINGS) -> Li
     worst = min(rest, key=lambda w: SEVERITIES.index(w.severity) if w.severity in SEVERITIES else 3)
     return warnings[:limit] + [
         StatusWarning(
-            f"{len(rest)} more warnings not shown",
+            msg("{} more warnings not shown", len(rest)),
             "Fix the ones above first, then look at the status again",
             worst.severity if worst.severity in SEVERITIES else "warning",
             rest[0].component,
@@ -277,16 +300,17 @@ class DeviceStatus:
         """Short text for a status bar: ``"NPU 8x910B3 · HBM 12% · OK"`` or ``"CPU mode"``."""
         if self.mode != "ascend":
             return "GPU mode" if self.mode == "gpu" else "CPU mode"
-        parts = ["NPU " + self.chip_names()]
+        parts: List[str] = ["NPU " + self.chip_names()]
         pct = self.hbm_percent()
         if pct is not None:
             parts.append("{} {:.0f}%".format("HBM" if self.has_hbm() else "Mem", pct))
         health = self.health()
         errors = sum(1 for w in self.warnings if w.severity == "error")
         if health == "OK" and errors:
-            health = "{} error{}".format(errors, "" if errors == 1 else "s")
-        parts.append(health)
-        return " · ".join(parts)
+            parts.append(msg("{} error", errors) if errors == 1 else msg("{} errors", errors))
+        else:
+            parts.append(msg("OK") if health == "OK" else health)
+        return msg(" · ".join("{}" for _ in parts), *parts)
 
     # -- views -------------------------------------------------------------------------
 
@@ -321,12 +345,14 @@ class DeviceStatus:
         return out
 
     def to_dict(self) -> Dict[str, Any]:
-        """JSON-ready dict following ``status.schema.json``."""
-        return {
+        """JSON-ready dict following ``status.schema.json``: English texts, and under
+        ``i18n`` the templates and arguments the views translate them from."""
+        summary = self.summary()
+        data = {
             "schema": SCHEMA_ID,
             "mode": self.mode,
             "reason": self.reason,
-            "summary": self.summary(),
+            "summary": summary,
             "chips": [c.to_dict() for c in self.chips],
             "processes": [p.to_dict() for p in self.processes],
             "versions": self.versions.to_dict(),
@@ -341,6 +367,7 @@ class DeviceStatus:
             "run_check": self.run_check.to_dict() if self.run_check else None,
             "install": dict(self.install),
         }
+        return with_structured(data, reason=self.reason, summary=summary)
 
     def to_json(self, indent: Optional[int] = 2) -> str:
         import json

@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ascend_lab import settings
+from ascend_lab.i18n import msg
 from ascend_lab.parsers import versions
 
 DEFAULT_ROOT = "/usr/local/Ascend"
@@ -196,7 +197,7 @@ def read_small_text(path: str) -> Tuple[Optional[str], Optional[str]]:
     except IsADirectoryError:
         return None, "a directory, not a file"
     except OSError as e:
-        return None, f"unreadable ({e.strerror or e.__class__.__name__})"
+        return None, msg("unreadable ({})", e.strerror or e.__class__.__name__)
     return data.decode("utf-8", errors="replace"), None
 
 
@@ -399,7 +400,7 @@ def conda_cann_version(ascend_dir: str) -> Tuple[Optional[str], str]:
     env_dir = os.path.dirname(os.path.normpath(ascend_dir))
     meta = os.path.join(env_dir, "conda-meta")
     if not os.path.isdir(meta):
-        return None, f"{env_dir} is not a conda environment (no conda-meta/)"
+        return None, msg("{} is not a conda environment (no conda-meta/)", env_dir)
     prefix = CONDA_TOOLKIT_PACKAGE + "-"
     for name in _listdir(meta):
         if not (name.startswith(prefix) and name.endswith(".json")):
@@ -408,7 +409,7 @@ def conda_cann_version(ascend_dir: str) -> Tuple[Optional[str], str]:
         record = versions.parse_conda_meta(text or "")
         if record and record[0] == CONDA_TOOLKIT_PACKAGE:
             return record[1], os.path.join(meta, name)
-    return None, f"no {CONDA_TOOLKIT_PACKAGE} package in {meta} (conda list shows none)"
+    return None, msg("no {} package in {} (conda list shows none)", CONDA_TOOLKIT_PACKAGE, meta)
 
 
 @dataclass
@@ -512,7 +513,7 @@ def _read_hdk(info: InstallInfo, root: str, firmware_root: Optional[str]) -> Non
         info.problems.append(
             (
                 "driver",
-                f"The Ascend install root {root} is not a directory",
+                msg("The Ascend install root {} is not a directory", root),
                 "Point ASCEND_LAB_ASCEND_ROOT (or --root) at the folder holding driver/ and "
                 "ascend-toolkit/, usually /usr/local/Ascend",
             )
@@ -536,16 +537,20 @@ def _read_version_file(
     """The text of ``<root>/<component>/version.info`` if it has a ``Version=`` line; else
     ``None``, with a problem when the component looks installed but its file is bad."""
     path = os.path.join(root, component, "version.info")
-    fix = f"Reinstall the {title} (Ascend-hdk-*-{package}_*.run --full)"
+    fix = msg("Reinstall the {} (Ascend-hdk-*-{}_*.run --full)", title, package)
     text, why = read_small_text(path)
     if text is None:
         if os.path.isdir(os.path.join(root, component)) or why != "missing":
             info.problems.append(
-                (component, f"{title.split()[-1].capitalize()} version file {path} is {why}", fix)
+                (
+                    component,
+                    msg("{} version file {} is {}", title.split()[-1].capitalize(), path, why),
+                    fix,
+                )
             )
         return None
     if versions.parse_version_info(text) is None:
-        info.problems.append((component, f"{path} has no readable Version= line", fix))
+        info.problems.append((component, msg("{} has no readable Version= line", path), fix))
     return text
 
 
@@ -563,8 +568,8 @@ def _read_cann(info: InstallInfo, found: _Found) -> None:
             info.problems.append(
                 (
                     "cann",
-                    "{} is {}".format(
-                        found.info_file, why or "empty or has no readable version= line"
+                    msg(
+                        "{} is {}", found.info_file, why or "empty or has no readable version= line"
                     ),
                     fix,
                 )
@@ -594,12 +599,15 @@ def _conda_without_cann(info: InstallInfo, candidates: List[Tuple[str, str, bool
             continue
         version, where = conda_cann_version(path)
         if version:
-            message = (
-                f"conda lists {CONDA_TOOLKIT_PACKAGE} {version} ({where}), but {path} holds "
-                "no CANN folder (cann/, ascend-toolkit/)"
+            message = msg(
+                "conda lists {} {} ({}), but {} holds no CANN folder (cann/, ascend-toolkit/)",
+                CONDA_TOOLKIT_PACKAGE,
+                version,
+                where,
+                path,
             )
         else:
-            message = f"No CANN in the conda environment: {where}"
+            message = msg("No CANN in the conda environment: {}", where)
         info.problems.append(
             (
                 "cann",
@@ -625,9 +633,11 @@ def _version_without_info_file(info: InstallInfo, found: _Found, fix: str) -> No
     version = _folder_version(home)
     if version:
         info.cann, info.cann_version_from = version, VERSION_FROM_FOLDER
-        message = (
-            f"No ascend_toolkit_install.info under {home}: version {version} read from the "
-            f"folder name {real}"
+        message = msg(
+            "No ascend_toolkit_install.info under {}: version {} read from the folder name {}",
+            home,
+            version,
+            real,
         )
         info.problems.append(("cann", message, fix))
         return
@@ -638,15 +648,22 @@ def _version_without_info_file(info: InstallInfo, found: _Found, fix: str) -> No
         version, where = conda_cann_version(ascend_dir)
         if version:
             info.cann, info.cann_version_from = version, VERSION_FROM_CONDA
-            message = (
-                f"No ascend_toolkit_install.info under {home}: version {version} read from {where}"
+            message = msg(
+                "No ascend_toolkit_install.info under {}: version {} read from {}",
+                home,
+                version,
+                where,
             )
         else:
-            message = f"No ascend_toolkit_install.info under {home}, and no version: {where}"
+            message = msg(
+                "No ascend_toolkit_install.info under {}, and no version: {}", home, where
+            )
         info.problems.append(("cann", message, fix))
         return
-    message = (
-        f"No ascend_toolkit_install.info under {home}, and its folder name {real} names no version"
+    message = msg(
+        "No ascend_toolkit_install.info under {}, and its folder name {} names no version",
+        home,
+        real,
     )
     info.problems.append(("cann", message, fix))
 

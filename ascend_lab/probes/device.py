@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ascend_lab import settings
 from ascend_lab.analysis import compat
+from ascend_lab.i18n import msg
 from ascend_lab.model.device_status import (
     DeviceStatus,
     StatusWarning,
@@ -144,13 +145,13 @@ def collect_status(
         except Exception as e:  # a bug here must not break a notebook or the status bar
             status = DeviceStatus(
                 mode="cpu",
-                reason=f"status collection failed: {type(e).__name__}: {e}",
+                reason=msg("status collection failed: {}: {}", type(e).__name__, str(e)),
                 root=root or ascend_install.DEFAULT_ROOT,
                 collected_at=time.time(),
             )
             status.warnings.append(
                 StatusWarning(
-                    f"ascend-lab could not read the device status ({type(e).__name__})",
+                    msg("ascend-lab could not read the device status ({})", type(e).__name__),
                     "Please report this with the output of `ascend-lab status --json`",
                     "error",
                     "npu",
@@ -253,8 +254,11 @@ def _collect(
             if parsed.more_processes:
                 warnings.append(
                     StatusWarning(
-                        f"{parsed.more_processes} more processes on the NPUs are not shown "
-                        f"(the first {len(parsed.processes)} are)",
+                        msg(
+                            "{} more processes on the NPUs are not shown (the first {} are)",
+                            parsed.more_processes,
+                            len(parsed.processes),
+                        ),
                         "Run `npu-smi info` in a terminal to see them all",
                         "info",
                         "npu",
@@ -264,8 +268,11 @@ def _collect(
                 total = len(parsed.problems) + parsed.more_problems
                 warnings.append(
                     StatusWarning(
-                        f"{total} parts of npu-smi's output could not be read "
-                        f"(the first {len(parsed.problems)} follow)",
+                        msg(
+                            "{} parts of npu-smi's output could not be read (the first {} follow)",
+                            total,
+                            len(parsed.problems),
+                        ),
                         "Please report your `npu-smi info` output to ascend-lab",
                         "info",
                         "npu",
@@ -274,7 +281,7 @@ def _collect(
             for problem in parsed.problems:
                 warnings.append(
                     StatusWarning(
-                        "Could not read part of npu-smi's output: " + problem[:200],
+                        msg("Could not read part of npu-smi's output: {}", problem[:200]),
                         "Please report your `npu-smi info` output to ascend-lab",
                         "info",
                         "npu",
@@ -311,12 +318,16 @@ def _collect(
         status.reason = cpu_reason
     elif status.chips:
         status.mode = "ascend"
-        status.reason = "{} NPU chip{} found by npu-smi".format(
-            len(status.chips), "" if len(status.chips) == 1 else "s"
+        status.reason = msg(
+            "{} NPU chip{} found by npu-smi",
+            len(status.chips),
+            "" if len(status.chips) == 1 else "s",
         )
     elif _gpu_available(ms_dist):
         status.mode = "gpu"
-        status.reason = f"no NPU ({smi_reason}); NVIDIA GPU and a GPU build of MindSpore found"
+        status.reason = msg(
+            "no NPU ({}); NVIDIA GPU and a GPU build of MindSpore found", smi_reason
+        )
     else:
         status.mode = "cpu"
         status.reason = smi_reason or "no NPU found"
@@ -336,7 +347,7 @@ def _collect(
     if exe is None and query_npu_smi and inst.driver:
         warnings.append(
             StatusWarning(
-                f"NPU driver {inst.driver} is installed but npu-smi is not on PATH",
+                msg("NPU driver {} is installed but npu-smi is not on PATH", inst.driver),
                 "export PATH=/usr/local/sbin:$PATH; in a container, also mount /dev/davinci* "
                 "and npu-smi from the host",
                 "warning",
@@ -347,8 +358,10 @@ def _collect(
         if c.health and c.health.upper() != "OK":
             warnings.append(
                 StatusWarning(
-                    f"NPU {c.npu} chip {c.chip} health is {c.health}",
-                    f"npu-smi info -t health -i {c.npu} -c {c.chip}   (shows the error code)",
+                    msg("NPU {} chip {} health is {}", c.npu, c.chip, c.health),
+                    msg(
+                        "npu-smi info -t health -i {} -c {}   (shows the error code)", c.npu, c.chip
+                    ),
                     "error" if c.health.lower() in ("critical", "alarm") else "warning",
                     "npu",
                 )
@@ -363,9 +376,13 @@ def _collect(
                 ranges = ", ".join(f"{lo}–{hi}" for lo, hi in inst.firmware_ranges)
                 warnings.append(
                     StatusWarning(
-                        f"Firmware {inst.firmware} is outside what driver {inst.driver} "
-                        f"supports ({ranges})",
-                        f"Install the firmware package released with driver {inst.driver}",
+                        msg(
+                            "Firmware {} is outside what driver {} supports ({})",
+                            inst.firmware,
+                            inst.driver,
+                            ranges,
+                        ),
+                        msg("Install the firmware package released with driver {}", inst.driver),
                         "error",
                         "firmware",
                     )
@@ -373,7 +390,7 @@ def _collect(
         if status.chips and not os.path.exists(inst.root):
             warnings.append(
                 StatusWarning(
-                    f"NPUs found but no Ascend install at {inst.root}",
+                    msg("NPUs found but no Ascend install at {}", inst.root),
                     "Set ASCEND_LAB_ASCEND_ROOT (or --root) to where the driver and CANN "
                     "are installed",
                     "warning",
@@ -422,12 +439,19 @@ def environment_not_latest(inst: ascend_install.InstallInfo) -> Optional[StatusW
     latest = [x for x in side if x.latest]
     if not env or not latest or env[0].path == latest[0].path:
         return None
+    chosen, newest = env[0].version or env[0].path, latest[0].version or latest[0].path
     return StatusWarning(
-        f"CANN {env[0].version or env[0].path} is the one the environment (ASCEND_HOME_PATH, "
-        f"set by a set_env.sh) uses; the latest link points at CANN "
-        f"{latest[0].version or latest[0].path}",
-        f"To use CANN {latest[0].version or latest[0].path}, source the set_env.sh beside it in a "
-        "new shell (and restart the kernel); to keep this one, nothing to do",
+        msg(
+            "CANN {} is the one the environment (ASCEND_HOME_PATH, set by a set_env.sh) uses; "
+            "the latest link points at CANN {}",
+            chosen,
+            newest,
+        ),
+        msg(
+            "To use CANN {}, source the set_env.sh beside it in a new shell (and restart the "
+            "kernel); to keep this one, nothing to do",
+            newest,
+        ),
         "info",
         "cann",
     )
@@ -438,7 +462,7 @@ def cann_not_found(inst: ascend_install.InstallInfo) -> StatusWarning:
     places = inst.cann_places()
     shown = ", ".join(places[:8]) + (" …" if len(places) > 8 else "")
     return StatusWarning(
-        f"CANN not found; looked in: {shown}",
+        msg("CANN not found; looked in: {}", shown),
         "Install the CANN toolkit and ops packages (Ascend-cann-toolkit_*.run, "
         "Ascend-cann-*-ops_*.run), or point ASCEND_HOME_PATH or ASCEND_LAB_ASCEND_ROOT at "
         "the CANN that is installed",

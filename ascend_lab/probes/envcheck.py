@@ -8,6 +8,7 @@ import os
 import shlex
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from ascend_lab.i18n import msg
 from ascend_lab.model.device_status import Chip, StatusWarning
 from ascend_lab.probes.ascend_install import InstallInfo
 
@@ -60,7 +61,9 @@ def cann_variables(env: Mapping[str, str]) -> List[Tuple[str, str, str]]:
 def _source_fix(install: InstallInfo) -> str:
     script = install.set_env or os.path.join(install.root, "ascend-toolkit", "set_env.sh")
     # quoted: the command must copy-paste into a shell even when the path has spaces
-    return f"source {shlex.quote(script)}   (or use the ascend-lab MindSpore kernel, which does it)"
+    return msg(
+        "source {}   (or use the ascend-lab MindSpore kernel, which does it)", shlex.quote(script)
+    )
 
 
 def check_environment(
@@ -78,8 +81,11 @@ def check_environment(
     if set_env_error:
         out.append(
             StatusWarning(
-                f"this kernel could not source {env.get('ASCEND_LAB_SET_ENV') or 'set_env.sh'}:"
-                f" {set_env_error}",
+                msg(
+                    "this kernel could not source {}: {}",
+                    env.get("ASCEND_LAB_SET_ENV") or "set_env.sh",
+                    set_env_error,
+                ),
                 "check the script in a terminal (bash -c 'source <set_env.sh>'), then "
                 "re-register the kernel: ascend-lab install-kernel --set-env <set_env.sh> --force",
                 "error",
@@ -100,7 +106,7 @@ def check_environment(
             if kind == "missing" and name != "ASCEND_OPP_PATH":
                 out.append(
                     StatusWarning(
-                        f"ASCEND_HOME_PATH={value} does not exist",
+                        msg("ASCEND_HOME_PATH={} does not exist", value),
                         fix,
                         "error",
                         "environment",
@@ -113,15 +119,18 @@ def check_environment(
             elif kind == "missing":
                 out.append(
                     StatusWarning(
-                        f"ASCEND_OPP_PATH={value} does not exist", fix, "error", "environment"
+                        msg("ASCEND_OPP_PATH={} does not exist", value), fix, "error", "environment"
                     )
                 )
             elif kind == "lib64":
                 out.append(
                     StatusWarning(
-                        f"LD_LIBRARY_PATH does not contain {value}",
-                        f"export LD_LIBRARY_PATH={shlex.quote(value)}:$LD_LIBRARY_PATH"
-                        f"   (or {fix})",
+                        msg("LD_LIBRARY_PATH does not contain {}", value),
+                        msg(
+                            "export LD_LIBRARY_PATH={}:$LD_LIBRARY_PATH   (or {})",
+                            shlex.quote(value),
+                            fix,
+                        ),
                         "warning",
                         "environment",
                     )
@@ -132,7 +141,7 @@ def check_environment(
             if p and not os.path.isdir(p):
                 out.append(
                     StatusWarning(
-                        f"ASCEND_CUSTOM_OPP_PATH entry {p} does not exist",
+                        msg("ASCEND_CUSTOM_OPP_PATH entry {} does not exist", p),
                         "Remove it from ASCEND_CUSTOM_OPP_PATH or install the custom operators",
                         "warning",
                         "environment",
@@ -157,7 +166,10 @@ def _visible_devices(
     if not value.strip() or not all(i.isdigit() for i in ids):
         return [
             StatusWarning(
-                f"ASCEND_RT_VISIBLE_DEVICES={value!r} is not a comma-separated list of NPU ids",
+                msg(
+                    "ASCEND_RT_VISIBLE_DEVICES={} is not a comma-separated list of NPU ids",
+                    repr(value),
+                ),
                 "export ASCEND_RT_VISIBLE_DEVICES=0,1   (ids from npu-smi info), or unset it",
                 "error",
                 "npu",
@@ -169,17 +181,19 @@ def _visible_devices(
         if bad:
             return [
                 StatusWarning(
-                    "ASCEND_RT_VISIBLE_DEVICES names device(s) {} but only {} chip(s) exist".format(
-                        ",".join(bad), count
+                    msg(
+                        "ASCEND_RT_VISIBLE_DEVICES names device(s) {} but only {} chip(s) exist",
+                        ",".join(bad),
+                        count,
                     ),
-                    f"Use ids 0..{count - 1} or unset ASCEND_RT_VISIBLE_DEVICES",
+                    msg("Use ids 0..{} or unset ASCEND_RT_VISIBLE_DEVICES", count - 1),
                     "error",
                     "npu",
                 )
             ]
     return [
         StatusWarning(
-            f"Only devices {value} are visible to MindSpore (ASCEND_RT_VISIBLE_DEVICES)",
+            msg("Only devices {} are visible to MindSpore (ASCEND_RT_VISIBLE_DEVICES)", value),
             "unset ASCEND_RT_VISIBLE_DEVICES to use every NPU",
             "info",
             "npu",

@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
+from ascend_lab.i18n import msg
+
 # notebook images often leave /usr/local/sbin (where the driver puts npu-smi) off PATH
 _EXTRA_DIRS = ("/usr/local/sbin", "/usr/local/bin")
 # Real `npu-smi info` output is a few KiB even on 16-chip boards; 1 MiB is far beyond it.
@@ -79,9 +81,9 @@ def run_capped(
     """
     start = time.monotonic()
     if not os.path.exists(executable):
-        return RunResult(False, reason=f"{label} not found at {executable}")
+        return RunResult(False, reason=msg("{} not found at {}", label, executable))
     if os.path.isdir(executable) or not os.access(executable, os.X_OK):
-        return RunResult(False, reason=f"{label} at {executable} is not executable")
+        return RunResult(False, reason=msg("{} at {} is not executable", label, executable))
     try:
         proc = subprocess.Popen(
             [executable, *args],
@@ -94,8 +96,12 @@ def run_capped(
     except OSError as e:
         return RunResult(
             False,
-            reason=f"{label} at {executable} could not be started: "
-            f"{e.strerror or e.__class__.__name__}",
+            reason=msg(
+                "{} at {} could not be started: {}",
+                label,
+                executable,
+                e.strerror or e.__class__.__name__,
+            ),
         )
     try:
         outcome, out, err = _read_capped(proc, start + timeout, max_bytes)
@@ -118,22 +124,22 @@ def run_capped(
     if outcome == "timeout":
         return RunResult(
             False,
-            reason=f"{label} timed out after {timeout:g} s",
+            reason=msg("{} timed out after {} s", label, f"{timeout:g}"),
             seconds=seconds,
             timed_out=True,
         )
     if outcome == "flood":
         return RunResult(
             False,
-            reason=f"{label} printed more than {max_bytes // 1024} KiB; stopped it",
+            reason=msg("{} printed more than {} KiB; stopped it", label, max_bytes // 1024),
             seconds=seconds,
         )
     text = out.decode("utf-8", errors="replace")
     if proc.returncode != 0:
         first = _first_line(err.decode("utf-8", errors="replace")) or _first_line(text)
-        reason = f"{label} exited with code {proc.returncode}"
+        reason = msg("{} exited with code {}", label, proc.returncode)
         if first:
-            reason += ": " + first
+            reason = msg("{}: {}", reason, first)
         return RunResult(
             False, text, reason, proc.returncode, seconds,
             stderr=err.decode("utf-8", errors="replace"),

@@ -13,6 +13,7 @@ import json
 import os
 from typing import Any, Dict, Optional, Tuple
 
+from ascend_lab.i18n import msg
 from ascend_lab.parsers.npu_smi import SmiFailure
 
 CODES_PATH = os.path.join(
@@ -57,15 +58,15 @@ def explain_failure(failure: SmiFailure) -> Tuple[str, str]:
 
 
 def dcmi_reason(code: str, name: str, meaning: str) -> str:
-    return f"DCMI error {code} ({name}): {meaning}"
+    return msg("DCMI error {} ({}): {}", code, name, meaning)
 
 
 def unknown_dcmi_reason(code: str) -> str:
-    return f"DCMI error {code}, a code the tables do not list"
+    return msg("DCMI error {}, a code the tables do not list", code)
 
 
 def library_reason(library: str) -> str:
-    return f"the library {library} did not load (it ships with the NPU driver)"
+    return msg("the library {} did not load (it ships with the NPU driver)", library)
 
 
 def library_fix() -> str:
@@ -111,4 +112,4 @@ def dcmi_init_reason() -> str:
 
 def smi_failure_reason(smi_reason: str, cause: str, fix: str) -> str:
     """The status reason: what npu-smi printed, why, and the next step."""
-    return f"{smi_reason} (cause: {cause}; next step: {fix})"
+    return msg("{} (cause: {}; next step: {})", smi_reason, cause, fix)

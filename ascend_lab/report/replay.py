@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import fields, is_dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from ascend_lab.i18n import Msg
 from ascend_lab.probes.npu_smi_runner import RunResult
 from ascend_lab.report.bundle import BundleError, clean_bytes, load_json, read_bundle
 
@@ -265,6 +266,8 @@ def build_sandbox(rec: Recording, sandbox: str) -> None:
 
 def _unmap(obj: Any, sandbox: str) -> Any:
     """``obj`` with the sandbox prefix taken out of every string (dataclasses in place)."""
+    if isinstance(obj, Msg):  # a message keeps its template: unmap its arguments
+        return Msg(obj.template, *(_unmap(a, sandbox) for a in obj.args))
     if isinstance(obj, str):
         return obj.replace(sandbox, "")
     if isinstance(obj, list):

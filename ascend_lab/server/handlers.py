@@ -9,7 +9,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
 from ascend_lab.i18n import from_accept_language
-from ascend_lab.i18n.status_display import with_display
+from ascend_lab.render.device_json import with_display
 from ascend_lab.server import kernel_env
 from ascend_lab.server.cache import HUB_SERVICE_URL, StatusCache, hub_probe
 from ascend_lab.server.config import AscendLabServerConfig

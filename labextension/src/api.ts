@@ -50,13 +50,24 @@ export interface ICompatibility {
   verdict: 'match' | 'mismatch' | 'unknown' | string;
   message: string;
   install: string[];
+  i18n?: IStatusTexts;
 }
+
+/** A shown text as a message template and its arguments (schema `$defs/message`). */
+export interface IStatusMessage {
+  template: string;
+  args: (string | number | boolean | null | IStatusMessage)[];
+}
+
+/** The English text fields beside it, structured (the server renders them in `display`). */
+export type IStatusTexts = Record<string, IStatusMessage>;
 
 export interface IStatusWarning {
   message: string;
   fix: string;
   severity: 'error' | 'warning' | 'info' | string;
   component: string;
+  i18n?: IStatusTexts;
 }
 
 /** `DeviceStatus.to_dict()` (schema "ascend-lab.status/1"). */
@@ -71,6 +82,8 @@ export interface IDeviceStatus {
   compatibility: ICompatibility;
   warnings: IStatusWarning[];
   collected_at: number;
+  /** `reason` and `summary` as templates and arguments, when they are messages. */
+  i18n?: IStatusTexts;
   /** Which Python environment the versions describe (a kernel's, the server's, or this one). */
   subject?: IStatusSubject;
 }

@@ -156,3 +156,63 @@ def test_the_summarys_health_in_chinese_like_the_status_bar():
     assert localize(ok.summary(), "zh") == "NPU 1x910B3 · HBM 10% · 2 个错误"
     with using("zh"):
         assert "NPU 1x910B3 · HBM 10% · 2 个错误" in ok._repr_html_()
+
+
+def test_a_structured_warning_renders_in_english_and_chinese_after_json():
+    """The JSON carries each warning's template and arguments; a reader in another process
+    (the server's ``display``) renders them in its language, nested messages too."""
+    from ascend_lab.i18n import msg
+    from ascend_lab.render.device_json import display
+
+    fix = msg(
+        "source {}   (or use the ascend-lab MindSpore kernel, which does it)", "/a b/set_env.sh"
+    )
+    status = DeviceStatus(
+        mode="ascend",
+        reason=msg("{} NPU chip{} found by npu-smi", 1, ""),
+        chips=[Chip(npu=0, chip=0, name="910B3", health="OK")],
+        warnings=[
+            StatusWarning(msg("NPU {} chip {} health is {}", 0, 1, "Alarm"), "fix", "error", "npu"),
+            StatusWarning(msg("ASCEND_OPP_PATH={} does not exist", XSS), fix, "error", "cann"),
+        ],
+    )
+    data = json.loads(status.to_json())
+    first = data["warnings"][0]
+    assert first["message"] == "NPU 0 chip 1 health is Alarm"  # the English field stays
+    assert first["i18n"]["message"] == {
+        "template": "NPU {} chip {} health is {}",
+        "args": [0, 1, "Alarm"],
+    }
+    assert "fix" not in first["i18n"]  # a plain string has no structure to carry
+    zh = display(data, "zh_CN")
+    assert zh["warnings"][0]["message"] == "NPU 0 芯片 1 的健康状态为 Alarm"
+    assert zh["reason"] == "npu-smi 找到 1 个 NPU 芯片"
+    assert (
+        zh["warnings"][1]["fix"]
+        == "source /a b/set_env.sh   （或使用 ascend-lab 的 MindSpore 内核，它会自动完成）"
+    )
+    assert zh["warnings"][1]["message"] == f"ASCEND_OPP_PATH={XSS} 不存在"  # escaped where shown
+    en = display(data, "en")
+    assert en["warnings"][0]["message"] == "NPU 0 chip 1 health is Alarm"
+    # a status without the structured entries (an older ascend-lab) still shows in English
+    del data["warnings"][0]["i18n"]
+    assert display(data, "zh_CN")["warnings"][0]["message"] in (
+        "NPU 0 chip 1 health is Alarm",
+        zh["warnings"][0]["message"],
+    )
+
+
+def test_a_structured_message_read_back_is_bounded():
+    from ascend_lab.i18n import from_json
+
+    assert from_json({"template": "{} and {}", "args": [1]}) is None  # too few arguments
+    assert from_json({"template": "x" * 5000, "args": []}) is None
+    assert from_json({"template": "{}", "args": [{"template": "{}", "args": [[1]]}]}) is None
+    deep: dict = {"template": "ok", "args": []}
+    for _ in range(10):
+        deep = {"template": "{}", "args": [deep]}
+    assert from_json(deep) is None
+    assert (
+        from_json({"template": "{} more warnings not shown", "args": [3]})
+        == "3 more warnings not shown"
+    )

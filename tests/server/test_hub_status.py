@@ -170,13 +170,16 @@ def test_with_the_hubs_chip_versions_are_judged_as_on_an_npu_machine(tmp_path, m
     assert machine.calls() == []
     assert data["mode"] == "ascend" and data["versions"]["cann"] is None
     # judged as with an NPU (the pinned MindSpore is newer than the table), not "runs on CPU"
-    assert data["compatibility"] == {
+    comp = dict(data["compatibility"])
+    structured = comp.pop("i18n")["message"]  # the message's template and arguments
+    assert comp == {
         "verdict": "unknown",
         "message": "MindSpore 2.8.0 is not in the compatibility table (check the CANN and "
         "driver it needs at https://www.mindspore.cn/docs/en/r2.8.0/RELEASE.html).",
         "expected": {},
         "install": [],
     }
+    assert structured["args"] == ["2.8.0", "https://www.mindspore.cn/docs/en/r2.8.0/RELEASE.html"]
 
 
 def test_an_instructors_server_shows_its_own_chip_not_the_whole_class(tmp_path, monkeypatch):
