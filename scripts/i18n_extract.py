@@ -71,6 +71,7 @@ MARKED_DIRS = (
     "ascend_lab/render/cards.py",
     "ascend_lab/render/profile_plot.py",
     "ascend_lab/report/view.py",  # `ascend-lab view BUNDLE` (wired in cli.py, issue #25)
+    "ascend_lab/report/course.py",  # `report --course` progress, the notebooks' bundle cells
     "ascend_lab/render/error_page.py",
     "ascend_lab/viewfile/sources.py",
     "ascend_lab/viewfile/weight_page.py",

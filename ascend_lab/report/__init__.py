@@ -5,8 +5,8 @@ Modules: :mod:`.machine` (npu-smi views, version files, set_env.sh, status, doct
 :mod:`.logs` (plog tails), :mod:`.trace_part` + :mod:`.trace_worker` (``--with-trace``),
 :mod:`.redact`, :mod:`.bundle` (manifest, archive), :mod:`.replay` (status/doctor from a
 bundle), :mod:`.view` (its traces as standalone HTML), :mod:`.npu` (bundles recorded on a
-real NPU, for the course). Nothing here imports MindSpore
-except the trace worker, in its own process.
+real NPU), :mod:`.course` (``--course``'s label and the course notebooks' bundle cells).
+Nothing here imports MindSpore except the trace worker, in its own process.
 """
 
 from typing import Any, List, Optional
@@ -18,6 +18,7 @@ __all__ = [
     "traces_html",
     "npu_bundles",
     "bundle_kernel_graphs",
+    "course_bundle_text",
 ]
 
 
@@ -59,3 +60,12 @@ def bundle_kernel_graphs(path: str) -> Any:
     from ascend_lab.report.npu import bundle_kernel_graphs as _graphs
 
     return _graphs(path)
+
+
+def course_bundle_text(
+    notebook: str, folder: Optional[str] = None, here: Any = None, device: str = "CPU"
+) -> str:
+    """What notebook 03, 05 or 10 prints of the course's recorded bundle beside ``here``."""
+    from ascend_lab.report.course import course_bundle_text as _text
+
+    return _text(notebook, folder, here, device)

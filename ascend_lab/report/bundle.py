@@ -91,6 +91,9 @@ class Bundle:
     # --with-trace: the backend MindSpore really compiled on ("Ascend" only on a real NPU:
     # the worker falls back to "CPU" when the Ascend backend cannot load, e.g. a fake machine)
     trace_device: Optional[str] = None
+    # --course: ``recorded_on`` and ``course`` (device kind, chip, versions, date), put into
+    # the manifest as they are (report/course.py)
+    labels: Dict[str, Any] = field(default_factory=dict)
 
     def add_text(self, path: str, text: str) -> None:
         self.texts[path] = text
@@ -151,6 +154,7 @@ class Bundle:
             "entries": [e.to_dict() for e in self.entries],
             "notes": list(self.notes),
             "trace_device": self.trace_device,
+            **self.labels,
         }
 
 

@@ -37,6 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "profile it and export its MindIR (imports MindSpore, ~15-60 s)",
     )
     parser.add_argument(
+        "--course",
+        action="store_true",
+        help="record the course's Conv+BN+ReLU for notebooks 03, 05 and 10: --with-trace "
+        "(jit_level O0 and O1, and O2 on an NPU; its profile), labelled recorded_on: ascend or "
+        "cpu with the device, chip, versions and date, written into the course's "
+        "notebooks/bundles/ unless --out is given",
+    )
+    parser.add_argument(
         "--redact",
         dest="redact",
         action="store_true",
@@ -79,6 +87,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _print_progress(line: str) -> None:
+    print("ascend-lab report: " + line, file=sys.stderr, flush=True)
+
+
 def run(args: Any) -> int:
     from ascend_lab.report.make import ReportOptions, make_report, warn_no_redact
 
@@ -92,9 +104,13 @@ def run(args: Any) -> int:
             return 2
     if not args.redact:
         warn_no_redact()
+    # the trace takes a while: say what is running
+    progress = _print_progress if args.with_trace or args.course else None
     options = ReportOptions(
         out=args.out,
         with_trace=args.with_trace,
+        course=args.course,
+        progress=progress,
         redact=args.redact,
         logs=list(args.log),
         budget_seconds=args.budget,

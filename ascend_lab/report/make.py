@@ -1,14 +1,16 @@
 """``make_report()``: collect, redact, cap and write one archive; the summary to print."""
 
 import getpass
+import json
 import os
 import platform
 import socket
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from ascend_lab.i18n import _
 from ascend_lab.report.bundle import Bundle, write_archive
 from ascend_lab.report.logs import collect_logs
 from ascend_lab.report.machine import Budget, collect_machine
@@ -29,6 +31,10 @@ class ReportOptions:
     budget_seconds: Optional[float] = None  # default: 120 s, 600 s with the trace
     max_mb: float = DEFAULT_MAX_MB
     npu_smi_timeout: float = DEFAULT_NPU_SMI_TIMEOUT
+    # --course: --with-trace, labelled (recorded_on, device, chip, versions, date) and written
+    # into the course's notebooks/bundles/ unless `out` is given (report/course.py)
+    course: bool = False
+    progress: Optional[Callable[[str], None]] = None  # told each phase and trace step
 
 
 def identity() -> Dict[str, List[str]]:
@@ -61,18 +67,31 @@ def default_out() -> str:
 
 def make_report(options: ReportOptions) -> Tuple[str, str]:
     """Write the archive; return ``(its path, a short summary)``. Never needs root."""
+    from ascend_lab.report import course
+
+    with_trace = options.with_trace or options.course
     budget_seconds = options.budget_seconds or (
-        DEFAULT_TRACE_BUDGET_SECONDS if options.with_trace else DEFAULT_BUDGET_SECONDS
+        DEFAULT_TRACE_BUDGET_SECONDS if with_trace else DEFAULT_BUDGET_SECONDS
     )
     budget = Budget(budget_seconds)
     bundle = Bundle()
+    say = options.progress or (lambda _line: None)
+    say(_(course.COLLECTING))
     status = collect_machine(bundle, budget, options.npu_smi_timeout)
     collect_logs(bundle, budget, options.logs)
-    if options.with_trace:
+    if with_trace:
         from ascend_lab.report.trace_part import collect_trace
 
+        say(_(course.TRACING))
         device = "Ascend" if status.get("mode") == "ascend" else "CPU"
-        collect_trace(bundle, budget, device)
+        collect_trace(bundle, budget, device, tell=options.progress)
+    out = options.out
+    if options.course:
+        bundle.labels = course.course_label(
+            status, json.loads(bundle.texts.get("versions.json") or "{}"), bundle.trace_device
+        )
+        out = out or course.default_course_out(bundle.labels)
+    say(_(course.PACKING))
     if not options.redact:
         bundle.notes.append("--no-redact: nothing was replaced; read every file before sharing")
     ident = identity()
@@ -83,8 +102,14 @@ def make_report(options: ReportOptions) -> Tuple[str, str]:
     )
     max_bytes = int(options.max_mb * 1024 * 1024)
     files = bundle.finish(redactor, options.redact, max_bytes, budget.started, budget_seconds)
-    target = write_archive(files, options.out or default_out())
-    return target, summary(bundle, status, target, redactor, options, budget)
+    target = write_archive(files, out or default_out())
+    text = summary(bundle, status, target, redactor, options, budget)
+    if options.course:
+        on = bundle.labels.get("recorded_on")
+        text += "\n" + _(course.WROTE_COURSE).format(
+            "Ascend" if on == "ascend" else _(course.NOT_NPU), target
+        )
+    return target, text
 
 
 def summary(

@@ -9,7 +9,7 @@ fake Ascend machine of the tests names a 910B3 but traced on CPU.
 import json
 import os
 import tempfile
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ascend_lab.report.bundle import MANIFEST, TOP, BundleError, open_tar, read_bundle
 
@@ -36,11 +36,15 @@ def read_manifest(path: str) -> Dict[str, Any]:
 
 def recorded_on_npu(manifest: Dict[str, Any]) -> bool:
     """Did this manifest's machine trace the course's net on a real NPU?"""
-    if manifest.get("trace_device") != "Ascend":
-        return False
+    return manifest.get("trace_device") == "Ascend" and traced(manifest)
+
+
+def traced(manifest: Dict[str, Any]) -> bool:
+    """Did this manifest's machine keep the course net's ``jit_level=O0`` IR dumps?"""
     return any(
         e.get("item") == "IR dumps, jit_level=O0" and e.get("status") == "ok"
         for e in manifest.get("entries") or []
+        if isinstance(e, dict)
     )
 
 
@@ -60,10 +64,9 @@ def course_bundle_folder() -> Optional[str]:
     return None
 
 
-def npu_bundles(folder: Optional[str] = None) -> List[str]:
-    """Paths of the ``.tar.gz`` bundles in ``folder`` (default: the course's ``bundles/``)
-    whose manifest says they were recorded on a real NPU, sorted by name. Unreadable
-    archives are left out."""
+def bundle_manifests(folder: Optional[str] = None) -> List[Tuple[str, Dict[str, Any]]]:
+    """``[(path, manifest)]`` of the readable ``.tar.gz`` bundles in ``folder`` (default: the
+    course's ``bundles/``), sorted by name. Unreadable archives are left out."""
     folder = course_bundle_folder() if folder is None else folder
     if folder is None or not os.path.isdir(folder):
         return []
@@ -73,11 +76,19 @@ def npu_bundles(folder: Optional[str] = None) -> List[str]:
         if not name.endswith(".tar.gz") or not os.path.isfile(path):
             continue
         try:
-            if recorded_on_npu(read_manifest(path)):
-                out.append(path)
+            manifest = read_manifest(path)
         except BundleError:
             continue
+        if isinstance(manifest, dict):
+            out.append((path, manifest))
     return out
+
+
+def npu_bundles(folder: Optional[str] = None) -> List[str]:
+    """Paths of the ``.tar.gz`` bundles in ``folder`` (default: the course's ``bundles/``)
+    whose manifest says they were recorded on a real NPU, sorted by name. Unreadable
+    archives are left out."""
+    return [path for path, manifest in bundle_manifests(folder) if recorded_on_npu(manifest)]
 
 
 def bundle_kernel_graphs(path: str) -> Dict[str, Any]:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import List, Tuple
+from typing import Callable, List, Optional, Set, Tuple
 
 from ascend_lab.doctor.intake import read_tail_file
 from ascend_lab.parsers.regular_file import read_gated
@@ -70,7 +70,53 @@ def _add_capped(bundle: Bundle, folder: str, dest: str, cap: int, item: str) -> 
     bundle.record(item, "ok", path=dest, detail=detail, truncated=bool(skipped))
 
 
-def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
+def _report_steps(out: str, told: Set[int], progress: Callable[[str], None]) -> None:
+    """Tell ``progress`` the worker's steps finished since the last call (its worker.json)."""
+    from ascend_lab.i18n import _
+    from ascend_lab.report.course import STEP_DONE
+
+    try:
+        with open(os.path.join(out, "worker.json"), encoding="utf-8") as f:
+            steps = json.load(f).get("steps", [])
+    except (OSError, ValueError, AttributeError):
+        return  # not written yet, or half written: read again on the next tick
+    for i, s in enumerate(steps):
+        if i not in told and isinstance(s, dict):
+            told.add(i)
+            progress(
+                _(STEP_DONE).format(s.get("step"), s.get("status"), float(s.get("seconds") or 0))
+            )
+
+
+def _wait(
+    proc: "subprocess.Popen[bytes]",
+    timeout: float,
+    out: str,
+    progress: Optional[Callable[[str], None]],
+) -> None:
+    """Wait for the worker up to ``timeout`` s, telling ``progress`` each step it finishes."""
+    if progress is None:
+        proc.wait(timeout=timeout)
+        return
+    told: Set[int] = set()
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            proc.wait(timeout=max(0.0, min(1.0, deadline - time.monotonic())))
+            break
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                raise
+        _report_steps(out, told, progress)
+    _report_steps(out, told, progress)
+
+
+def collect_trace(
+    bundle: Bundle,
+    budget: Budget,
+    device: str,
+    tell: Optional[Callable[[str], None]] = None,
+) -> None:
     work = tempfile.mkdtemp(prefix="ascend-lab-report-trace-")
     out = os.path.join(work, "out")
     timeout = budget.timeout(budget.left() - 5)  # leave time to pack the archive
@@ -91,7 +137,7 @@ def collect_trace(bundle: Bundle, budget: Budget, device: str) -> None:
                 start_new_session=True,
             )
             try:
-                proc.wait(timeout=timeout)
+                _wait(proc, timeout, out, tell)
             except subprocess.TimeoutExpired:
                 timed_out = True
                 os.killpg(proc.pid, signal.SIGKILL)
