@@ -36,6 +36,7 @@ class CompatRow:
 
 
 def rows_from_data(data: Dict[str, Any]) -> List[CompatRow]:
+    """The rows that pair a MindSpore release with a CANN release (``cann`` not null)."""
     return [
         CompatRow(
             mindspore_min=str(r["mindspore_min"]),
@@ -44,6 +45,17 @@ def rows_from_data(data: Dict[str, Any]) -> List[CompatRow]:
             driver=None if r.get("driver") is None else str(r["driver"]),
         )
         for r in data["rows"]
+        if r.get("cann") is not None
+    ]
+
+
+def unpaired_from_data(data: Dict[str, Any]) -> List[CompatRow]:
+    """The rows of releases no public page pairs with a CANN release (``cann`` null): the
+    status says where to check them instead of "not in the table". ``cann`` is ""."""
+    return [
+        CompatRow(str(r["mindspore_min"]), str(r["mindspore_max"]), "")
+        for r in data["rows"]
+        if r.get("cann") is None
     ]
 
 
@@ -53,7 +65,7 @@ class HdkRow:
 
     cann: str  # a release ("8.5.0") or a series ("9.1.X": any 9.1 release)
     hdk: str  # the HDK release paired with it
-    hdk_min: str  # the oldest HDK line (major.minor) it supports
+    hdk_min: Optional[str] = None  # the oldest HDK line (major.minor) it supports, if stated
 
     def has_cann(self, version: str) -> bool:
         if self.cann.upper().endswith(".X"):
@@ -68,7 +80,11 @@ def _line(version: str) -> Tuple[Any, ...]:
 
 def hdk_rows_from_data(data: Dict[str, Any]) -> List[HdkRow]:
     return [
-        HdkRow(cann=str(r["cann"]), hdk=str(r["hdk"]), hdk_min=str(r["hdk_min"]))
+        HdkRow(
+            cann=str(r["cann"]),
+            hdk=str(r["hdk"]),
+            hdk_min=None if r.get("hdk_min") is None else str(r["hdk_min"]),
+        )
         for r in data.get("cann_hdk", [])
     ]
 
@@ -107,6 +123,11 @@ def load_table() -> List[CompatRow]:
     return list(_cache)
 
 
+def load_unpaired() -> List[CompatRow]:
+    """The releases ``compat.json`` lists with no public CANN pairing (``cann`` null)."""
+    return unpaired_from_data(_load())
+
+
 def load_hdk_table() -> List[HdkRow]:
     """The CANN <-> HDK rows of ``compat.json``."""
     return hdk_rows_from_data(_load())
@@ -125,7 +146,7 @@ def check_hdk(
 ) -> Optional[StatusWarning]:
     """A warning when the driver is older than the oldest HDK line CANN's notes support."""
     row = hdk_for(cann, table)
-    if row is None or not driver or _line(driver) >= _line(row.hdk_min):
+    if row is None or not row.hdk_min or not driver or _line(driver) >= _line(row.hdk_min):
         return None
     return StatusWarning(
         msg(
@@ -209,15 +230,22 @@ def _check_mindspore(
         return comp, warnings
 
     if not ms_rows:
-        comp = Compatibility(
-            "unknown",
-            msg(
+        where = where_to_check(mindspore)
+        if table is None and any(r.has_mindspore(mindspore) for r in load_unpaired()):
+            message = msg(
+                "No public page pairs MindSpore {} with a CANN release yet (check the CANN and "
+                "driver it needs at {}).",
+                mindspore,
+                where,
+            )
+        else:
+            message = msg(
                 "MindSpore {} is not in the compatibility table (check the CANN and driver it "
                 "needs at {}).",
                 mindspore,
-                where_to_check(mindspore),
-            ),
-        )
+                where,
+            )
+        comp = Compatibility("unknown", message)
         target = ms_for_cann()
         if target and cann:
             pairs = msg(" CANN {} pairs with MindSpore {}.", cann, cann_rows[-1].mindspore_text())
@@ -315,3 +343,97 @@ def _check_mindspore(
         ),
         warnings,
     )
+
+
+@dataclass(frozen=True)
+class OpsRow:
+    """CANN >= 8.5: an ops package release and the toolkit releases CANN's notes pair it
+    with (``compat.json``'s ``ops_toolkit``)."""
+
+    ops: str
+    toolkits: Tuple[str, ...]
+
+
+def ops_rows_from_data(data: Dict[str, Any]) -> List[OpsRow]:
+    return [
+        OpsRow(ops=str(r["ops"]), toolkits=tuple(str(t) for t in r["toolkits"]))
+        for r in data.get("ops_toolkit", [])
+    ]
+
+
+def load_ops_table() -> List[OpsRow]:
+    """The ops <-> toolkit rows of ``compat.json``."""
+    return ops_rows_from_data(_load())
+
+
+# the first release whose toolkit and ops packages are installed (and upgraded) separately;
+# CANN's install guide: independent upgrade is supported from CANN 8.5.0 on
+SPLIT_OPS_FROM = "8.5.0"
+
+
+def check_packages(
+    toolkit: Optional[str],
+    ops: Optional[str],
+    ops_package: Optional[str] = None,
+    table: Optional[List[OpsRow]] = None,
+) -> List[StatusWarning]:
+    """Warnings when the ops package and the toolkit of one install do not belong together,
+    as far as CANN's release notes and install guide say: an ops package (CANN >= 8.5) on
+    a toolkit older than 8.5.0, or an ops release whose notes pair it with other toolkits."""
+    if not toolkit or not ops or same_release(toolkit, ops):
+        return []
+    package = ops_package or "Ascend-cann-<chip>-ops"
+    if version_key(toolkit) < version_key(SPLIT_OPS_FROM):
+        return [
+            StatusWarning(
+                msg(
+                    "The ops package {} {} is installed on CANN toolkit {}; ops and toolkit are "
+                    "only upgraded separately from CANN {} on",
+                    package,
+                    ops,
+                    toolkit,
+                    SPLIT_OPS_FROM,
+                ),
+                msg(
+                    "Install CANN toolkit {} (Ascend-cann-toolkit_{}_linux-<arch>.run), or "
+                    "remove the ops package and reinstall the kernels package of toolkit {}",
+                    ops,
+                    ops,
+                    toolkit,
+                ),
+                "error",
+                "cann",
+            )
+        ]
+    rows = load_ops_table() if table is None else table
+    row = next((r for r in rows if same_release(r.ops, ops)), None)
+    if row is None or any(same_release(t, toolkit) for t in row.toolkits):
+        return []
+    # a toolkit newer than every release whose notes were read: those notes cannot name it
+    newest = max((t for r in rows for t in r.toolkits), key=version_key)
+    if version_key(toolkit) > version_key(newest):
+        return []
+    return [
+        StatusWarning(
+            msg(
+                "The ops package {} {} is installed on CANN toolkit {}; CANN's release notes "
+                "pair ops {} with toolkit {}",
+                package,
+                ops,
+                toolkit,
+                ops,
+                ", ".join(row.toolkits),
+            ),
+            msg(
+                "Install {} {} (the ops release of toolkit {}), or a toolkit the notes pair "
+                "with ops {}; upgrading the toolkit removes the ops package, so install ops "
+                "after it",
+                package,
+                toolkit,
+                toolkit,
+                ops,
+            ),
+            "warning",
+            "cann",
+        )
+    ]

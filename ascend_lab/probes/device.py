@@ -399,6 +399,7 @@ def _collect(
             )
         if not inst.cann:
             warnings.append(cann_not_found(inst))
+        warnings.extend(compat.check_packages(inst.cann, inst.ops, inst.ops_package))
         chosen = environment_not_latest(inst)
         if chosen is not None:
             warnings.append(chosen)

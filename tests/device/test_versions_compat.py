@@ -176,31 +176,39 @@ def test_version_file_that_is_a_directory(tmp_path):
 
 def test_table_rows_from_the_release_notes():
     rows = compat.load_table()
-    assert len(rows) == 13
+    assert len(rows) == 13  # and 3 releases no public page pairs (load_unpaired)
     pairs = {(r.mindspore_min, r.mindspore_max): (r.cann, r.driver) for r in rows}
     assert pairs[("2.3.0", "2.3.1")] == ("8.0.RC2", "24.1.RC2")
     assert pairs[("2.2.10", "2.2.14")] == ("7.0.0", None)
     assert pairs[("2.7.0", "2.7.0")] == ("8.2.RC1", "25.2.0")
     assert pairs[("2.7.2", "2.7.2")] == ("8.5.0", "25.5.0")
     assert pairs[("2.9.0", "2.9.0")] == ("9.0.0", "26.0.RC1")
-    # Huawei's quick-install guides of 23.0.RC1 / 23.0.RC2 name the MindSpore of each CANN
-    assert pairs[("2.0.0rc1", "2.0.0rc1")] == ("6.3.RC1", None)
-    assert pairs[("2.1.0", "2.1.0")] == ("6.3.RC2", None)
+    # Huawei's quick-install guides of 23.0.RC1 / 23.0.RC2 name the MindSpore of each CANN;
+    # MindSpore's own install pages of r2.0 / r2.1 name the CANN of 2.0.0 and 2.1.1
+    assert pairs[("2.0.0rc1", "2.0.0")] == ("6.3.RC1", "23.0.RC1")
+    assert pairs[("2.1.0", "2.1.1")] == ("6.3.RC2", None)
 
 
-def test_every_row_cites_its_page_and_undocumented_releases_have_no_row():
+def test_every_row_cites_its_page_and_unpaired_releases_say_where_to_check():
     with open(compat._TABLE_PATH, encoding="utf-8") as f:
         data = json.load(f)
     for row in data["rows"]:
         assert row["source"].startswith(
-            ("https://www.mindspore.cn/", "https://www.hiascend.com/", "https://hiascend.com/")
+            (
+                "https://www.mindspore.cn/",
+                "https://www.hiascend.com/",
+                "https://hiascend.com/",
+                "https://gitee.com/mindspore/docs/",
+            )
         ), row
-    # every 2.x release without a documented CANN pairing: a note and no row (never a guess)
-    assert set(data["not_in_table"]) == {"2.0.0", "2.1.1", "2.8.0", "2.10.0", "2.11.0"}
-    for version in data["not_in_table"]:
+    # every 2.x release without a documented CANN pairing: a row with cann null and a
+    # note (never a guess)
+    unpaired = [r["mindspore_min"] for r in data["rows"] if r["cann"] is None]
+    assert unpaired == ["2.8.0", "2.10.0", "2.11.0"]
+    for version in unpaired:
         assert not any(r.has_mindspore(version) for r in compat.load_table())
         c, _ = compat.check(version, "8.5.0", "25.5.0")
-        assert c.verdict == "unknown" and "not in the compatibility table" in c.message
+        assert c.verdict == "unknown" and "No public page pairs" in c.message
         # ... and it says where to check: that release's notes
         page = f"https://www.mindspore.cn/docs/en/r{version}/RELEASE.html"
         assert f"(check the CANN and driver it needs at {page})" in c.message
@@ -216,7 +224,7 @@ def test_an_unknown_pairing_says_where_to_check_it():
     # no page per release candidate or odd text: the list of releases
     for odd in ("2.6.0rc1", "2.x", "", None, "2.10.0/../../x"):
         assert compat.where_to_check(odd) == "https://www.mindspore.cn/versions"
-    c, _ = compat.check("2.6.0rc1", None, None)
+    c, _ = compat.check("2.7.0rc1", None, None)
     assert "https://www.mindspore.cn/versions" in c.message
 
 

@@ -52,7 +52,7 @@ BEHAVIOURS = (
     "flood",
     "flood_stderr",
 )
-# compat.json has no row for MindSpore 2.8.0 (its "not_in_table" note says why), so with the
+# compat.json pairs MindSpore 2.8.0 with no CANN (its row's note says why), so with the
 # fixture tree (CANN 8.3.RC2, driver 24.1.rc1) the verdict is "unknown" and the status has no
 # compatibility warning. Tests that need "match" or "mismatch" pin another version.
 PINNED_MINDSPORE = "2.8.0"
