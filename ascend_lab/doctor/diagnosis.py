@@ -17,6 +17,7 @@ from ascend_lab.doctor.codes import CodeNote, explain, find_codes
 from ascend_lab.doctor.intake import cut_long_lines, limits_from_env, line_note
 from ascend_lab.doctor.knowledge import Entry
 from ascend_lab.doctor.match import Match, match_text
+from ascend_lab.doctor.sizes import MemoryNumbers, memory_numbers
 from ascend_lab.i18n import N_, _, current, msg
 
 NEXT_STEPS = (  # translated where they are shown (render.py)
@@ -54,6 +55,10 @@ RANK_LABELS = {  # how sure a finding is (Finding.rank), shown beside it; transl
 }
 
 
+MEMORY_TOPICS = frozenset({"oom-device", "oom-host", "impossible-size"})
+IMPOSSIBLE = "impossible-size"
+
+
 @dataclass
 class Finding:
     """One recognised cause, with the line of the text that shows it.
@@ -70,6 +75,7 @@ class Finding:
     rank: str = "signature"
     code: Optional[CodeNote] = None  # the code a "code"/"family" finding explains (English)
     generic: bool = False  # only a generic line matched (:func:`tier`)
+    memory: Optional[MemoryNumbers] = None  # the sizes an out-of-memory text states
 
     @property
     def id(self) -> str:
@@ -78,8 +84,12 @@ class Finding:
     @property
     def topics(self) -> Tuple[str, ...]:
         """What the failure is (topics.json), first = the main one; a code finding also
-        carries "code:<CODE>" and "family:<X>"."""
-        return self.entry.topics
+        carries "code:<CODE>" and "family:<X>". A request of an impossible size (the text's
+        numbers, :mod:`.sizes`) is first of all that."""
+        topics = self.entry.topics
+        if self.memory is not None and self.memory.impossible and topics[:1] != (IMPOSSIBLE,):
+            return (IMPOSSIBLE,) + tuple(t for t in topics if t != IMPOSSIBLE)
+        return topics
 
     def note(self, lang: Optional[str] = None) -> Optional[CodeNote]:
         """The code's note in ``lang`` (default: the reader's language)."""
@@ -127,6 +137,7 @@ class Finding:
             "detail": self.detail,
             "confirmation": self.confirmation.to_dict() if self.confirmation else None,
             "code": self.code.to_dict() if self.code is not None else None,
+            "memory": self.memory.to_dict() if self.memory is not None else None,
         }
 
 
@@ -363,6 +374,14 @@ def order_findings(findings: Sequence[Finding]) -> List[Finding]:
     return sorted(findings, key=tier)  # stable: the order within a tier is kept
 
 
+def add_memory_numbers(findings: Sequence[Finding], text: str) -> None:
+    """Give the first out-of-memory finding the sizes the text states (:mod:`.sizes`)."""
+    for f in findings:
+        if MEMORY_TOPICS.intersection(f.entry.topics):
+            f.memory = memory_numbers(text)
+            return
+
+
 def unsure_between(findings: Sequence[Finding]) -> List[Finding]:
     """The competing first findings when the doctor cannot tell which came first, else [].
 
@@ -424,6 +443,7 @@ def diagnose(
         diag.error_codes = find_codes(_SPACES.sub(" ", examined))
         diag.findings += code_findings(examined, diag.error_codes, diag.findings)
         diag.findings = order_findings(diag.findings)
+        add_memory_numbers(diag.findings, examined)
         diag.unsure = unsure_between(diag.findings)
         if diag.text_lines == 1:
             checked = msg("{} ({} line) against {} known problems", source, 1, _kb_size())

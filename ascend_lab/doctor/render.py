@@ -139,11 +139,15 @@ def render_text(diag: Any) -> str:
             tag = "" if e.kind == "error" else f" [{_(e.kind)}]"
             out.append(f"{i}. {f.title}{tag} ({_rank_label(f)})")
             if f.code is not None:
+                if f.memory is not None:
+                    out.append(_("   Sizes:    {}").format(f.memory.summary()))
                 out.extend(_code_finding_text(f.note()))
                 continue
             out.append(_("   Term:     {}").format(e.text("term", lang)))
             for n, line in f.evidence:
                 out.append(_("   Evidence: line {}: {}").format(n, line))
+            if f.memory is not None:
+                out.append(_("   Sizes:    {}").format(f.memory.summary()))
             out.append(_("   Cause:    {}").format(e.text("cause", lang)))
             out.append(_("   Fix:"))
             for step in e.text("fix", lang):
@@ -356,6 +360,8 @@ def _finding_html(i: int, f: Any) -> str:
         + "</div>",
     ]
     parts.append(_evidence_html(f))
+    if f.memory is not None:
+        parts.append(_b(_("Sizes:")) + " " + html.escape(f.memory.summary()) + "</div>")
     parts.append(_b(_("Cause:")) + " " + _rich(e.text("cause", lang)) + "</div>")
     parts.append(_b(_("Fix:")) + _list(e.text("fix", lang)) + "</div>")
     parts.append('<div style="' + _MUTED + '">' + _rich(e.text("explanation", lang)) + "</div>")

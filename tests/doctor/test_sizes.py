@@ -1,0 +1,66 @@
+"""The sizes an out-of-memory text states are read and said (issue #36), in English and
+Chinese; an impossible size says it points at corrupted data. The texts are the
+knowledge base's real examples (their sources are in knowledge.json)."""
+
+import pytest
+
+from ascend_lab.doctor import diagnose_text
+from ascend_lab.doctor.knowledge import load_entries
+from ascend_lab.doctor.sizes import human, memory_numbers
+from ascend_lab.i18n import using
+
+GIB = 1 << 30
+
+
+def _example(rule, index):
+    return next(e for e in load_entries() if e.id == rule).examples[index]
+
+
+@pytest.mark.parametrize(
+    "rule, index, asked, free, total",
+    [
+        ("torch-npu-oom", 1, 2 * GIB, int(1.8 * GIB), int(60.96 * GIB)),
+        ("device-oom", 2, 8 * GIB, None, None),  # "alloc size: 8589934592B."
+        ("device-oom", 1, 30 * GIB, None, None),  # "Malloc device memory failed, size[...]"
+        ("device-oom", 6, 241827840, 0, None),  # "free memory size[0] ... required size[...]"
+        ("device-oom", 7, 301990400, None, 29464985600),  # "alloc size : ... total mem size"
+        ("device-oom", 9, 30 * GIB, None, None),  # halMemAlloc failed: ... size=
+    ],
+)
+def test_each_stack_s_wording_of_the_sizes_is_read(rule, index, asked, free, total):
+    found = memory_numbers(_example(rule, index))
+    assert (found.asked, found.free, found.total) == (asked, free, total)
+    assert not found.impossible
+
+
+def test_the_finding_states_the_sizes_in_english_and_chinese():
+    text = _example("torch-npu-oom", 1)
+    diag = diagnose_text(text)
+    assert diag.findings[0].memory is not None
+    assert "asked for 2 GiB with 1.8 GiB free (of 60.96 GiB in all)" in diag.to_text()
+    assert diag.to_dict()["findings"][0]["memory"]["asked_bytes"] == 2 * GIB
+    with using("zh_CN"):
+        shown = diagnose_text(text).to_text()
+    assert "申请了 2 GiB，空闲仅 1.8 GiB" in shown
+
+
+def test_an_impossible_size_points_at_corrupted_data():
+    diag = diagnose_text(_example("impossible-allocation", 0))  # "more than 1EB"
+    f = diag.findings[0]
+    assert f.memory.impossible and f.topics[0] == "impossible-size"
+    assert "corrupted data or a wrong shape" in diag.to_text()
+    # a device-memory wording with a size no device needs reads as that, first
+    text = "RuntimeError: Malloc device memory failed, size[18446744073709551104], ret[207001]"
+    diag = diagnose_text(text)
+    assert diag.findings[0].topics[0] == "impossible-size"
+    assert "16 EiB" in diag.to_text()
+    negative = memory_numbers("Out of Memory!!! Request memory size: -4096B, Memory Statistic:")
+    assert negative.impossible and human(negative.asked) == "-4 KiB"
+
+
+def test_no_sizes_no_line_and_numbers_are_bounded():
+    assert memory_numbers("EL0004: Failed to allocate memory.") is None
+    assert diagnose_text(_example("device-oom", 4)).findings[0].memory is None
+    # a number is read to 20 digits at most (the regexes are linear: the knowledge loader's
+    # backtracking check passes them); a longer run of digits is not a size
+    assert memory_numbers("Tried to allocate " + "9" * 200_000 + " alloc size: x") is None
