@@ -25,7 +25,8 @@ NOTEBOOK_MODULES = (
     "nb06_training_mixed_precision",
     "nb07_deployment",
     "nb08_parallel_training",
-    "nb09_troubleshooting_and_migration",
+    "nb09_migration",
+    "nb09b_troubleshooting",
     "nb10_day_one_on_ascend",
 )
 EXERCISES: Dict[str, Tuple[Exercise, ...]] = {

@@ -19,7 +19,8 @@ EXPECTED = [
     "06_training_mixed_precision.ipynb",
     "07_deployment.ipynb",
     "08_parallel_training.ipynb",
-    "09_troubleshooting_and_migration.ipynb",
+    "09_migration.ipynb",
+    "09b_troubleshooting.ipynb",
     "10_day_one_on_ascend.ipynb",
 ]
 

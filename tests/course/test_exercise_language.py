@@ -147,8 +147,18 @@ def cases(tmp_path):
 
 # tested below with a real net; the #28 experiments (02.1, 03.1, 03.2: the check traces or
 # runs the net itself) in both languages in test_exercises.py; 06.3 (it runs
-# compare_numerics) in test_numerics_exercise.py
-NEED_MINDSPORE = {("02", 1), ("03", 1), ("03", 2), ("03", 3), ("05b", 1), ("06", 3)}
+# compare_numerics) in test_numerics_exercise.py; 09b.1 and 09b.2 (compare_numerics, a graph-mode
+# Cell) below
+NEED_MINDSPORE = {
+    ("02", 1),
+    ("03", 1),
+    ("03", 2),
+    ("03", 3),
+    ("05b", 1),
+    ("06", 3),
+    ("09b", 1),
+    ("09b", 2),
+}
 
 
 def test_the_cases_cover_every_exercise(tmp_path):
@@ -346,3 +356,23 @@ def test_tr_picks_the_label_of_the_notebook_edition(tmp_path, monkeypatch):
     monkeypatch.chdir(course)
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")  # the English course folder stays English
     assert tr("Memory over steps", "各步的内存") == "Memory over steps"
+
+
+@pytest.mark.mindspore
+def test_first_divergence_and_element_if_in_both_languages(tmp_path):
+    from tests.course.test_wrong_answers import _gelu_port_case, element_if_cells
+
+    right_cell, wrongs = element_if_cells()
+    cases = {
+        1: ("act", "fc2", _gelu_port_case(tmp_path)),
+        2: (right_cell, wrongs["if (a > 0).all(): one branch for every element"], {}),
+    }
+    for number, (right, wrong, context) in cases.items():
+        q = exercises("09b")[number - 1]
+        for lang in ("en", "zh"):
+            kind, message = q.verdict(right, lang=lang, **context)
+            assert kind == "right", (number, lang, message)
+            kind, pointer = q.verdict(wrong, lang=lang, **context)
+            assert kind == "wrong", (number, lang, pointer)
+            has_cjk = bool(CJK.search(message)) and bool(CJK.search(pointer))
+            assert has_cjk == (lang == "zh"), (number, lang, message, pointer)

@@ -657,6 +657,105 @@ def case_09_1(tmp_path):
     )
 
 
+def _gelu_port_case(tmp_path):
+    """09b's port and reference, built as the notebook builds them: the port uses GELU where
+    the original (the reference outputs) used ReLU; its weight and epsilon are right."""
+    import mindspore as ms
+    from mindspore import nn
+
+    rng = np.random.default_rng(9)
+    d_in, d_out = 16, 4
+    w1 = (rng.standard_normal((d_in, d_in)) / 4).astype(np.float32)
+    b1 = (rng.standard_normal(d_in) * 1e-3).astype(np.float32)
+    g = rng.uniform(0.5, 1.5, d_in).astype(np.float32)
+    w2 = (rng.standard_normal((d_out, d_in)) / 4).astype(np.float32)
+    x = (rng.standard_normal((8, d_in)) * 1e-3).astype(np.float32)
+    h1 = x @ w1.T + b1
+    norm = (h1 - h1.mean(-1, keepdims=True)) / np.sqrt(h1.var(-1, keepdims=True) + 1e-5) * g
+    act = np.maximum(norm, 0)
+    ref = {"fc1": h1, "norm": norm, "act": act, "fc2": act @ w2.T, "(net)": act @ w2.T}
+    path = str(tmp_path / "reference.npz")
+    np.savez(path, **{k: v.astype(np.float32) for k, v in ref.items()})
+
+    class Port(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Dense(d_in, d_in)
+            self.norm = nn.LayerNorm((d_in,), epsilon=1e-5)
+            self.act = nn.GELU()
+            self.fc2 = nn.Dense(d_in, d_out)
+
+        def construct(self, a):
+            return self.fc2(self.act(self.norm(self.fc1(a))))
+
+    port = Port()
+    for param, value in [
+        (port.fc1.weight, w1),
+        (port.fc1.bias, b1),
+        (port.norm.gamma, g),
+        (port.norm.beta, np.zeros(d_in, np.float32)),
+        (port.fc2.weight, w2),
+        (port.fc2.bias, np.zeros(d_out, np.float32)),
+    ]:
+        param.set_data(ms.Tensor(value))
+    return dict(port=port, reference=path, x=x)
+
+
+def case_09b_1(tmp_path):
+    return (
+        _gelu_port_case(tmp_path),
+        "act",
+        {
+            "the layer before, which still agrees": "norm",
+            "the first layer": "fc1",
+            "the layer after, which only inherits the error": "fc2",
+            "the net's output": "(net)",
+            "the Cell's class": "GELU",
+        },
+    )
+
+
+def element_if_cells():
+    """Cells for 09b.2: the right one and the mistakes a learner makes."""
+    from mindspore import nn, ops
+
+    class ElementIf(nn.Cell):
+        def construct(self, a):
+            return ops.select(a > 0, a, -a)
+
+    class TensorIf(nn.Cell):  # the notebook's error, unchanged
+        def construct(self, a):
+            if a > 0:
+                return a
+            return -a
+
+    class AllIf(nn.Cell):  # the doctor's first fix: one scalar decides for every element
+        def construct(self, a):
+            if (a > 0).all():
+                return a
+            return -a
+
+    class Swapped(nn.Cell):
+        def construct(self, a):
+            return ops.select(a > 0, -a, a)
+
+    class Relu(nn.Cell):
+        def construct(self, a):
+            return ops.relu(a)
+
+    return ElementIf, {
+        "a Python if on the tensor": TensorIf,
+        "if (a > 0).all(): one branch for every element": AllIf,
+        "the branches swapped": Swapped,
+        "ReLU (drops the negative side)": Relu,
+    }
+
+
+def case_09b_2(tmp_path):
+    right, wrongs = element_if_cells()
+    return ({}, right, wrongs)
+
+
 PURE = {
     "00.1": case_00_1,
     "00.2": case_00_2,
@@ -686,6 +785,8 @@ WITH_MINDSPORE = {
     "05b.1": case_05b_1,
     "06.3": case_06_3,
     "09.1": case_09_1,
+    "09b.1": case_09b_1,
+    "09b.2": case_09b_2,
 }
 WITH_PLANS = {"04.1": case_04_1, "04.2": case_04_2, "04.3": case_04_3}
 

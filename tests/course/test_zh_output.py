@@ -1,6 +1,7 @@
-"""The Chinese edition prints Chinese (issue #29): a zh run of every notebook (00-10 with 05b:
-the status card, MindIR, passes, memory plans, profiles, the Conv2d chain, host and device,
-training and mixed precision, deployment, parallel training, troubleshooting, day one), as
+"""The Chinese edition prints Chinese (issue #29): a zh run of every notebook (00-10 with 05b
+and 09b: the status card, MindIR, passes, memory plans, profiles, the Conv2d chain, host and
+device, training and mixed precision, deployment, parallel training, migration,
+troubleshooting, day one), as
 shipped, in the zh folder (as a learner's kernel starts there), prints no English sentence
 outside code identifiers, paths and the tools' own verbatim output
 (:mod:`tests.course.english_text` says what counts: 06, 09 and 10 print MindSpore's
@@ -173,7 +174,8 @@ def test_the_verbatim_rules_take_only_the_tools_fixed_lines():
         "06_training_mixed_precision.ipynb",
         "07_deployment.ipynb",
         "08_parallel_training.ipynb",
-        "09_troubleshooting_and_migration.ipynb",
+        "09_migration.ipynb",
+        "09b_troubleshooting.ipynb",
         "10_day_one_on_ascend.ipynb",
     ],
 )

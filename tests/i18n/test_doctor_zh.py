@@ -131,7 +131,7 @@ def test_unknown_lang_is_refused_with_the_reason():
 
 
 def test_a_findings_title_is_in_the_readers_language_and_json_stays_english():
-    # notebook 09 prints `[(f.id, f.title) for f in d.findings]` in both editions
+    # notebook 09b prints `[(f.id, f.title) for f in d.findings]` in both editions
     text = FIXTURE.read_text(encoding="utf-8")
     with using("en"):
         en = [(f.id, f.title) for f in diagnose(text, check_environment=False).findings]

@@ -1,4 +1,4 @@
-"""The checks of notebook 09 (troubleshooting and migration).
+"""The checks of notebook 09 (migrating a model from PyTorch).
 
 Each verifier computes the right answer itself, from what the notebook built or from an
 invariant, never from a value the learner's cell produced. MindSpore and NumPy are imported
