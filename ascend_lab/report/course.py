@@ -183,29 +183,30 @@ def _fusion_part(files_path: str, here: Any, device: str, npu: bool) -> List[str
 
 
 def _bundle_profile(files: Dict[str, bytes]) -> Any:
+    """The bundle's profile (None when it kept none)."""
     from ascend_lab.profiling.api import load_profile
     from ascend_lab.report.view import _extract
 
     with tempfile.TemporaryDirectory(prefix="ascend-lab-bundle-") as tmp:
         if not _extract(files, "trace/profile/", tmp):
             return None
-        try:
-            return load_profile(tmp, net_name="ConvBNReLU")
-        except Exception:  # noqa: BLE001 - a profile this version cannot read: say so
-            return None
+        return load_profile(tmp, net_name="ConvBNReLU")
 
 
 def _shares(op_types: Any) -> Dict[str, float]:
-    """``{op type: share of the kernel time}`` of a profile's rows."""
+    """``{op type: share of the kernel time}`` of a profile's rows (cores summed)."""
     rows = list(op_types or [])
     total = sum(r.total_us for r in rows) or 1.0
-    return {r.op_type: r.total_us / total for r in rows}
+    shares: Dict[str, float] = {}
+    for r in rows:
+        shares[r.op_type] = shares.get(r.op_type, 0.0) + r.total_us / total
+    return shares
 
 
 def _profile_part(files: Dict[str, bytes], here: Any, device: str, top: int = 8) -> List[str]:
     profile = _bundle_profile(files)
     if profile is None:
-        return [_("the bundle has no profile this ascend-lab can read")]
+        return [_("the bundle kept no profile")]
     theirs = _shares(profile.op_types)
     mine = _shares(getattr(here, "op_types", None))
     head = "{:24} {:>5} {:>14} {:>7}".format(_("op type"), _("core"), _("bundle mean us"), "%")
@@ -282,12 +283,16 @@ def course_bundle_text(
         return str(exc)
     versions = _versions(files, manifest)
     lines = [provenance(path, manifest, versions)]
-    if notebook == "03":
-        lines += _fusion_part(path, here, device, recorded_on(manifest) == "ascend")
-    elif notebook == "05":
-        lines += _profile_part(files, here, device)
-    else:
-        lines += _day_one_part(files, manifest, versions, here)
+    try:
+        if notebook == "03":
+            lines += _fusion_part(path, here, device, recorded_on(manifest) == "ascend")
+        elif notebook == "05":
+            lines += _profile_part(files, here, device)
+        else:
+            lines += _day_one_part(files, manifest, versions, here)
+    except Exception as exc:  # noqa: BLE001 - files from another machine and version: say
+        # what failed in the cell's output rather than stop the learner's notebook
+        lines.append(_("could not read this bundle: {}: {}").format(type(exc).__name__, exc))
     if len(found) > 1:
         lines.append(_("({} more bundle(s) in {})").format(len(found) - 1, os.path.dirname(path)))
     return "\n".join(lines)

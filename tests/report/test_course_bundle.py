@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import time
 
 import pytest
 
@@ -188,3 +189,23 @@ def test_only_the_trace_makes_a_bundle_an_npu_one(cpu_bundle, tmp_path):
     assert text.startswith("Bundle npu.tar.gz: recorded on an NPU (910B3), MindSpore ")
     assert "jit_level O1 (after fusion)" in text and CPU_LABEL not in text
     assert "(1 more bundle(s) in " in text
+
+
+def test_a_bundle_missing_or_spoiling_its_parts_is_said_not_raised(tmp_path):
+    from ascend_lab.report.bundle import Bundle, write_archive
+    from ascend_lab.report.redact import Redactor
+
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "bad").mkdir()
+    bundle = Bundle(trace_device="CPU")
+    bundle.record("IR dumps, jit_level=O0", "ok", path="trace/O0/dump")  # but none kept
+    files = bundle.finish(Redactor(), True, 1 << 20, time.monotonic(), 60.0)
+    write_archive(files, str(tmp_path / "empty" / "a.tar.gz"))
+    assert "the bundle kept no kernel graph" in course_bundle_text("03", str(tmp_path / "empty"))
+    assert "the bundle kept no profile" in course_bundle_text("05", str(tmp_path / "empty"))
+    # a profile folder whose kernel table is not a profiler's: one line says why
+    bundle.add_text("trace/profile/r_ascend_ms/ASCEND_PROFILER_OUTPUT/kernel_details.csv", "x\n")
+    files = bundle.finish(Redactor(), True, 1 << 20, time.monotonic(), 60.0)
+    write_archive(files, str(tmp_path / "bad" / "a.tar.gz"))
+    text = course_bundle_text("05", str(tmp_path / "bad"))
+    assert CPU_LABEL in text and "could not read this bundle: " in text.splitlines()[-1]
