@@ -346,24 +346,30 @@ def _check_mindspore(
 
 
 @dataclass(frozen=True)
-class OpsRow:
-    """CANN >= 8.5: an ops package release and the toolkit releases CANN's notes pair it
-    with (``compat.json``'s ``ops_toolkit``)."""
+class Pairing:
+    """One release and the releases of another package its notes pair it with:
+    ``ops_toolkit`` (an ops package release -> toolkit releases, CANN >= 8.5) and
+    ``torch_npu`` (a CANN release -> torch_npu builds) in ``compat.json``."""
 
-    ops: str
-    toolkits: Tuple[str, ...]
+    release: str
+    pairs: Tuple[str, ...]
 
 
-def ops_rows_from_data(data: Dict[str, Any]) -> List[OpsRow]:
+def pairings_from_data(data: Dict[str, Any], key: str, one: str, many: str) -> List[Pairing]:
     return [
-        OpsRow(ops=str(r["ops"]), toolkits=tuple(str(t) for t in r["toolkits"]))
-        for r in data.get("ops_toolkit", [])
+        Pairing(release=str(r[one]), pairs=tuple(str(t) for t in r[many]))
+        for r in data.get(key, [])
     ]
 
 
-def load_ops_table() -> List[OpsRow]:
-    """The ops <-> toolkit rows of ``compat.json``."""
-    return ops_rows_from_data(_load())
+def load_ops_table() -> List[Pairing]:
+    """The ops <-> toolkit rows of ``compat.json`` (release: ops; pairs: toolkits)."""
+    return pairings_from_data(_load(), "ops_toolkit", "ops", "toolkits")
+
+
+def load_torch_npu_table() -> List[Pairing]:
+    """The CANN <-> torch_npu rows of ``compat.json`` (release: CANN; pairs: builds)."""
+    return pairings_from_data(_load(), "torch_npu", "cann", "torch_npu")
 
 
 # the first release whose toolkit and ops packages are installed (and upgraded) separately;
@@ -375,7 +381,7 @@ def check_packages(
     toolkit: Optional[str],
     ops: Optional[str],
     ops_package: Optional[str] = None,
-    table: Optional[List[OpsRow]] = None,
+    table: Optional[List[Pairing]] = None,
 ) -> List[StatusWarning]:
     """Warnings when the ops package and the toolkit of one install do not belong together,
     as far as CANN's release notes and install guide say: an ops package (CANN >= 8.5) on
@@ -406,11 +412,11 @@ def check_packages(
             )
         ]
     rows = load_ops_table() if table is None else table
-    row = next((r for r in rows if same_release(r.ops, ops)), None)
-    if row is None or any(same_release(t, toolkit) for t in row.toolkits):
+    row = next((r for r in rows if same_release(r.release, ops)), None)
+    if row is None or any(same_release(t, toolkit) for t in row.pairs):
         return []
     # a toolkit newer than every release whose notes were read: those notes cannot name it
-    newest = max((t for r in rows for t in r.toolkits), key=version_key)
+    newest = max((t for r in rows for t in r.pairs), key=version_key)
     if version_key(toolkit) > version_key(newest):
         return []
     return [
@@ -422,7 +428,7 @@ def check_packages(
                 ops,
                 toolkit,
                 ops,
-                ", ".join(row.toolkits),
+                ", ".join(row.pairs),
             ),
             msg(
                 "Install {} {} (the ops release of toolkit {}), or a toolkit the notes pair "
@@ -437,3 +443,83 @@ def check_packages(
             "cann",
         )
     ]
+
+
+def check_ops_installed(
+    toolkit: Optional[str], ops: Optional[str], from_info_file: bool
+) -> Optional[StatusWarning]:
+    """From CANN 8.5.0 the ops package is a required install beside the toolkit (CANN
+    8.5.0's release notes). Only when the toolkit's version came from its install-info file,
+    so that the ops package's ``ascend_ops_install.info`` would sit beside it."""
+    if not toolkit or ops or not from_info_file:
+        return None
+    if version_key(toolkit) < version_key(SPLIT_OPS_FROM):
+        return None
+    return StatusWarning(
+        msg(
+            "CANN toolkit {} is installed without its ops package (no ascend_ops_install.info "
+            "beside ascend_toolkit_install.info); from CANN {} the ops package is required",
+            toolkit,
+            SPLIT_OPS_FROM,
+        ),
+        msg(
+            "Install the ops package of toolkit {} for this NPU "
+            "(Ascend-cann-<chip>-ops_{}_linux-<arch>.run --install), then restart the kernel",
+            toolkit,
+            toolkit,
+        ),
+        "error",
+        "cann",
+    )
+
+
+def _build(version: str) -> str:
+    """A torch_npu build compared whole (``2.1.0.post12`` is not ``2.1.0.post13``)."""
+    return version.strip().lower().split("+", 1)[0]
+
+
+def _torch(version: str) -> str:
+    """The PyTorch release a torch_npu build is for: ``2.1.0.post12`` -> ``2.1.0``."""
+    return ".".join(_build(version).split(".")[:3])
+
+
+def check_torch_npu(
+    cann: Optional[str], torch_npu: Optional[str], table: Optional[List[Pairing]] = None
+) -> Optional[StatusWarning]:
+    """A warning when the installed torch_npu is the build Ascend Extension for PyTorch pairs
+    with another CANN release than the one installed."""
+    if not cann or not torch_npu:
+        return None
+    rows = load_torch_npu_table() if table is None else table
+    built_for = next(
+        (r for r in rows if any(_build(t) == _build(torch_npu) for t in r.pairs)), None
+    )
+    if built_for is None or same_release(built_for.release, cann):
+        return None
+    here = next((r for r in rows if same_release(r.release, cann)), None)
+    same_torch = [t for t in (here.pairs if here else ()) if _torch(t) == _torch(torch_npu)]
+    if same_torch:
+        fix = msg(
+            "pip install torch_npu=={}  (the build for CANN {}), or install CANN {}",
+            same_torch[-1],
+            cann,
+            built_for.release,
+        )
+    else:
+        fix = msg(
+            "Install CANN {}, or the torch_npu build Ascend Extension for PyTorch pairs with "
+            "CANN {}",
+            built_for.release,
+            cann,
+        )
+    return StatusWarning(
+        msg(
+            "torch_npu {} is the build for CANN {}, but CANN {} is installed",
+            torch_npu,
+            built_for.release,
+            cann,
+        ),
+        fix,
+        "warning",
+        "cann",
+    )

@@ -10,7 +10,7 @@ import re
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Match, Optional, Pattern, Tuple
 
 from ascend_lab import settings
 from ascend_lab.analysis import compat
@@ -47,21 +47,35 @@ def mindspore_version(paths: Optional[List[str]] = None) -> Tuple[Optional[str],
 
     found: Dict[str, str] = {}
     for entry in sys.path if paths is None else paths:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            m = _DIST_INFO.match(name)
-            if m:
-                dist = m.group(1).lower().replace("_", "-")
-                found.setdefault(dist, m.group(2))
+        for m in _dist_infos(entry, _DIST_INFO):
+            found.setdefault(m.group(1).lower().replace("_", "-"), m.group(2))
         if found:
             break  # the first sys.path entry holding MindSpore wins, as for imports
     for dist in _MINDSPORE_DISTS:
         if dist in found:
             return found[dist], dist
     return None, None
+
+
+_TORCH_NPU_DIST_INFO = re.compile(r"^torch_npu-([^-]+?)\.(?:dist-info|egg-info)$", re.IGNORECASE)
+
+
+def torch_npu_version(paths: Optional[List[str]] = None) -> Optional[str]:
+    """The installed torch_npu (Ascend Extension for PyTorch) version, from its
+    ``torch_npu-<version>.dist-info`` on ``sys.path`` (never imported), else None."""
+    for entry in sys.path if paths is None else paths:
+        for m in _dist_infos(entry, _TORCH_NPU_DIST_INFO):
+            return m.group(1)
+    return None
+
+
+def _dist_infos(entry: str, pattern: Pattern[str]) -> List[Match[str]]:
+    """The ``<name>-<version>.dist-info`` folders in one ``sys.path`` entry that match."""
+    try:
+        names = os.listdir(entry or ".")
+    except OSError:
+        return []
+    return [m for m in (pattern.match(n) for n in names) if m]
 
 
 def _gpu_available(ms_dist: Optional[str]) -> bool:
@@ -400,6 +414,14 @@ def _collect(
         if not inst.cann:
             warnings.append(cann_not_found(inst))
         warnings.extend(compat.check_packages(inst.cann, inst.ops, inst.ops_package))
+        no_ops = compat.check_ops_installed(
+            inst.cann, inst.ops, inst.cann_version_from == ascend_install.VERSION_FROM_INFO
+        )
+        if no_ops is not None:
+            warnings.append(no_ops)
+        torch_npu = compat.check_torch_npu(inst.cann, torch_npu_version())
+        if torch_npu is not None:
+            warnings.append(torch_npu)
         chosen = environment_not_latest(inst)
         if chosen is not None:
             warnings.append(chosen)

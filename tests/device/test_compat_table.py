@@ -39,10 +39,17 @@ def _with_version(path, key, version, package=None):
     return text
 
 
-def machine_with(tmp_path, monkeypatch, mindspore, cann, driver=None, ops=None):
-    """The fake machine with CANN ``cann`` (and the ops package ``ops``), driver ``driver``
-    and MindSpore ``mindspore``; returns its status."""
+def machine_with(tmp_path, monkeypatch, mindspore, cann, driver=None, ops=None, torch_npu=None):
+    """The fake machine with CANN ``cann`` (and the ops package ``ops``: by default, from
+    8.5.0 on, the toolkit's own; ``""`` for none), driver ``driver``, MindSpore
+    ``mindspore`` (and ``torch_npu``, as its dist-info folder); returns its status."""
     m = make_fake_machine(tmp_path, mindspore=mindspore).activated(monkeypatch, sourced=True)
+    if ops is None and compat.version_key(cann) >= compat.version_key("8.5.0"):
+        ops = cann
+    if torch_npu:
+        site = os.path.join(str(tmp_path), "torch_site")
+        os.makedirs(os.path.join(site, f"torch_npu-{torch_npu}.dist-info"))
+        monkeypatch.syspath_prepend(site)
     folder = _toolkit_dir(m.root)
     with open(os.path.join(folder, "ascend_toolkit_install.info"), "w", encoding="utf-8") as f:
         f.write(_with_version(RECORDED_TOOLKIT_INFO, "version", cann))
@@ -228,3 +235,45 @@ def test_coverage_of_mindspore_and_cann_releases():
 def test_an_hdk_row_without_a_stated_minimum_gives_no_driver_warning():
     assert compat.check_hdk("8.2.RC1", "24.1.0") is None  # the page names only 25.2.0
     assert compat.check_hdk("9.2.0", "25.2.0") is not None  # 9.2.0's notes: N for 25.2.X
+
+
+def test_a_toolkit_from_85_without_its_ops_package(tmp_path, monkeypatch):
+    s = machine_with(tmp_path, monkeypatch, "2.7.2", "8.5.0", "25.5.0", ops="")
+    (w,) = [w for w in s.warnings if "without its ops package" in w.message]
+    assert w.severity == "error" and w.component == "cann"
+    assert "from CANN 8.5.0 the ops package is required" in w.message
+    assert "Ascend-cann-<chip>-ops_8.5.0_linux-<arch>.run --install" in w.fix
+    assert "8.5.0" in localize(w.message, "zh") and localize(w.message, "zh") != w.message
+
+
+def test_a_toolkit_before_85_needs_no_ops_package(tmp_path, monkeypatch):
+    s = machine_with(tmp_path, monkeypatch, "2.7.1", "8.3.RC1", "25.3.rc1", ops="")
+    assert not [w for w in s.warnings if "ops package" in w.message]
+
+
+# -- torch_npu against CANN (Ascend Extension for PyTorch's version table) ---------------
+
+
+def test_torch_npu_built_for_the_installed_cann(tmp_path, monkeypatch):
+    s = machine_with(
+        tmp_path, monkeypatch, "2.6.0", "8.1.RC1", "25.0.rc1", torch_npu="2.1.0.post12"
+    )
+    assert not [w for w in s.warnings if "torch_npu" in w.message]
+
+
+def test_torch_npu_built_for_another_cann(tmp_path, monkeypatch):
+    s = machine_with(tmp_path, monkeypatch, "2.7.0", "8.2.RC1", "25.2.0", torch_npu="2.1.0.post12")
+    (w,) = [w for w in s.warnings if "torch_npu" in w.message]
+    assert (
+        w.message
+        == "torch_npu 2.1.0.post12 is the build for CANN 8.1.RC1, but CANN 8.2.RC1 is installed"
+    )
+    assert w.fix.startswith("pip install torch_npu==2.1.0.post13  (the build for CANN 8.2.RC1)")
+    assert "2.1.0.post12" in localize(w.message, "zh") and localize(w.fix, "zh") != w.fix
+
+
+def test_torch_npu_with_no_build_for_the_installed_cann(tmp_path, monkeypatch):
+    w = compat.check_torch_npu("8.0.RC3", "2.2.0")  # 2.2.0: the 8.0.RC1 build; none on RC3
+    assert w is not None and w.fix.startswith("Install CANN 8.0.RC1, or the torch_npu build")
+    assert compat.check_torch_npu("8.0.RC3", "9.9.9") is None  # a build the table lacks
+    assert compat.check_torch_npu(None, "2.2.0") is None
