@@ -155,7 +155,7 @@ _COLLECTIVE_WORDS = ("hccl", "hcom", "allreduce", "all_reduce", "allgather", "no
 
 def _topics_in(note: CodeNote, lowered: str) -> Tuple[str, ...]:
     topics = note.topics
-    if topics[:1] == ("task-timeout",) and any(w in lowered for w in _COLLECTIVE_WORDS):
+    if "task-timeout" in topics and any(w in lowered for w in _COLLECTIVE_WORDS):
         return ("collective-timeout",) + topics
     return topics
 
@@ -349,7 +349,7 @@ def tier(f: Finding) -> int:
         return 5
     if is_follow_on(f.code):
         return 4
-    return 2 if f.topics[:1] and f.topics[0] in CONSEQUENCE_TOPICS else 1
+    return 2 if CONSEQUENCE_TOPICS.intersection(f.topics) else 1
 
 
 def order_findings(findings: Sequence[Finding]) -> List[Finding]:
@@ -357,7 +357,7 @@ def order_findings(findings: Sequence[Finding]) -> List[Finding]:
 
     1. By tier (:data:`TIERS`): a specific signature (a rule), then a code whose meaning
        the tables know, then a consequence (a rule declared ``consequence``, or a code
-       whose meaning is a timeout: other ranks time out after one rank crashed, a stream
+       whose meanings include a timeout: other ranks time out after one rank crashed, a stream
        synchronisation after a kernel failed), then a generic signature (a rule declared
        ``generic``, or matched only by its ``generic_patterns``: a wrapper line any
        failure prints), then a follow-on code (an internal

@@ -190,6 +190,13 @@ def report(label, rows, half):
             for v, c in sorted(per.items())
         ]
         print(f"  per {key}: " + ", ".join(parts))
+    collected = [(case, v) for case, v, _ in rows if case.get("split") == "dev"]
+    if collected:
+        c = Counter(v for _, v in collected)
+        print(
+            f"  of which collected while writing rules (split: dev): {c['right']} of "
+            f"{len(collected)} right, {c['wrong']} wrong, {c['unrecognised']} unrecognised"
+        )
     if half == "dev":
         for case, verdict, shown in rows:
             if verdict in ("wrong", "no-topics", "unrecognised"):
