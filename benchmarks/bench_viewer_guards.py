@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ascend_lab.server import file_handlers as fh  # noqa: E402
+from ascend_lab.server import view_jobs as fh  # noqa: E402
 from ascend_lab.viewfile import payload_for_path  # noqa: E402
 from ascend_lab.viewfile.weight_stats import weight_stats  # noqa: E402
 from benchmarks.support import mindir_writer as mw  # noqa: E402

@@ -112,11 +112,20 @@ MAX_ROWS = 2_000_000
 # ~20x) plus a constant, whatever the rows hold.
 ROWS_FREE = 10_000
 MIN_ROW_BYTES = 24
+# Set, it is every table's cap instead (a longer run than any default allows for; memory
+# grows with it), read each time a table is read.
+MAX_ROWS_ENV = "ASCEND_LAB_MAX_ROWS"
+ROWS_HINT = f"set {MAX_ROWS_ENV} to allow more"
 
 
-def row_cap(text_length: int, min_row_bytes: int = MIN_ROW_BYTES) -> int:
-    """The most rows a table file of ``text_length`` characters may hold."""
-    return min(MAX_ROWS, ROWS_FREE + text_length // min_row_bytes)
+def row_cap(text_length: int, min_row_bytes: int = MIN_ROW_BYTES, most: int = MAX_ROWS) -> int:
+    """The most rows a table file of ``text_length`` characters (or bytes) may hold:
+    ``ASCEND_LAB_MAX_ROWS`` when set, else ``ROWS_FREE`` plus one per ``min_row_bytes``,
+    at most ``most``."""
+    chosen = settings.get(MAX_ROWS_ENV)
+    if chosen is not None:
+        return int(chosen)
+    return min(most, ROWS_FREE + text_length // min_row_bytes)
 
 
 def bounded_float(value: Any) -> Optional[float]:

@@ -1,5 +1,6 @@
-"""Start a real JupyterLab on 127.0.0.1 with its own runtime/config/data/workspace dirs in a
-temporary folder, and stop it by its PID. Used by the browser tests and the benchmark."""
+"""Start a real JupyterLab (or a bare jupyter server with the ascend-lab extension) on
+127.0.0.1 with its own runtime/config/data/workspace dirs in a temporary folder, and stop
+it by its PID. Used by the browser tests, the server tests and the benchmarks."""
 
 from __future__ import annotations
 
@@ -13,10 +14,36 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
+
+import psutil
 
 TOKEN = "ascend-lab-test-token"
 BASE_URL = "/user/alice/"
+REPO = Path(__file__).resolve().parents[2]
+# server extensions an ExtensionServer turns off (JupyterLab's take seconds to load)
+OTHER_SERVER_EXTENSIONS = (
+    "jupyterlab",
+    "jupyter_lsp",
+    "jupyter_server_terminals",
+    "jupyterlab_jupytext",
+    "notebook_shim",
+    "notebook",
+    "nbclassic",
+)
+
+
+def stop_by_pid(proc: subprocess.Popen[Any], grace: float = 30) -> Optional[int]:
+    """SIGTERM to ``proc`` (a server: it stops its kernels and workers), SIGKILL after
+    ``grace`` seconds; its exit status."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    return proc.returncode
 
 
 def free_port() -> int:
@@ -179,17 +206,100 @@ class LabServer:
         return self.request(path)
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
+        if self.proc is not None:
+            stop_by_pid(self.proc, 15)
 
     def lab_url(self) -> str:
         return f"{self.url}lab?reset&token={self.token}"
+
+
+class ExtensionServer:
+    """``jupyter server`` in a subprocess with the ascend-lab server extension alone (no
+    JupyterLab: it starts in a second or two), its root ``folder/root``, settings in
+    ``env``; stopped by its PID."""
+
+    def __init__(self, folder: Path, env: Dict[str, str]) -> None:
+        self.root = folder / "root"
+        config = folder / "config"
+        for d in (self.root, config, folder / "runtime", folder / "data"):
+            d.mkdir(parents=True, exist_ok=True)
+        # this extension only: JupyterLab and the others take seconds to load
+        extensions = {name: False for name in OTHER_SERVER_EXTENSIONS}
+        extensions["ascend_lab.server"] = True
+        (config / "jupyter_server_config.json").write_text(
+            json.dumps({"ServerApp": {"jpserver_extensions": extensions}})
+        )
+        self.port = free_port()
+        self.token = TOKEN
+        environ = dict(os.environ)
+        environ.update(
+            JUPYTER_CONFIG_DIR=str(config),
+            JUPYTER_RUNTIME_DIR=str(folder / "runtime"),
+            JUPYTER_DATA_DIR=str(folder / "data"),
+            JUPYTER_PLATFORM_DIRS="1",
+            PYTHONPATH=str(REPO),  # this checkout's ascend_lab, in the server and its workers
+        )
+        environ.update(env)
+        self.log = folder / "server.log"
+        with open(self.log, "wb") as log:
+            self.proc = subprocess.Popen(  # noqa: S603 - fixed argv
+                [
+                    sys.executable,
+                    "-m",
+                    "jupyter_server",
+                    "--no-browser",
+                    f"--port={self.port}",
+                    "--ServerApp.ip=127.0.0.1",
+                    "--ServerApp.port_retries=0",
+                    "--allow-root",
+                    f"--IdentityProvider.token={self.token}",
+                    f"--ServerApp.root_dir={self.root}",
+                ],
+                env=environ,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("jupyter server exited: " + self.text())
+            try:
+                self.get("api/status")
+                return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("jupyter server did not start: " + self.text())
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+    def get(self, path: str, timeout: float = 60) -> Tuple[int, Any]:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/{path}", headers={"Authorization": "token " + self.token}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as r:  # noqa: S310
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def graph(self, path: str) -> Tuple[int, Any]:
+        return self.get("ascend-lab/api/graph?path=" + path)
+
+    def workers(self) -> List[int]:
+        """The PIDs of the server's viewer workers."""
+        found = []
+        for child in psutil.Process(self.proc.pid).children():
+            try:
+                if "ascend_lab.server.pool_worker" in child.cmdline():
+                    found.append(child.pid)
+            except psutil.NoSuchProcess:
+                pass
+        return found
+
+    def stop(self) -> Optional[int]:
+        return stop_by_pid(self.proc)
 
 
 def locale_entry_point_dir(folder: Path) -> Path:

@@ -38,7 +38,6 @@ import gc
 import json
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -52,6 +51,7 @@ from hypothesis import strategies as st
 
 from ascend_lab.errors import AscendLabError
 from ascend_lab.parsers.regular_file import FileRefused, NotARegularFile, confined, read_gated
+from tests.support.profiler_db import write_profiler_db
 
 MB = 1 << 20
 SLACK = 16 * MB  # constant part of every memory budget
@@ -285,35 +285,6 @@ def test_cpu_timestamps_stay_in_budget(duration, per_line):
 # ------------------------------------------------------------------ profiler database
 
 
-def _database(tmp: str, rows: int, computed: bool, length: int) -> str:
-    path = os.path.join(tmp, f"ascend_mindspore_profiler_{rows}_{int(computed)}_{length}.db")
-    if os.path.exists(path):
-        return path
-    value = (
-        f"value TEXT GENERATED ALWAYS AS (printf('%.*c', {length}, 'x')) VIRTUAL"
-        if computed
-        else "value TEXT"
-    )
-    conn = sqlite3.connect(path)
-    conn.executescript(
-        f"CREATE TABLE STRING_IDS(id INTEGER, {value}, k INTEGER);"
-        "CREATE TABLE TASK(globalTaskId INTEGER, startNs INTEGER, endNs INTEGER, streamId INTEGER);"
-        "CREATE TABLE COMPUTE_TASK_INFO(globalTaskId INTEGER, name INTEGER, opType INTEGER,"
-        " taskType INTEGER);"
-    )
-    if computed:
-        conn.executemany("INSERT INTO STRING_IDS(id, k) VALUES (?, 0)", [(i,) for i in range(3)])
-    else:
-        conn.executemany("INSERT INTO STRING_IDS VALUES (?, 'k', 0)", [(i,) for i in range(3)])
-    conn.executemany("INSERT INTO TASK VALUES (?, ?, ?, 0)", [(i, i, i + 5) for i in range(rows)])
-    conn.executemany(
-        "INSERT INTO COMPUTE_TASK_INFO VALUES (?, ?, ?, 2)", [(i, i % 3, 1) for i in range(rows)]
-    )
-    conn.commit()
-    conn.close()
-    return path
-
-
 @FEW
 @given(computed=st.booleans(), length=st.sampled_from([10, 2_000_000]))
 def test_profiler_database_stays_in_budget(tmp_path_factory, computed, length):
@@ -321,7 +292,8 @@ def test_profiler_database_stays_in_budget(tmp_path_factory, computed, length):
 
     tmp = str(tmp_path_factory.getbasetemp())
     # columns computed when read: a 32 KB database took 2.4 GB and 80 s
-    check_budget(read_profiler_db, lambda n: _database(tmp, n, computed, length), 300, factor=60)
+    make = lambda n: write_profiler_db(tmp, n, computed, length)  # noqa: E731
+    check_budget(read_profiler_db, make, 300, factor=60)
 
 
 def test_a_computed_column_is_refused_before_any_row(tmp_path):
@@ -329,7 +301,7 @@ def test_a_computed_column_is_refused_before_any_row(tmp_path):
     from ascend_lab.parsers.profiler.profiler_db import read_profiler_db
 
     with pytest.raises(ProfileParseError, match="computed columns"):
-        read_profiler_db(_database(str(tmp_path), 10, True, 2_000_000))
+        read_profiler_db(write_profiler_db(str(tmp_path), 10, True, 2_000_000))
 
 
 # ------------------------------------------------------------------ numerics reference (.npz)
@@ -423,7 +395,7 @@ def test_view_ends_cleanly_under_one_gib(tmp_path, case):
         if case == "profiler folder with a fifo":
             os.mkfifo(out / "kernel_details.csv")
         else:
-            _database(str(out), 400, True, 2_000_000)
+            write_profiler_db(str(out), 400, True, 2_000_000)
             os.rename(
                 os.path.join(str(out), "ascend_mindspore_profiler_400_1_2000000.db"),
                 out / "ascend_mindspore_profiler_0.db",

@@ -18,7 +18,7 @@ import pytest
 from ascend_lab import settings
 from ascend_lab.parsers import limits
 from ascend_lab.probes import ascend_install
-from ascend_lab.server import file_handlers
+from ascend_lab.server import view_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "ascend_lab"
@@ -224,15 +224,15 @@ def test_other_kinds_fall_back_with_a_problem(name: str, text: str) -> None:
 
 
 def test_viewer_limits_read_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert file_handlers.DEFAULT_MAX_BYTES == 1 << 30
-    assert file_handlers.DEFAULT_MAX_NODES == 250_000
-    assert file_handlers.DEFAULT_TIMEOUT == 120.0
-    monkeypatch.setenv(file_handlers.VIEW_MAX_BYTES_ENV, "12_345")
-    monkeypatch.setenv(file_handlers.TIMEOUT_ENV, "7.5")
-    assert (file_handlers.max_bytes(), file_handlers._timeout()) == (12345, 7.5)
-    monkeypatch.setenv(file_handlers.VIEW_MAX_BYTES_ENV, "9" * (1 << 20))  # int() would raise
-    monkeypatch.setenv(file_handlers.TIMEOUT_ENV, "-3")
-    assert (file_handlers.max_bytes(), file_handlers._timeout()) == (1 << 30, 120.0)
+    assert view_jobs.DEFAULT_MAX_BYTES == 1 << 30
+    assert view_jobs.DEFAULT_MAX_NODES == 250_000
+    assert view_jobs.DEFAULT_TIMEOUT == 120.0
+    monkeypatch.setenv(view_jobs.VIEW_MAX_BYTES_ENV, "12_345")
+    monkeypatch.setenv(view_jobs.TIMEOUT_ENV, "7.5")
+    assert (view_jobs.max_bytes(), view_jobs._timeout()) == (12345, 7.5)
+    monkeypatch.setenv(view_jobs.VIEW_MAX_BYTES_ENV, "9" * (1 << 20))  # int() would raise
+    monkeypatch.setenv(view_jobs.TIMEOUT_ENV, "-3")
+    assert (view_jobs.max_bytes(), view_jobs._timeout()) == (1 << 30, 120.0)
 
 
 def test_parser_limits_keep_their_defaults_and_refuse_garbage(

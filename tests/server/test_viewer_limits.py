@@ -1,16 +1,20 @@
 """The viewer endpoints' guards, without a server: which paths and folders are read
 (regular files, inside the root, hidden ones only when allowed), how sizes are counted,
-the bounded executor's 503 and 504 answers, and root-relative answer text."""
+the worker pool's 503 when full, the 504 of a refusal after the deadline, and
+root-relative answer text."""
 
-import asyncio
 import json
 import os
-import threading
+import shutil
+import time
 
 import pytest
 
+from ascend_lab.parsers.regular_file import check_deadline
 from ascend_lab.server import file_handlers as fh
-from ascend_lab.server.file_handlers import Refused, input_size, resolve_under_root
+from ascend_lab.server import view_jobs, worker_pool
+from ascend_lab.server.view_jobs import Refused, Where, input_size, resolve_under_root
+from tests.support.ir_fixtures import FIXTURES
 
 
 @pytest.fixture
@@ -97,33 +101,37 @@ def test_answers_name_files_relative_to_the_root(root):
     }
 
 
-def test_the_viewer_pool_answers_503_when_full_and_504_when_too_slow(monkeypatch):
-    release = threading.Event()
-
-    def blocked(value):
-        release.wait(60)
-        return 200, {"value": value}
-
-    async def scenario():
-        monkeypatch.setenv(fh.TIMEOUT_ENV, "600")
-        held = [
-            asyncio.ensure_future(fh.run_bounded(blocked, i))
-            for i in range(fh._WORKERS + fh._QUEUED)
-        ]
-        await asyncio.sleep(0)  # each has taken its place
-        busy = await fh.run_bounded(blocked, "one too many")
-        release.set()
-        answers = await asyncio.gather(*held)
-        release.clear()
-        monkeypatch.setenv(fh.TIMEOUT_ENV, "0.01")
-        slow = await fh.run_bounded(blocked, "slow")
-        release.set()
-        return busy, answers, slow
-
+def test_a_full_pool_answers_503_at_once_and_serves_again_once_free(root, monkeypatch):
+    monkeypatch.setenv(worker_pool.WORKERS_ENV, "1")
+    shutil.copy(FIXTURES / "lenet" / "graph_build_0_0094.ir", root / "lenet.ir")
+    where = Where(str(root / "lenet.ir"), str(root), False)
+    pool = worker_pool.WorkerPool()
     try:
-        busy, answers, slow = asyncio.run(scenario())
+        # one job runs (its worker is still starting), two wait: the fourth is refused
+        held = [pool.submit("graph", where) for _ in range(1 + worker_pool.QUEUED_PER_WORKER)]
+        status, body = pool.submit("graph", where).result(timeout=5)
+        assert status == 503 and json.loads(body) == {
+            "message": "the viewer is busy with other files; try again shortly",
+            "reason": "busy",
+        }
+        assert [f.result(timeout=120)[0] for f in held] == [200] * len(held)
+        assert pool.submit("graph", where).result(timeout=120)[0] == 200
+        assert len(pool.pids()) == 1  # one worker served them all
     finally:
-        release.set()
-    assert busy[0] == 503 and "busy" in busy[1]["message"]
-    assert answers == [(200, {"value": i}) for i in range(fh._WORKERS + fh._QUEUED)]
-    assert slow[0] == 504 and fh.TIMEOUT_ENV in slow[1]["message"]
+        pool.close()
+
+
+def test_a_refusal_after_the_deadline_is_the_timeouts_504(root, monkeypatch):
+    # a reader that stopped at the request's deadline says why in its own words; the
+    # answer is the time limit's, as when the worker is ended
+    def stopped(where):
+        check_deadline(where.path)
+        time.sleep(0.05)
+        check_deadline(where.path)
+        return 200, {}
+
+    monkeypatch.setitem(view_jobs.JOBS, "slow", stopped)
+    where = Where(str(root / "dumps" / "a_0001.ir"), str(root), False)
+    status, body = view_jobs.run_job("slow", where, seconds=0.01)
+    assert status == 504 and body["reason"] == "timeout"
+    assert body["message"].startswith("a_0001.ir: reading it took longer than 0.01 s")

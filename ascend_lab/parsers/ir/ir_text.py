@@ -1156,16 +1156,11 @@ def read_ir_regular(path: str) -> str:
     regular file (a FIFO is refused at once, not waited on; a symlink is followed once,
     by ``realpath``) and within ``ASCEND_LAB_IR_MAX_BYTES``. Raises OSError (including
     :class:`~ascend_lab.parsers.regular_file.NotARegularFile`) or GraphParseError."""
-    from ascend_lab.parsers.limits import decode_text
-    from ascend_lab.parsers.regular_file import open_regular
+    from ascend_lab.parsers.limits import decode_text, read_capped
 
-    cap = limit(IR_MAX_BYTES_ENV)
-    with open_regular(os.path.realpath(path)) as f:
-        size = os.fstat(f.fileno()).st_size
-        data = b"" if size > cap else f.read(cap + 1)
-    if max(size, len(data)) > cap:
-        raise too_large("the file", max(size, len(data)), "bytes", IR_MAX_BYTES_ENV, path)
-    return decode_text(data)
+    # through the one gate, in chunks: ``read(cap + 1)`` reserved the whole cap (256 MiB)
+    # for a file of a few KB, more than a viewer worker's memory limit may allow
+    return decode_text(read_capped(path, IR_MAX_BYTES_ENV))
 
 
 # ---------------------------------------------------------------------------- header

@@ -13,7 +13,7 @@ import io
 from typing import Any, Dict, Iterator, Optional, Sequence
 
 from ascend_lab.errors.profile import ProfileParseError
-from ascend_lab.parsers.limits import MAX_MAGNITUDE, bounded_float, row_cap
+from ascend_lab.parsers.limits import MAX_MAGNITUDE, ROWS_HINT, bounded_float, row_cap
 from ascend_lab.parsers.regular_file import check_deadline
 
 # Ascend CSVs end some cells with a tab (so spreadsheets keep long numbers as text).
@@ -55,7 +55,7 @@ def _rows(
             if count > cap:
                 raise ProfileParseError(
                     f"over {cap:,} rows: more (or shorter) rows than a profiler writes in a "
-                    "file of this size; not read further",
+                    f"file of this size; not read further ({ROWS_HINT})",
                     path,
                 )
             if not count & 4095:

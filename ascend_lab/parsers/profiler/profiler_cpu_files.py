@@ -13,7 +13,7 @@ from typing import Dict, List, Optional
 
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.model.profile import KernelLaunch
-from ascend_lab.parsers.limits import bounded_float, row_cap
+from ascend_lab.parsers.limits import ROWS_HINT, bounded_float, row_cap
 from ascend_lab.parsers.profiler.csv_rows import read_csv_rows
 from ascend_lab.parsers.regular_file import check_deadline
 
@@ -66,7 +66,7 @@ def parse_execute_timestamps(
             if len(launches) >= cap:
                 raise ProfileParseError(
                     f"over {cap:,} launches: more than a profiler writes in a file of this "
-                    "size; not read further",
+                    f"size; not read further ({ROWS_HINT})",
                     path,
                     number,
                 )

@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 from ascend_lab.errors.profile import ProfileParseError
 from ascend_lab.model.profile import KernelLaunch
-from ascend_lab.parsers.limits import bounded_float, row_cap
+from ascend_lab.parsers.limits import ROWS_HINT, bounded_float, row_cap
 from ascend_lab.parsers.profiler.profiler_files import MAX_BYTES_ENV, max_bytes
 from ascend_lab.parsers.regular_file import FileRefused, check_deadline, gate, open_fd
 
@@ -118,7 +118,7 @@ def _rows(conn: sqlite3.Connection, sql: str, path: str, cap: int) -> Iterator[S
             if count > cap:
                 raise ProfileParseError(
                     f"over {cap:,} rows in one table: more than a database of this size "
-                    "holds; not read further",
+                    f"holds; not read further ({ROWS_HINT})",
                     path,
                 )
             yield row
@@ -156,7 +156,7 @@ def _name(value: object) -> str:
 def read_profiler_db(path: str) -> Tuple[List[KernelLaunch], List[Window]]:
     """``(launches, step windows)`` from the database at ``path`` (windows may be empty)."""
     conn, size = _connect(path)
-    cap = min(MAX_ROWS, row_cap(size, 16))
+    cap = row_cap(size, 16, MAX_ROWS)
     try:
         tables = set(_tables(conn, path))
         missing = [t for t in ("TASK", "COMPUTE_TASK_INFO", "STRING_IDS") if t not in tables]

@@ -99,7 +99,7 @@ def read_step_trace_table(path: str) -> List[MeasuredStep]:
                 f"table {STEP_TRACE_TABLE} has no column(s) {', '.join(missing)}", path
             )
         wanted = ", ".join(c if c in columns else "NULL" for c in STEP_TRACE_COLUMNS)
-        cap = min(MAX_STEPS, row_cap(size, 16))
+        cap = row_cap(size, 16, MAX_STEPS)
         rows = _query(conn, f"SELECT {wanted} FROM {STEP_TRACE_TABLE}", path, cap)
     finally:
         conn.close()

@@ -10,7 +10,8 @@ breakdown spans ``Computing``, ``Communication``, ``Communication(Not Overlapped
 Budget (issue #37): the top-level array is decoded one event at a time, and only the
 complete spans are kept (decoding the whole array first held every event's dict: 29x the
 file in memory); at most :data:`MAX_EVENTS` events and at most one per 48 bytes of the
-file (:func:`~ascend_lab.parsers.limits.row_cap`), counted before any is decoded when the
+file (:func:`~ascend_lab.parsers.limits.row_cap`; ``ASCEND_LAB_MAX_ROWS`` sets another
+cap), counted before any is decoded when the
 array sits in an object; ``ts``/``dur`` finite and at most
 :data:`~ascend_lab.parsers.limits.MAX_MAGNITUDE` or the event is left out; nesting deeper
 than the decoder allows is a refusal, not a RecursionError.
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ascend_lab.errors.profile import ProfileParseError
-from ascend_lab.parsers.limits import MAX_ROWS, bounded_float, row_cap
+from ascend_lab.parsers.limits import MAX_ROWS, ROWS_HINT, bounded_float, row_cap
 from ascend_lab.parsers.regular_file import check_deadline
 
 MAX_EVENTS = MAX_ROWS
@@ -51,12 +52,12 @@ def _args(event: Dict[str, Any]) -> Dict[str, Any]:
     return args if isinstance(args, dict) else {}
 
 
-def _events(text: str, path: Optional[str]) -> Iterator[Any]:
+def _events(text: str, path: Optional[str], cap: int) -> Iterator[Any]:
     """The events of the trace, decoded one at a time from a top-level array."""
     pos = _SPACE.match(text).end()  # type: ignore[union-attr]
     if text.startswith("{", pos):
-        if text.count('"ph"') > MAX_EVENTS:
-            raise ProfileParseError(f"over {MAX_EVENTS:,} events: not read", path)
+        if text.count('"ph"') > cap:
+            raise ProfileParseError(f"over {cap:,} events: not read ({ROWS_HINT})", path)
         data = json.loads(text)
         data = data.get("traceEvents") if isinstance(data, dict) else None
         if not isinstance(data, list):
@@ -87,14 +88,14 @@ def parse_trace_view(text: str, path: Optional[str] = None) -> List[TraceSpan]:
     spans: List[TraceSpan] = []
     where: List[Tuple[Any, Any]] = []
     count = 0
-    cap = min(MAX_EVENTS, row_cap(len(text), _MIN_EVENT_BYTES))
+    cap = row_cap(len(text), _MIN_EVENT_BYTES, MAX_EVENTS)
     try:
-        for event in _events(text, path):
+        for event in _events(text, path, cap):
             count += 1
             if count > cap:
                 raise ProfileParseError(
                     f"over {cap:,} events: more (or shorter) events than a profiler writes in "
-                    "a file of this size; not read further",
+                    f"a file of this size; not read further ({ROWS_HINT})",
                     path,
                 )
             if not count & 4095:

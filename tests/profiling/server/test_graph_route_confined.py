@@ -40,13 +40,17 @@ async def test_a_fifo_in_a_profiler_folder_is_refused_at_once(jp_fetch, jp_root_
     assert 400 <= code < 500
 
 
-async def test_an_unforeseen_error_is_a_400_naming_its_kind(jp_fetch, jp_root_dir, monkeypatch):
+def test_an_unforeseen_error_is_a_400_naming_its_kind(tmp_path, monkeypatch):
+    # what a worker process runs for the route (run in this process, so the reader can be
+    # replaced by a broken one)
     import ascend_lab.viewfile as viewfile
+    from ascend_lab.server.view_jobs import Where, run_job
 
     def broken(path):
         raise KeyError("a reader's bug, with text from the file")
 
     monkeypatch.setattr(viewfile, "payload_for_path", broken)
-    (jp_root_dir / "x.ir").write_text("# IR entry: @g\n")
-    code, message = await _refused(jp_fetch, "x.ir")
+    (tmp_path / "x.ir").write_text("# IR entry: @g\n")
+    code, body = run_job("graph", Where(str(tmp_path / "x.ir"), str(tmp_path), False))
+    message = body["message"]
     assert code == 400 and "KeyError" in message and "text from the file" not in message
