@@ -9,7 +9,9 @@ Each stack prints them its own way:
   failed, size[32212254720]``, ``malloc[32611480064]``, ``totol_size:4294967296``, ``plus
   alloc size : 301990400 is more than total mem size : 29464985600``;
 - the driver: ``halMemAlloc failed: device_id=6, size=32212254720``;
-- vLLM: ``Available KV cache memory: -0.87 GiB``.
+- vLLM: ``Available KV cache memory: -0.87 GiB``;
+- the host: torch's ``DefaultCPUAllocator: not enough memory: you tried to allocate 123 bytes``,
+  numpy's ``MemoryError: Unable to allocate 1.20 TiB for an array with shape ...``.
 
 :func:`memory_numbers` reads the first of each (bounded, linear regexes: every repeat has
 a bound, numbers at most 20 digits) and says them in words; a request above
@@ -27,10 +29,12 @@ IMPOSSIBLE_BYTES = 1 << 40  # 1 TiB: more than any NPU's memory, and than most h
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _UNITS.update({"P": 1 << 50, "E": 1 << 60})
 _NUM = r"(?<![\d.])(-?\d{1,20}(?:\.\d{1,6})?)(?!\d|\.\d)"
-_UNIT = r"[ \t]?([KMGTPE]i?B|B|bytes)?"
+_UNIT = r"[ \t]?([KMGTPE]i?B|B|bytes)?"  # "GB" is read as GiB: allocators count in 1024s
 _ASKED = (
     re.compile(r"Tried to allocate more than 1 ?(E)B"),
     re.compile(r"Tried to allocate " + _NUM + _UNIT),
+    re.compile(r"(?i)you tried to allocate " + _NUM + _UNIT),  # torch's CPU allocator
+    re.compile(r"Unable to allocate " + _NUM + _UNIT),  # numpy's MemoryError
     re.compile(r"(?i)alloc(?:ate)? size[ \t]{0,2}[:=][ \t]{0,2}" + _NUM + _UNIT),
     re.compile(r"(?i)request(?:ed)? memory size[ \t]{0,2}[:=\[][ \t]{0,2}" + _NUM + _UNIT),
     re.compile(r"(?i)required size[ \t]{0,2}[:=\[][ \t]{0,2}" + _NUM + _UNIT),

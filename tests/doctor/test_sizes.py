@@ -58,6 +58,17 @@ def test_an_impossible_size_points_at_corrupted_data():
     assert negative.impossible and human(negative.asked) == "-4 KiB"
 
 
+def test_host_wordings_and_an_impossible_host_request():
+    text = _example("host-oom", 2)  # Torch: not enough memory: you tried to allocate 72GB
+    assert memory_numbers(text).asked == 72 * GIB
+    assert diagnose_text(text).findings[0].topics[0] == "oom-host"
+    numpy = (
+        "MemoryError: Unable to allocate 1.50 PiB for an array with shape (1000000, 1000000, 200)"
+    )
+    diag = diagnose_text(numpy)
+    assert diag.findings[0].topics[0] == "impossible-size"  # host-oom's MemoryError, 1.5 PiB
+
+
 def test_no_sizes_no_line_and_numbers_are_bounded():
     assert memory_numbers("EL0004: Failed to allocate memory.") is None
     assert diagnose_text(_example("device-oom", 4)).findings[0].memory is None
