@@ -10,12 +10,12 @@ Three kinds of message are collected from the source (AST, nothing is imported):
 - the ``help=`` / ``description=`` of the ``ascend-lab`` command's parsers (the modules
   named in ``ascend_lab/cli.py``'s ``SUBCOMMANDS``, and the helpers they share), which
   :mod:`ascend_lab.i18n.cli_help` shows translated;
-- in the device package, whose messages are plain English strings: the message and fix
-  of every ``StatusWarning(...)``, ``Compatibility(...)`` messages, ``reason=...``, and
-  values given to ``reason``/``message``/``msg``/``fix`` names and to ``problems`` tuples,
-  and what functions named ``*_fix`` / ``*_reason`` return.
-  An f-string or ``"...".format(...)`` becomes a template with ``{}`` for each value
-  (what :mod:`ascend_lab.i18n.templates` matches shown text against).
+- in the device package, the plain English strings that become status texts: the message
+  and fix of every ``StatusWarning(...)``, ``Compatibility(...)`` messages, ``reason=...``,
+  and values given to ``reason``/``message``/``msg``/``fix`` names and to ``problems``
+  tuples, and what functions named ``*_fix`` / ``*_reason`` return (looked up whole when
+  shown; a text with values is a ``msg(...)``, and ``tests/lint/test_status_messages.py``
+  fails on an f-string or ``"...".format(...)`` there).
 
 Existing translations are kept; new messages get an empty msgstr; messages no longer in
 the source are dropped (and listed).

@@ -27,12 +27,13 @@ from typing import Any, Dict, List, Optional, Tuple
 from ascend_lab.course import files as course_files
 from ascend_lab.course.files import SHARE_SUBDIR
 from ascend_lab.exercises import language
+from ascend_lab.i18n import edition_tag, msg
 from ascend_lab.kernel import spec
 
 PREFIX_ENV = "ASCEND_LAB_KERNEL_PREFIX"  # where to register the kernel (tests, unusual setups)
 COURSE_DIR_ENV = "ASCEND_LAB_COURSE_DIR"
 DEFAULT_COURSE_DIR = os.path.join("~", "ascend-lab-course")
-EDITIONS = (language.CHINESE, language.ENGLISH)
+EDITION_TAGS = (edition_tag(language.CHINESE), edition_tag(language.ENGLISH))  # --lang zh|en
 _SKIP = frozenset([".ipynb_checkpoints", "__pycache__", ".git"])
 
 
@@ -40,12 +41,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dir",
         metavar="D",
-        help=f"your own copy of the course (default: ${COURSE_DIR_ENV} or "
-        f"{DEFAULT_COURSE_DIR}); made once, your edits there are kept",
+        help=msg(
+            "your own copy of the course (default: ${} or {}); made once, your edits there "
+            "are kept",
+            COURSE_DIR_ENV,
+            DEFAULT_COURSE_DIR,
+        ),
     )
     parser.add_argument(
         "--lang",
-        choices=EDITIONS,
+        choices=EDITION_TAGS,
         help="open the Chinese (zh, 中文版) or English (en) edition of the course (default: "
         "$ASCEND_LAB_LANG, else the locale: LC_ALL/LC_MESSAGES/LANG zh_* -> zh, else en)",
     )
@@ -58,8 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--prefix",
         metavar="P",
-        help=f"register the kernel in P/share/jupyter/kernels (default: ${PREFIX_ENV}, else this "
-        "venv/conda env, else your user folder)",
+        help=msg(
+            "register the kernel in P/share/jupyter/kernels (default: ${}, else this venv/conda "
+            "env, else your user folder)",
+            PREFIX_ENV,
+        ),
     )
     parser.add_argument(
         "--dry-run",
@@ -156,7 +164,7 @@ def first_notebook(folder: str) -> Optional[str]:
 def edition_folder(folder: str, lang: str) -> Tuple[str, Optional[str]]:
     """``(folder of the edition, note or None)``: ``<course>/zh`` for "zh" when it holds the
     course, else the course folder itself (with a note saying the Chinese one is missing)."""
-    if lang != language.CHINESE:
+    if language.normalize(lang) != language.CHINESE:
         return folder, None
     zh = os.path.join(folder, language.ZH_FOLDER)
     if first_notebook(zh):
@@ -166,7 +174,7 @@ def edition_folder(folder: str, lang: str) -> Tuple[str, Optional[str]]:
 
 def choose_language(explicit: Optional[str]) -> str:
     """--lang, else $ASCEND_LAB_LANG, else the locale, else English."""
-    return explicit or language.from_environment()
+    return language.normalize(explicit) or language.from_environment()
 
 
 # -- device mode ---------------------------------------------------------------------------

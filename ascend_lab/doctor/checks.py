@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ascend_lab import settings
-from ascend_lab.i18n import msg
+from ascend_lab.i18n import msg, text_of
 from ascend_lab.probes import ascend_install, envcheck
 
 DEFAULT_ROOT = ascend_install.DEFAULT_ROOT
@@ -184,7 +184,7 @@ def check_versions(facts: Environment, entry_id: str = "") -> Confirmation:
         lines.append(msg("Installed: no driver/CANN version files found under {}", facts.root))
     compat = status.get("compatibility") or {}
     verdict = compat.get("verdict", "unknown")
-    message = compat.get("message") or ""
+    message = text_of(compat, "message")
     if verdict == "mismatch":
         lines.append(msg("Compatibility table: MISMATCH. {}", message))
         for cmd in compat.get("install") or []:
@@ -285,7 +285,7 @@ def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
         return Confirmation("devices", UNKNOWN, lines)
     chips = _chips(status)
     mode = status.get("mode", "?")
-    reason = status.get("reason") or ""
+    reason = text_of(status, "reason")
     if reason:
         lines.insert(0, msg("Mode: {} ({}); {} NPU chip(s)", mode, reason, len(chips)))
     else:
@@ -430,8 +430,8 @@ def environment_problems(facts: Environment) -> List[Confirmation]:
             found.append(group)
     for w in status.get("warnings") or []:
         if isinstance(w, dict) and w.get("severity") in ("error", "warning"):
-            text = str(w.get("message", ""))
+            text = text_of(w, "message")  # its template, so it is shown translated
             if w.get("fix"):
-                text = msg("{} Fix: {}", text, str(w.get("fix")))
+                text = msg("{} Fix: {}", text, text_of(w, "fix"))
             found.append(Confirmation("status", INFO, [text]))
     return found

@@ -47,8 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         metavar="N",
-        help=f"examine only the last N MB of a large log (default: ${ENV_MAX_MB}, "
-        f"else {DEFAULT_MAX_MB:g})",
+        help=msg(
+            "examine only the last N MB of a large log (default: ${}, else {})",
+            ENV_MAX_MB,
+            f"{DEFAULT_MAX_MB:g}",
+        ),
     )
     parser.add_argument(
         "--env",

@@ -20,7 +20,7 @@ import sys
 from typing import Any, Callable, NamedTuple, Optional, Tuple, Union
 
 from ascend_lab.errors import AscendLabError
-from ascend_lab.exercises.language import CHINESE, edition
+from ascend_lab.exercises.language import CHINESE, edition, normalize
 
 NOT_ANSWERED = "not answered yet"
 WRONG = "\u2717 not yet"
@@ -36,7 +36,8 @@ class Text(NamedTuple):
     zh: str
 
     def pick(self, lang: str) -> str:
-        return self.zh if lang == CHINESE else self.en
+        """The text for ``lang`` (any tag :func:`ascend_lab.i18n.normalize` reads)."""
+        return self.zh if normalize(lang) == CHINESE else self.en
 
 
 Message = Union[str, Text]
@@ -120,8 +121,8 @@ class Exercise:
     def verdict(self, *answers: Any, lang: Optional[str] = None, **context: Any) -> Tuple[str, str]:
         """``("open"|"wrong"|"right", message)`` without printing; never raises.
 
-        ``lang`` ("en" / "zh") defaults to the edition this kernel runs."""
-        lang = lang or edition()
+        ``lang`` (any tag: "en", "zh", "zh_CN") defaults to the edition this kernel runs."""
+        lang = normalize(lang) or edition()
         zh = lang == CHINESE
         if not answers or any(is_blank(a) for a in answers):
             return "open", NOT_ANSWERED_ZH if zh else NOT_ANSWERED

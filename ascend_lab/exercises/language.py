@@ -1,7 +1,9 @@
-"""Which edition of the course is this kernel running: Chinese ("zh") or English ("en")?
+"""Which edition of the course is this kernel running: Chinese or English?
 
-The two editions' code cells are identical, so the exercises decide from the kernel's
-context, most specific first, with the one detection status, doctor and trace messages use
+The language codes are ascend-lab's one pair (:data:`ascend_lab.i18n.CHINESE` ``"zh_CN"``,
+:data:`ascend_lab.i18n.ENGLISH` ``"en"``); this module maps nothing of its own. The two
+editions' code cells are identical, so the exercises decide from the kernel's context, most
+specific first, with the one detection status, doctor and trace messages use
 (:func:`ascend_lab.i18n.choose`, :mod:`ascend_lab.i18n.edition`):
 
 1. the notebook path jupyter_server gives the kernel (``$JPY_SESSION_NAME``): a course
@@ -21,50 +23,38 @@ import os
 from typing import Mapping, Optional
 
 from ascend_lab import i18n
+from ascend_lab.i18n import CHINESE, ENGLISH, from_environment, normalize
 from ascend_lab.i18n import edition as _context
+from ascend_lab.i18n.edition import SESSION_ENV, ZH_FOLDER, from_folder, from_notebook_path
 
-CHINESE = "zh"
-ENGLISH = "en"
+__all__ = [
+    "CHINESE",
+    "ENGLISH",
+    "LANG_ENV",
+    "SESSION_ENV",
+    "START_FOLDER",
+    "ZH_FOLDER",
+    "edition",
+    "from_environment",
+    "from_folder",
+    "from_notebook_path",
+    "normalize",
+    "tr",
+]
+
 LANG_ENV = i18n.ENV_LANG
-SESSION_ENV = _context.SESSION_ENV
-ZH_FOLDER = _context.ZH_FOLDER
 
 # The kernel's first folder (see :mod:`ascend_lab.i18n.edition`); a name here so a test can
 # stand in for the kernel's start.
 START_FOLDER = _context.START_FOLDER
 
 
-def _edition(lang: Optional[str]) -> Optional[str]:
-    return None if lang is None else (CHINESE if lang == i18n.CHINESE else ENGLISH)
-
-
-def normalize(tag: Optional[str]) -> Optional[str]:
-    """``"zh"``, ``"zh-CN"``, ``"zh_CN.UTF-8"`` -> "zh"; ``"en_US"`` -> "en"; ``"C"``, ``""``
-    and other languages -> None."""
-    return _edition(i18n.normalize(tag[:64] if tag else tag))
-
-
-def from_environment(env: Optional[Mapping[str, str]] = None) -> str:
-    """``$ASCEND_LAB_LANG``, else the locale, else English, as an edition name
-    (:func:`ascend_lab.i18n.from_environment`)."""
-    return _edition(i18n.from_environment(env)) or ENGLISH
-
-
-def from_notebook_path(path: str) -> Optional[str]:
-    """The edition a course notebook path belongs to, or None for any other file."""
-    return _edition(_context.from_notebook_path(path))
-
-
-def from_folder(folder: str) -> Optional[str]:
-    """The edition whose notebooks live in ``folder``, or None when it is not a course folder."""
-    return _edition(_context.from_folder(folder))
-
-
 def edition(env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None) -> str:
-    """ "zh" or "en" for the notebook this kernel runs (see the module docstring)."""
+    """:data:`CHINESE` or :data:`ENGLISH` for the notebook this kernel runs (see the module
+    docstring)."""
     env = os.environ if env is None else env
     folders = [cwd] if cwd is not None else [START_FOLDER, _context.cwd()]
-    return _edition(_context.from_context(env, folders)) or from_environment(env)
+    return _context.from_context(env, folders) or from_environment(env)
 
 
 def tr(english: str, chinese: str) -> str:

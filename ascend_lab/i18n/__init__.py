@@ -1,19 +1,33 @@
-"""Chinese (and future) messages for status and doctor: gettext, the ecosystem's standard.
+"""Messages in the reader's language: gettext, the ecosystem's standard, and one mechanism.
 
 Catalogues: ``ascend_lab/locale/<lang>/LC_MESSAGES/ascend_lab_py.po`` (source) and ``.mo``
 (compiled by ``scripts/msgfmt.py``, committed; a test checks they agree). The domain is
 separate from the front end's ``ascend_lab`` domain: that one uses JupyterLab's ``%1``
 placeholders and is served to the browser as Jed JSON; these use Python's ``{}``.
 
+One language type: :data:`ENGLISH` (``"en"``) and :data:`CHINESE` (``"zh_CN"``), chosen by
+:func:`choose`; :func:`normalize` reads any tag, :func:`edition_tag` gives the course's
+two-letter folder name. The course, the exercises and the server use the same codes.
+
 Messages are English where they are made (so JSON output and payloads stay English) and
-are translated where they are shown, in the language chosen by :func:`choose`:
+are translated where they are shown:
 
 - ``_("text")`` translates now, in the current language (:func:`using`);
 - ``N_("text")`` only marks a message for the catalogue (translated later with ``_``);
-- ``msg("template {}", arg)`` is an English ``str`` that remembers its template, so a view
-  can show it in another language (:func:`localize`);
-- :func:`localize` of a plain English string (status warnings, reasons) finds the catalogue
-  template it was formatted from (:mod:`.templates`) and translates that.
+- ``msg("template {}", arg)`` is an English ``str`` that keeps its template and arguments,
+  so a view shows it in its reader's language (:func:`localize`); :func:`to_json` /
+  :func:`from_json` carry it through JSON (the status's ``i18n`` entries) and
+  :func:`text_of` reads it back. A message made in one place and shown in another is a
+  ``msg``, never an f-string: a plain string is only looked up whole.
+
+argparse's own error messages are the one exception (they are formatted in English before
+we see them): :mod:`.magic_args` finds which of its few templates made one.
+
+The course's exercises (``ascend_lab/exercises``) keep their checks, hints and pointers as
+``Text(en, zh)`` pairs beside the code that checks each notebook, and its code cells use
+``tr(en, zh)``: that is course content, written and reviewed with its notebook as the two
+editions of the notebooks are, not catalogue messages (see CONTRIBUTING.md, "Messages and
+languages"). They pick their text with the same language codes.
 """
 
 import argparse
@@ -24,12 +38,11 @@ import os
 import unicodedata
 from typing import Any, Dict, Iterator, List, Mapping, Optional
 
-from ascend_lab.i18n.edition import from_context, kernel_folders
+# the one pair of language codes, used by messages, the course and the exercises alike
+from ascend_lab.i18n.edition import CHINESE, ENGLISH, from_context, kernel_folders
 
 DOMAIN = "ascend_lab_py"
 LOCALEDIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "locale")
-ENGLISH = "en"
-CHINESE = "zh_CN"
 LANGUAGES = (ENGLISH, CHINESE)
 ENV_LANG = "ASCEND_LAB_LANG"
 _LOCALE_VARS = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -49,6 +62,12 @@ def normalize(tag: Optional[str]) -> Optional[str]:
     if base == "en" or base.startswith("en_"):
         return ENGLISH
     return None
+
+
+def edition_tag(lang: Optional[str]) -> str:
+    """The two-letter name of ``lang``'s course edition: ``"zh"`` for Chinese (the
+    ``notebooks/zh`` folder, the course endpoint's ``lang``), else ``"en"``."""
+    return "zh" if normalize(lang) == CHINESE else "en"
 
 
 def language_argument(value: str) -> str:
@@ -232,6 +251,21 @@ def from_json(data: Any, depth: int = 0) -> Optional[str]:
         return None
 
 
+def text_of(obj: Mapping[str, Any], name: str) -> str:
+    """``obj[name]`` of a JSON object whose texts may be structured (the status's
+    ``{"message": ..., "i18n": {"message": {"template", "args"}}}``): the :class:`Msg`
+    its ``i18n`` entry describes, else the text as it is ("" when absent)."""
+    structured = obj.get("i18n")
+    if isinstance(structured, dict):
+        found = from_json(structured.get(name))
+        if found is not None:
+            return found
+    value = obj.get(name)
+    if isinstance(value, Msg):
+        return value
+    return "" if value is None else str(value)
+
+
 def msg(template: str, *args: Any) -> str:
     """``template.format(*args)`` in English, translatable later by :func:`localize`.
 
@@ -244,8 +278,7 @@ def localize(text: Any, lang: Optional[str] = None) -> str:
     """``text`` in ``lang`` (default: the current language).
 
     A :class:`Msg` is translated from its template (its arguments localized too); a plain
-    string is looked up whole, then as an instance of a catalogue template. Anything not
-    in the catalogue is returned as it is.
+    string is looked up whole. Anything not in the catalogue is returned as it is.
     """
     chosen = normalize(lang) if lang else current()
     if chosen is None or chosen == ENGLISH or text is None:
@@ -254,9 +287,8 @@ def localize(text: Any, lang: Optional[str] = None) -> str:
     if isinstance(text, Msg):
         args = [localize(a, chosen) if isinstance(a, str) else a for a in text.args]
         return _format(cat.gettext(text.template), args, str(text))
-    from ascend_lab.i18n.templates import translate_string
-
-    return translate_string(str(text), cat)
+    text = str(text)
+    return cat.gettext(text) if text.strip() else text
 
 
 def _format(template: str, args: Any, fallback: str) -> str:

@@ -17,6 +17,7 @@ import sys
 from typing import Any, Iterable, List, NoReturn, Optional
 
 from ascend_lab.i18n import N_, _, display_width, localize, normalize
+from ascend_lab.i18n.magic_args import argparse_text
 
 ARGPARSE_WORDS = (
     N_("usage: "),
@@ -97,7 +98,7 @@ class LocalizedArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(2, _("{}: error: {}").format(self.prog, localize(message)) + "\n")
+        self.exit(2, _("{}: error: {}").format(self.prog, argparse_text(message)) + "\n")
 
 
 def lang_in_argv(argv: List[str]) -> Optional[str]:

@@ -4,18 +4,19 @@ import argparse
 import sys
 from typing import Any, Dict
 
+from ascend_lab.i18n import msg
 from ascend_lab.kernel import spec
 
 
 def add_location_arguments(parser: argparse.ArgumentParser, default_help: str) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
-        "--user", action="store_true", help="your user's Jupyter data folder" + default_help
+        "--user", action="store_true", help=msg("your user's Jupyter data folder{}", default_help)
     )
     where.add_argument(
         "--sys-prefix",
         action="store_true",
-        help=f"this Python environment ({sys.prefix})",
+        help=msg("this Python environment ({})", sys.prefix),
     )
     where.add_argument(
         "--prefix", metavar="P", help="P/share/jupyter/kernels (Jupyter must be told about P)"

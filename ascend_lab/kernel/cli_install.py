@@ -6,7 +6,7 @@ import shlex
 import sys
 from typing import Any, Dict, Optional
 
-from ascend_lab.i18n import N_
+from ascend_lab.i18n import N_, msg
 from ascend_lab.kernel import setenv, spec
 from ascend_lab.kernel.cli_common import add_location_arguments, fail, location_from_args
 from ascend_lab.probes import ascend_install
@@ -18,16 +18,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--display-name",
-        help=f'name shown in Jupyter (default: "{spec.DISPLAY_NAME_ASCEND}" '
-        f'or "{spec.DISPLAY_NAME_CPU}")',
+        help=msg(
+            'name shown in Jupyter (default: "{}" or "{}")',
+            spec.DISPLAY_NAME_ASCEND,
+            spec.DISPLAY_NAME_CPU,
+        ),
     )
     add_location_arguments(parser, N_(" (default outside a venv/conda env)"))
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--set-env",
         metavar="PATH",
-        help="CANN set_env.sh to source at kernel start (default: the one `ascend-lab "
-        f"status` finds: under ${setenv.ROOT_ENV_VAR} if set, else where CANN is installed)",
+        help=msg(
+            "CANN set_env.sh to source at kernel start (default: the one `ascend-lab status` "
+            "finds: under ${} if set, else where CANN is installed)",
+            setenv.ROOT_ENV_VAR,
+        ),
     )
     source.add_argument(
         "--cpu", action="store_true", help="register a CPU-mode kernel even if CANN is installed"

@@ -11,18 +11,12 @@ status from an older ascend-lab) is looked up whole in the catalogue. The front 
 import json
 from typing import Any, Dict, Mapping, Optional
 
-from ascend_lab.i18n import ENGLISH, from_json, localize, normalize
+from ascend_lab.i18n import ENGLISH, localize, normalize, text_of
 
 
 def shown(obj: Mapping[str, Any], name: str, lang: str) -> str:
     """``obj[name]`` in ``lang``: from ``obj["i18n"][name]`` when it is there."""
-    structured = obj.get("i18n")
-    text = None
-    if isinstance(structured, dict):
-        text = from_json(structured.get(name))
-    if text is None:
-        text = str(obj.get(name, "") or "")
-    return localize(text, lang)
+    return localize(text_of(obj, name), lang)
 
 
 def display(status: Mapping[str, Any], lang: str) -> Dict[str, Any]:

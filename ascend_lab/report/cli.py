@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import Any
 
-from ascend_lab.i18n import N_
+from ascend_lab.i18n import N_, msg
 from ascend_lab.report.make import (
     DEFAULT_BUDGET_SECONDS,
     DEFAULT_MAX_MB,
@@ -66,24 +66,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         type=float,
         default=None,
-        help=f"time budget for the whole run in seconds (default "
-        f"{DEFAULT_BUDGET_SECONDS:g}, {DEFAULT_TRACE_BUDGET_SECONDS:g} with "
-        "--with-trace); what is left out is marked skipped/timed out",
+        help=msg(
+            "time budget for the whole run in seconds (default {}, {} with --with-trace); "
+            "what is left out is marked skipped/timed out",
+            f"{DEFAULT_BUDGET_SECONDS:g}",
+            f"{DEFAULT_TRACE_BUDGET_SECONDS:g}",
+        ),
     )
     parser.add_argument(
         "--max-mb",
         metavar="N",
         type=float,
         default=DEFAULT_MAX_MB,
-        help=f"size limit of the archive in MiB (default {DEFAULT_MAX_MB:g}); "
-        "trace dumps and logs are dropped first",
+        help=msg(
+            "size limit of the archive in MiB (default {}); trace dumps and logs are dropped first",
+            f"{DEFAULT_MAX_MB:g}",
+        ),
     )
     parser.add_argument(
         "--timeout",
         metavar="S",
         type=float,
         default=DEFAULT_NPU_SMI_TIMEOUT,
-        help=f"seconds allowed for each npu-smi call (default {DEFAULT_NPU_SMI_TIMEOUT:g})",
+        help=msg(
+            "seconds allowed for each npu-smi call (default {})", f"{DEFAULT_NPU_SMI_TIMEOUT:g}"
+        ),
     )
 
 

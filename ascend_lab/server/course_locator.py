@@ -20,7 +20,7 @@ NO_CHINESE_EDITION = "The Chinese edition of the course was not found; showing t
 
 
 def edition_notebook(folder: Path, lang: str) -> Optional[Tuple[Path, str]]:
-    """``(first notebook, "zh" | "en")`` of the wanted edition in ``folder``, else the other
+    """``(first notebook, CHINESE | ENGLISH)`` of the wanted edition in ``folder``, else the other
     edition's, else None. A folder named ``zh`` is the Chinese edition itself."""
     from ascend_lab.exercises import language
 
@@ -87,6 +87,7 @@ def locate_course(
     must do.
     """
     from ascend_lab.exercises import language
+    from ascend_lab.i18n import edition_tag
 
     wanted = language.normalize(lang) or language.ENGLISH
     kernel = KERNEL_NAME if KERNEL_NAME in set(kernel_names) else None
@@ -112,7 +113,7 @@ def locate_course(
         return {
             "path": rel,
             "absolute": str(notebook),
-            "lang": edition,
+            "lang": edition_tag(edition),
             "kernel": kernel,
             "message": (missing + kernel_hint).strip(),
         }
@@ -121,7 +122,7 @@ def locate_course(
         return {
             "path": None,
             "absolute": str(notebook),
-            "lang": edition,
+            "lang": edition_tag(edition),
             "kernel": kernel,
             "message": (
                 "The course is at {} which is outside the Jupyter server's root {}. Copy it "

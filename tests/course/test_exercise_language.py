@@ -234,25 +234,30 @@ def test_edition_from_the_session_path_first(tmp_path):
     course = zh_course(tmp_path)
     zh_nb = {"JPY_SESSION_NAME": "notebooks/zh/03_graph_compilation.ipynb"}
     en_nb = {"JPY_SESSION_NAME": "/home/me/course/03_graph_compilation.ipynb", "LANG": "zh_CN"}
-    assert language.edition(zh_nb, cwd=str(course)) == "zh"  # the path beats the folder
+    assert language.edition(zh_nb, cwd=str(course)) == language.CHINESE  # the path beats the folder
     assert language.edition(en_nb, cwd=str(course / "zh")) == "en"
     # not a course notebook: the folder decides, then the environment
     mine = {"JPY_SESSION_NAME": "zh/my_notes.ipynb", "ASCEND_LAB_LANG": "en"}
-    assert language.edition(mine, cwd=str(course / "zh")) == "zh"
+    assert language.edition(mine, cwd=str(course / "zh")) == language.CHINESE
     assert language.edition(mine, cwd=str(tmp_path)) == "en"
 
 
 def test_edition_from_the_folder_then_ascend_lab_lang_then_the_locale(tmp_path):
     course = zh_course(tmp_path)
     elsewhere = str(tmp_path)
-    assert language.edition({}, cwd=str(course / "zh")) == "zh"
+    assert language.edition({}, cwd=str(course / "zh")) == language.CHINESE
     assert language.edition({"ASCEND_LAB_LANG": "zh"}, cwd=str(course)) == "en"
-    assert language.edition({"ASCEND_LAB_LANG": "zh"}, cwd=elsewhere) == "zh"
+    assert language.edition({"ASCEND_LAB_LANG": "zh"}, cwd=elsewhere) == language.CHINESE
     assert language.edition({"ASCEND_LAB_LANG": "en", "LANG": "zh_CN.UTF-8"}, cwd=elsewhere) == "en"
-    assert language.edition({"LANG": "zh_CN.UTF-8"}, cwd=elsewhere) == "zh"
-    assert language.edition({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US"}, cwd=elsewhere) == "zh"
+    assert language.edition({"LANG": "zh_CN.UTF-8"}, cwd=elsewhere) == language.CHINESE
+    assert (
+        language.edition({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US"}, cwd=elsewhere)
+        == language.CHINESE
+    )
     assert language.edition({"LC_ALL": "fr_FR.UTF-8", "LANG": "zh_CN"}, cwd=elsewhere) == "en"
-    assert language.edition({"LC_MESSAGES": "zh_CN", "LANG": "C"}, cwd=elsewhere) == "zh"
+    assert (
+        language.edition({"LC_MESSAGES": "zh_CN", "LANG": "C"}, cwd=elsewhere) == language.CHINESE
+    )
     assert language.edition({"LANG": "C.UTF-8"}, cwd=elsewhere) == "en"
     assert language.edition({}, cwd=elsewhere) == "en"
     # a language we have no edition for is English where it is set, not an error
@@ -265,19 +270,21 @@ def test_the_folder_the_kernel_started_in_beats_a_later_scratch_folder(tmp_path,
     course = zh_course(tmp_path)
     monkeypatch.setattr(language, "START_FOLDER", str(course / "zh"))
     monkeypatch.setenv("LANG", "en_US.UTF-8")
-    assert language.edition() == "zh"  # cwd is tmp_path: no course folder
+    assert language.edition() == language.CHINESE  # cwd is tmp_path: no course folder
     monkeypatch.setattr(language, "START_FOLDER", str(course))
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     assert language.edition() == "en"
     monkeypatch.setattr(language, "START_FOLDER", str(tmp_path))
     monkeypatch.chdir(course / "zh")
-    assert language.edition() == "zh"  # then the current folder
+    assert language.edition() == language.CHINESE  # then the current folder
     monkeypatch.chdir(tmp_path)
-    assert language.edition() == "zh"  # then the locale
+    assert language.edition() == language.CHINESE  # then the locale
 
 
 def test_normalize():
-    assert [language.normalize(t) for t in ("zh", "zh-CN", "zh_CN.UTF-8", "ZH_hk@x")] == ["zh"] * 4
+    assert [language.normalize(t) for t in ("zh", "zh-CN", "zh_CN.UTF-8", "ZH_hk@x")] == [
+        language.CHINESE
+    ] * 4
     assert [language.normalize(t) for t in ("en", "en_US.UTF-8", "C", "", None, "fr")] == [
         "en",
         "en",

@@ -86,6 +86,8 @@ def test_machine_check_lines_in_chinese():
     status = {
         "mode": "ascend",
         "reason": "1 NPU chip found by npu-smi",
+        # the template and arguments the probe records beside the English reason
+        "i18n": {"reason": {"template": "{} NPU chip{} found by npu-smi", "args": [1, ""]}},
         "chips": [{"npu": 0, "chip": 0}],
         "processes": [{"npu": 0, "chip": 0, "pid": 42, "name": "python", "memory_mb": 3000}],
     }

@@ -37,7 +37,7 @@ def test_a_zh_notebook_session_beats_ascend_lab_lang_and_the_locale(monkeypatch,
     monkeypatch.setenv("JPY_SESSION_NAME", ZH_NOTEBOOK)
     assert choose() == "zh_CN" and i18n.current() == "zh_CN"
     assert i18n._("CPU mode") == "CPU 模式"
-    assert language.edition() == "zh"  # the exercises decide the same
+    assert language.edition() == language.CHINESE  # the exercises decide the same
     assert choose("en") == "en"  # --lang / an explicit argument still wins
     monkeypatch.setenv("JPY_SESSION_NAME", EN_NOTEBOOK)
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
@@ -94,7 +94,7 @@ def test_the_kernel_folders_count_only_inside_a_kernel(monkeypatch, course):
     # a terminal in the course's zh folder: the environment decides
     assert not edition.in_kernel({}) and choose() == "en"
     # the exercises always read the folder
-    assert language.edition() == "zh"
+    assert language.edition() == language.CHINESE
 
     class ZMQInteractiveShell:  # what ipykernel runs
         pass
@@ -112,7 +112,7 @@ def test_the_kernel_folders_count_only_inside_a_kernel(monkeypatch, course):
 
 
 def test_one_detection(course):
-    """The exercises' detection is the i18n one, as edition names."""
+    """The exercises' detection is the i18n one, with the same language codes."""
     for env, cwd in (
         ({"JPY_SESSION_NAME": ZH_NOTEBOOK}, str(course)),
         ({}, str(course / "zh")),
@@ -121,4 +121,4 @@ def test_one_detection(course):
         ({"LANG": "en_US"}, "/"),
     ):
         lang = edition.from_context(env, [cwd]) or i18n.from_environment(env)
-        assert language.edition(env, cwd=cwd) == ("zh" if lang == "zh_CN" else "en")
+        assert language.edition(env, cwd=cwd) == lang

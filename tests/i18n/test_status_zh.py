@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from ascend_lab.device.magic import status_magic
-from ascend_lab.i18n import using
+from ascend_lab.i18n import msg, using
 from ascend_lab.model.device_status import (
     Chip,
     Compatibility,
@@ -82,20 +82,27 @@ def test_cpu_machine_reason_and_compatibility_in_chinese(tmp_path):
 def _hostile_status():
     return DeviceStatus(
         mode="ascend",
-        reason="1 NPU chip found by npu-smi",
+        reason=msg("{} NPU chip{} found by npu-smi", 1, ""),
         chips=[Chip(npu=0, chip=0, name=XSS, health="Alarm", bus_id=XSS)],
         processes=[Process(npu=0, chip=0, pid=7, name=XSS, memory_mb=10)],
         versions=Versions(driver=XSS),
         compatibility=Compatibility(
             "unknown",
-            f"MindSpore {XSS} is not in the compatibility table (check the CANN and driver it "
-            f"needs at {XSS}).",
+            msg(
+                "MindSpore {} is not in the compatibility table (check the CANN and driver it "
+                "needs at {}).",
+                XSS,
+                XSS,
+            ),
         ),
         warnings=[
             StatusWarning(
-                f"NPU 0 chip 0 health is {XSS}", f"npu-smi info -t health -i 0 -c 0 {XSS}"
+                msg("NPU {} chip {} health is {}", 0, 0, XSS),
+                f"npu-smi info -t health -i 0 -c 0 {XSS}",
             ),
-            StatusWarning(f"ASCEND_OPP_PATH={XSS} does not exist", "fix", "error", "environment"),
+            StatusWarning(
+                msg("ASCEND_OPP_PATH={} does not exist", XSS), "fix", "error", "environment"
+            ),
         ],
     )
 
@@ -194,12 +201,13 @@ def test_a_structured_warning_renders_in_english_and_chinese_after_json():
     assert zh["warnings"][1]["message"] == f"ASCEND_OPP_PATH={XSS} 不存在"  # escaped where shown
     en = display(data, "en")
     assert en["warnings"][0]["message"] == "NPU 0 chip 1 health is Alarm"
-    # a status without the structured entries (an older ascend-lab) still shows in English
+    # a status without the structured entries (an older ascend-lab) shows its English text,
+    # and a plain sentence is still looked up whole
     del data["warnings"][0]["i18n"]
-    assert display(data, "zh_CN")["warnings"][0]["message"] in (
-        "NPU 0 chip 1 health is Alarm",
-        zh["warnings"][0]["message"],
-    )
+    data["warnings"][0]["fix"] = "Please report your `npu-smi info` output to ascend-lab"
+    old = display(data, "zh_CN")["warnings"][0]
+    assert old["message"] == "NPU 0 chip 1 health is Alarm"
+    assert old["fix"] == "请把你的 `npu-smi info` 输出报告给 ascend-lab"
 
 
 def test_a_structured_message_read_back_is_bounded():
