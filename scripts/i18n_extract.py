@@ -45,6 +45,8 @@ MARKED_DIRS = (
     "ascend_lab/results",
     "ascend_lab/numerics/drill.py",  # the op-by-op look inside the first divergent Cell
     "ascend_lab/model/device_status.py",
+    "ascend_lab/server/cache.py",  # the status the server serves: the hub's, or a fallback
+    "ascend_lab/server/kernel_env.py",  # a kernel's status, or why it has none
     "ascend_lab/model/profile.py",
     "ascend_lab/analysis/compat.py",
     "ascend_lab/analysis/fusion.py",
@@ -96,6 +98,8 @@ PLAIN_DIRS = (
     "ascend_lab/device",
     "ascend_lab/probes",
     "ascend_lab/model/device_status.py",
+    "ascend_lab/server/cache.py",
+    "ascend_lab/server/kernel_env.py",
     "ascend_lab/analysis/compat.py",
     "ascend_lab/parsers/npu_smi.py",
     "ascend_lab/parsers/versions.py",

@@ -20,6 +20,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
+from ascend_lab.i18n import N_, msg
+
 # Seconds a request waits beyond the probe's own timeout before giving up on it.
 GRACE_SECONDS = 1.0
 
@@ -71,12 +73,12 @@ def status_from_hub(
         _judge_with_a_chip(status)
         ids = ", ".join(str(r.get("id", "?")) for r in rows)
         status.mode = "ascend"
-        status.reason = f"chip {ids}, shared by the class through the hub"
+        status.reason = msg("chip {}, shared by the class through the hub", ids)
     elif status.mode != "cpu" or not status.reason:
         probe = doc.get("probe") or {}
-        why = str(probe.get("reason") or "no chip is assigned to this server")[:300]
+        why = str(probe.get("reason") or N_("no chip is assigned to this server"))[:300]
         status.mode = "cpu"
-        status.reason = f"the hub service shows no NPU for this server: {why}"
+        status.reason = msg("the hub service shows no NPU for this server: {}", why)
     data = status.to_dict()
     data["subject"] = {
         "kind": "server",
@@ -134,15 +136,16 @@ def hub_probe(
         else:
             data = local_probe(timeout)
             if why:
-                data.setdefault("warnings", []).append(
-                    {
-                        "message": f"the hub's status service was not used: {why}"[:400],
-                        "fix": "this server ran npu-smi itself; ask the hub admin to check "
-                        "the ascend-lab service",
-                        "severity": "info",
-                        "component": "npu",
-                    }
+                from ascend_lab.model.device_status import StatusWarning
+
+                not_used = StatusWarning(
+                    msg("the hub's status service was not used: {}", why[:360]),
+                    "this server ran npu-smi itself; ask the hub admin to check the "
+                    "ascend-lab service",
+                    "info",
+                    "npu",
                 )
+                data.setdefault("warnings", []).append(not_used.to_dict())
         chip = env.get(HUB_CHIP)
         if chip:  # a kernel's probe has its own subject; inside, the chip is device 0
             data["subject"] = dict(data.get("subject") or {}, hub_chip=chip)
@@ -196,8 +199,8 @@ class StatusCache:
             return self._probe(self.timeout)
         except Exception as exc:  # the status endpoint degrades, it never fails
             return fallback_status(
-                f"device status probe failed: {type(exc).__name__}: {exc}",
-                "Run `ascend-lab status` in a terminal to see the full error.",
+                msg("device status probe failed: {}: {}", type(exc).__name__, str(exc)[:300]),
+                N_("Run `ascend-lab status` in a terminal to see the full error."),
             )
 
     def _start_probe(self) -> asyncio.Future[Dict[str, Any]]:
@@ -229,9 +232,11 @@ class StatusCache:
             )
         except asyncio.TimeoutError:
             return fallback_status(
-                f"npu-smi did not answer within {self.timeout:g} s",
-                "Check the driver with `npu-smi info` in a terminal; a hung driver "
-                "usually needs the NPU to be reset by an administrator.",
+                msg("npu-smi did not answer within {} s", f"{self.timeout:g}"),
+                N_(
+                    "Check the driver with `npu-smi info` in a terminal; a hung driver "
+                    "usually needs the NPU to be reset by an administrator."
+                ),
             )
 
     async def get_json(self, refresh: bool = False) -> str:

@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional
 
+from ascend_lab.i18n import N_, Msg, msg
+
 # Seconds allowed for the kernel's Python to start and source set_env.sh, on top of the
 # npu-smi timeout (a cold conda Python on a network disk can take several seconds).
 START_SECONDS = 15.0
@@ -79,7 +81,7 @@ def probe_kernel(kernel: KernelEnv, timeout: float) -> Dict[str, Any]:
         timeout + START_SECONDS,
         _MAX_OUTPUT,
         env=env,
-        label=f"the {kernel.name!r} kernel's Python",
+        label=msg("the {} kernel's Python", repr(kernel.name)),
     )
     data: Optional[Dict[str, Any]] = None
     if result.ok:
@@ -90,14 +92,20 @@ def probe_kernel(kernel: KernelEnv, timeout: float) -> Dict[str, Any]:
         if isinstance(parsed, dict) and parsed.get("schema") == "ascend-lab.status/1":
             data = parsed
     if data is None:
-        why = result.reason or "it printed no ascend-lab status"
+        why = result.reason or N_("it printed no ascend-lab status")
+        if not isinstance(why, Msg):
+            why = why[:300]
         fix = (
             "Re-register the kernel with `ascend-lab install-kernel --force` from the Python "
             "that has MindSpore"
             if kernel.ours
-            else f"Install ascend-lab into that Python ({kernel.python} -m pip install ascend-lab)"
+            else msg(
+                "Install ascend-lab into that Python ({} -m pip install ascend-lab)", kernel.python
+            )
         )
-        data = failed_status(f"could not read the {kernel.name!r} kernel's environment: {why}", fix)
+        data = failed_status(
+            msg("could not read the {} kernel's environment: {}", repr(kernel.name), why), fix
+        )
     data["subject"] = subject_of(kernel)
     return data
 
@@ -108,7 +116,7 @@ def failed_status(reason: str, fix: str) -> Dict[str, Any]:
     status = DeviceStatus(
         mode="cpu",
         reason=reason,
-        warnings=[StatusWarning(reason[:300], fix, "warning", "environment")],
+        warnings=[StatusWarning(reason, fix, "warning", "environment")],
         collected_at=time.time(),
     )
     return status.to_dict()

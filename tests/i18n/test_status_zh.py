@@ -224,3 +224,27 @@ def test_a_structured_message_read_back_is_bounded():
         from_json({"template": "{} more warnings not shown", "args": [3]})
         == "3 more warnings not shown"
     )
+
+
+def test_the_servers_own_statuses_are_structured_too():
+    """A probe that fails inside the server, and a kernel whose Python cannot answer, give
+    statuses whose reason and warning the front end's ``display`` shows in Chinese."""
+    from ascend_lab.render.device_json import display
+    from ascend_lab.server.cache import StatusCache
+    from ascend_lab.server.kernel_env import KernelEnv, probe_kernel
+
+    def broken(timeout):
+        raise OSError("disk on fire")
+
+    data = json.loads(json.dumps(StatusCache(5.0, 5.0, probe=broken)._run_probe()))
+    assert data["reason"] == "device status probe failed: OSError: disk on fire"
+    zh = display(data, "zh_CN")
+    assert zh["reason"] == "设备状态探测失败：OSError：disk on fire"
+    assert zh["warnings"][0]["fix"] == "在终端中运行 `ascend-lab status` 查看完整错误。"
+
+    gone = KernelEnv(name="mine", display_name="Mine", python="/nonexistent/python")
+    data = json.loads(json.dumps(probe_kernel(gone, 1.0)))
+    assert data["reason"].startswith("could not read the 'mine' kernel's environment: ")
+    assert display(data, "zh_CN")["reason"] == (
+        "无法读取内核 'mine' 的环境：在 /nonexistent/python 未找到 内核 'mine' 的 Python"
+    )

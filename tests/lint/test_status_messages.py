@@ -15,11 +15,13 @@ from typing import List
 from scripts.i18n_extract import _branches, plain_messages
 
 ROOT = Path(__file__).resolve().parents[2]
-# the modules that make the status's texts (probes, the compatibility verdict, the model)
+# the modules that make the status's texts (probes, the compatibility verdict, the model,
+# and the server's statuses from the hub, a kernel or a failed probe)
 STATUS_MAKERS = sorted(
     [*(ROOT / "ascend_lab" / "probes").glob("*.py")]
     + [ROOT / "ascend_lab" / "analysis" / "compat.py"]
     + [ROOT / "ascend_lab" / "model" / "device_status.py"]
+    + [ROOT / "ascend_lab" / "server" / name for name in ("cache.py", "kernel_env.py")]
 )
 
 
