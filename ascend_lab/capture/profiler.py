@@ -13,11 +13,12 @@ kernel launch can be put in its step.
 """
 
 import contextlib
+import inspect
 import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ascend_lab.capture.compile import (
     CAPTURE_LOCK,
@@ -58,6 +59,13 @@ class _DropProfilerNotices(logging.Filter):
 
 def _quiet_profiler() -> "contextlib.AbstractContextManager[None]":
     return mindspore_log_filter(_DropProfilerNotices())
+
+
+def _parameters(function: Any) -> Any:
+    try:
+        return inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        return {}
 
 
 def _synchronize(ms: Any, device: Optional[str]) -> None:
@@ -113,10 +121,16 @@ def _profiled_steps(
     activities = [activity.CPU]
     if device == "Ascend" and hasattr(activity, "NPU"):
         activities.append(activity.NPU)
+    options: Dict[str, Any] = {}
+    if "start_profile" in _parameters(api.profile):
+        # it starts in its constructor by default; start() then logs "The profile has already
+        # started" (2.10), which learners read as an error
+        options["start_profile"] = False
     prof = api.profile(
         activities=activities,
         schedule=api.schedule(wait=0, warmup=in_schedule, active=steps, repeat=1, skip_first=0),
         on_trace_ready=api.tensorboard_trace_handler(output_dir),
+        **options,
     )
     prof.start()
     try:

@@ -180,3 +180,28 @@ def test_a_step_function_shows_host_work_as_gaps():
     assert any("your step function" in n for n in prof.notes)
     with pytest.raises(TypeError, match="step must be a function"):
         ascend_lab.profile(net, _input("convbnrelu"), trace=False, step=3)
+
+
+def test_the_profiler_is_started_once():
+    """mindspore.profiler.profile starts in its constructor unless told not to; a second
+    start() logs "The profile has already started" (2.10), which reads like an error in a
+    learner's notebook."""
+    import logging
+
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record.getMessage())
+
+    handler = Keep()
+    logger = ms.log._get_logger()  # MindSpore's own logger ("mindspore.<log name>")
+    logger.addHandler(handler)
+    try:
+        ascend_lab.profile(LeNet5(), _input("lenet"), steps=1, warmup=1, trace=False)
+    finally:
+        logger.removeHandler(handler)
+    assert (
+        ms.log._get_logger() is logger
+    )  # the logger the profiler wrote to (it caught this before)
+    assert not [r for r in records if "already started" in r], records
