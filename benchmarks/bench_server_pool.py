@@ -8,10 +8,11 @@ and prints, for LeNet's kernel graph (``graph_build_0_0094.ir``, 36 KB of payloa
 - the first answer with a cold pool (the worker starts: Python, the readers, numpy), the
   answer from a warm worker, and the parse alone in this process for comparison;
 - the PSS of the server and of its workers (Binder counts the container's PSS; 2 GB);
+- the PSS of the workers after a 5,000-node graph (0.9 MB of ``.ir``);
 - recovery after a kill: a 40,000-node ``.ir`` overruns the limit, its worker is ended
-  (504); the time from that answer to the next LeNet answer (a fresh worker), and the
-  time the overrunning request took (limit + 1 s grace);
-- the same with two overruns at once (both workers ended and replaced).
+  (504): the time the overrunning request took (limit + 1 s grace), the time from that
+  answer to the next LeNet answer; the same with two overruns at once (both workers ended
+  and replaced); and how long each replacement took to start (from the server's log).
 """
 
 import shutil
@@ -47,6 +48,18 @@ def pss(pids: List[int]) -> int:
         except psutil.NoSuchProcess:
             pass
     return total
+
+
+def replacements(server: ExtensionServer) -> List[float]:
+    """Seconds each worker started after an overrun took to start (the server's log)."""
+    out: List[float] = []
+    ended = False
+    for line in server.log.read_text(errors="replace").splitlines():
+        if "ascend-lab viewer: ended worker" in line:
+            ended = True
+        elif ended and "ascend-lab viewer: worker" in line and " started in " in line:
+            out.append(float(line.split(" started in ", 1)[1].split(" s", 1)[0]))
+    return out
 
 
 def main() -> None:
@@ -85,11 +98,18 @@ def main() -> None:
                 f"server + workers {pss([server.proc.pid, *workers]) / MIB:.0f} MiB"
             )
 
+            (server.root / "medium.ir").write_text(relu_chain_ir(5_000))
+            status, _ = server.graph("medium.ir")
+            print(
+                f"PSS after a 5,000-node graph ({status}): workers {pss(workers) / MIB:.0f} MiB, "
+                f"server {pss([server.proc.pid]) / MIB:.0f} MiB"
+            )
+
             took, (status, body) = timed(lambda: server.graph("big.ir"))
             recovery, (after, _) = timed(lambda: server.graph("lenet.ir"))
             print(
                 f"overrun (limit 2 s): {status} {body.get('reason')} in {took:.2f} s; "
-                f"next answer {after} {recovery:.2f} s later"
+                f"next answer {after} {recovery:.2f} s later (the other worker)"
             )
             with ThreadPoolExecutor(2) as client:
                 both, answers = timed(lambda: list(client.map(server.graph, ["big.ir"] * 2)))
@@ -98,9 +118,13 @@ def main() -> None:
                 f"two overruns at once: {[a[0] for a in answers]} in {both:.2f} s; "
                 f"next answer {after} {recovery:.2f} s later; workers now {server.workers()}"
             )
+            time.sleep(3)  # the replacements start
         finally:
+            running = server.workers()
             stopped, _ = timed(server.stop)
-            print(f"server stopped (SIGTERM) in {stopped:.2f} s")
+            left = [pid for pid in running if psutil.pid_exists(pid)]
+            print(f"server stopped (SIGTERM) in {stopped:.2f} s; its workers left: {left}")
+        print(f"replacement workers started in (s, from the log): {replacements(server)}")
 
 
 if __name__ == "__main__":

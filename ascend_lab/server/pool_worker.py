@@ -106,19 +106,24 @@ def _watch_parent(parent: int) -> None:
 
 
 def _answer(job: Dict[str, Any]) -> Tuple[int, bytes, bool]:
-    """``(status, body JSON bytes, retire)`` for one job line."""
-    from ascend_lab.server.view_jobs import Where, memory_message, run_job
+    """``(status, body JSON bytes, retire)`` for one job line (a ``MemoryError`` passes)."""
+    from ascend_lab.server.view_jobs import Where, run_job
 
     path, real_root, allow_hidden = job["where"]
     where = Where(str(path), str(real_root), bool(allow_hidden))
-    try:
-        seconds = float(job["seconds"])
-        status, body = run_job(str(job["job"]), where, *job.get("args", ()), seconds=seconds)
-        retire = body.get("reason") == "memory"  # its heap may be in pieces: start afresh
-        return status, json.dumps(body).encode("utf-8"), retire
-    except MemoryError:  # the answer itself did not fit
-        body = {"message": memory_message(os.path.basename(where.path)), "reason": "memory"}
-        return 413, json.dumps(body).encode("utf-8"), True
+    seconds = float(job["seconds"])
+    status, body = run_job(str(job["job"]), where, *job.get("args", ()), seconds=seconds)
+    retire = body.get("reason") == "memory"  # its heap may be in pieces: start afresh
+    return status, json.dumps(body).encode("utf-8"), retire
+
+
+def _memory_answer(job: Dict[str, Any]) -> bytes:
+    """The 413 body of ``job`` when it runs out of memory, made before it runs: once it has,
+    even this message may not fit until the job's objects are gone."""
+    from ascend_lab.server.view_jobs import memory_message
+
+    name = os.path.basename(str(job["where"][0]))
+    return json.dumps({"message": memory_message(name), "reason": "memory"}).encode("utf-8")
 
 
 def _send(out: Any, data: bytes) -> bool:
@@ -158,7 +163,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         job = json.loads(line)
         _sync_env(job.get("env") or {})
         _limit_cpu(float(job["seconds"]) + CPU_SLACK_S)
-        status, body, retire = _answer(job)
+        fallback = _memory_answer(job)
+        try:
+            status, body, retire = _answer(job)
+        except MemoryError:  # escaped while the job's objects were still held: freed now
+            status, body, retire = 413, fallback, True
         header = {"status": status, "bytes": len(body), "retire": retire}
         if not _send(answers_out, json.dumps(header).encode("ascii") + b"\n" + body) or retire:
             return 0

@@ -8,6 +8,7 @@ import os
 import shutil
 import time
 
+import psutil
 import pytest
 
 from ascend_lab.parsers.regular_file import check_deadline
@@ -117,6 +118,25 @@ def test_a_full_pool_answers_503_at_once_and_serves_again_once_free(root, monkey
         assert [f.result(timeout=120)[0] for f in held] == [200] * len(held)
         assert pool.submit("graph", where).result(timeout=120)[0] == 200
         assert len(pool.pids()) == 1  # one worker served them all
+    finally:
+        pool.close()
+
+
+def test_an_idle_worker_exits(root, monkeypatch):
+    monkeypatch.setenv(worker_pool.WORKERS_ENV, "1")
+    monkeypatch.setenv(worker_pool.IDLE_ENV, "0.2")
+    shutil.copy(FIXTURES / "lenet" / "graph_build_0_0094.ir", root / "lenet.ir")
+    pool = worker_pool.WorkerPool()
+    try:
+        where = Where(str(root / "lenet.ir"), str(root), False)
+        assert pool.submit("graph", where).result(timeout=120)[0] == 200
+        (pid,) = pool.pids()
+        for _ in range(200):  # up to 20 s on a busy machine
+            if not psutil.pid_exists(pid):
+                break
+            time.sleep(0.1)
+        assert pool.pids() == [] and not psutil.pid_exists(pid)
+        assert pool.submit("graph", where).result(timeout=120)[0] == 200  # started again
     finally:
         pool.close()
 

@@ -57,6 +57,7 @@ def test_overrunning_requests_end_their_workers_and_the_pool_keeps_serving(tmp_p
         tmp_path, {"ASCEND_LAB_VIEW_TIMEOUT": "1", "ASCEND_LAB_VIEW_WORKERS": "2"}
     )
     try:
+        assert server.workers() == []  # nothing starts with the extension
         files(server.root, 40_000)  # 7 MB: seconds of parsing, far past the 1 s limit
         with ThreadPoolExecutor(3) as client:
             # both workers started and warm
