@@ -73,6 +73,15 @@ def _json(status: int, body: Dict[str, Any]) -> Answer:
     return status, json.dumps(body).encode("utf-8")
 
 
+def _in_site_packages(folder: str) -> bool:
+    import site
+
+    sites = list(getattr(site, "getsitepackages", lambda: [])())
+    sites.append(getattr(site, "getusersitepackages", lambda: "")())
+    real = os.path.realpath(folder)
+    return any(s and os.path.realpath(s) == real for s in sites)
+
+
 class _Overran(AscendLabError):
     """The worker did not answer before the deadline."""
 
@@ -88,10 +97,12 @@ class WorkerProcess:
 
     def __init__(self, memory: int) -> None:
         env = dict(os.environ)
-        # the worker imports the same ascend_lab as the server, wherever that is
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p
-        )
+        if not _in_site_packages(_PACKAGE_PARENT):
+            # a source checkout: the worker imports the same ascend_lab as the server (an
+            # installed one is found anyway; site-packages first would shadow the stdlib)
+            env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p
+            )
         for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             env.setdefault(name, "1")  # one job at a time: no BLAS threads and buffers
         started = time.monotonic()

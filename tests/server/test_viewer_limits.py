@@ -155,3 +155,12 @@ def test_a_refusal_after_the_deadline_is_the_timeouts_504(root, monkeypatch):
     status, body = view_jobs.run_job("slow", where, seconds=0.01)
     assert status == 504 and body["reason"] == "timeout"
     assert body["message"].startswith("a_0001.ir: reading it took longer than 0.01 s")
+
+
+def test_workers_of_an_installed_package_keep_the_path_as_it_is():
+    import site
+
+    # an installed ascend_lab is found by the worker anyway: its site-packages ahead of
+    # the standard library would shadow it with any backport installed there
+    assert worker_pool._in_site_packages(site.getsitepackages()[0])
+    assert not worker_pool._in_site_packages(str(FIXTURES))
