@@ -5,7 +5,8 @@ Each subcommand lives in the module that owns the feature; that module provides
 subcommand being run, so ``ascend-lab status`` stays fast (no MindSpore import).
 
 ``--help`` is shown in the reader's language: ``--lang`` anywhere on the line, else
-``$ASCEND_LAB_LANG``, else the locale (:func:`ascend_lab.i18n.choose`).
+``$ASCEND_LAB_LANG``, else the locale (:func:`ascend_lab.i18n.choose`). Every subcommand
+takes ``--lang``: one that does not define it gets it here, for its messages.
 """
 
 import argparse
@@ -14,7 +15,7 @@ import sys
 from typing import Any, List, Optional
 
 from ascend_lab._version import __version__
-from ascend_lab.i18n import N_, using
+from ascend_lab.i18n import N_, language_argument, using
 from ascend_lab.i18n.cli_help import LocalizedArgumentParser, LocalizedHelpFormatter, lang_in_argv
 
 # name -> (module, one-line help); scripts/i18n_extract.py reads the modules from here
@@ -51,6 +52,13 @@ SUBCOMMANDS = {
 }
 
 
+# --lang of a subcommand whose module does not define it (its messages only)
+LANG_HELP = N_(
+    "language of the messages: en or zh (default: $ASCEND_LAB_LANG, else the locale, "
+    "LC_ALL/LC_MESSAGES/LANG)"
+)
+
+
 def _build_parser(chosen: Optional[str]) -> argparse.ArgumentParser:
     parser = LocalizedArgumentParser(  # subcommands' parsers are of the same class
         prog="ascend-lab",
@@ -67,6 +75,11 @@ def _build_parser(chosen: Optional[str]) -> argparse.ArgumentParser:
             module = importlib.import_module(module_name)
             module.add_arguments(sp)  # type: ignore[attr-defined]
             sp.set_defaults(_module=module)
+            if not any("--lang" in a.option_strings for a in sp._actions):
+                sp.add_argument(
+                    "--lang", metavar="LANG", type=language_argument, default=None, help=LANG_HELP
+                )
+                sp.set_defaults(_lang_for_messages=True)
     return parser
 
 
@@ -80,8 +93,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         if module is None:
             parser.print_help()
             return 0 if not argv else 2
+    lang = args.lang if getattr(args, "_lang_for_messages", False) else None
     try:
-        return int(_run(args.command, module, args) or 0)
+        with using(lang):
+            return int(_run(args.command, module, args) or 0)
     except KeyboardInterrupt:
         return 130
 

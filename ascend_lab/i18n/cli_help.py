@@ -34,6 +34,8 @@ ARGPARSE_WORDS = (
 _CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
 _PIECE = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+| ")
 _WIDE = re.compile(f"[{_CJK}]")
+# a section title that ends in a Chinese character, then argparse's colon, alone on its line
+_HEADING = re.compile(f"^([^\\n:]{{0,120}}[{_CJK}]):$", re.M)
 
 
 def wrap(text: str, width: int) -> List[str]:
@@ -80,6 +82,11 @@ class LocalizedHelpFormatter(argparse.HelpFormatter):
 
     def start_section(self, heading: Optional[str]) -> None:
         super().start_section(_(heading) if heading else heading)
+
+    def format_help(self) -> str:
+        # argparse ends each section's title with an ASCII colon; a Chinese title takes the
+        # full-width one, as 用法： on the same page (zh review 2026-12-06)
+        return _HEADING.sub("\\1：", super().format_help())
 
     def add_usage(
         self,

@@ -4,6 +4,7 @@ import argparse
 import json
 from typing import Any, Dict, List
 
+from ascend_lab.i18n import _
 from ascend_lab.kernel import spec
 
 
@@ -20,7 +21,7 @@ def rows() -> List[Dict[str, Any]]:
 
 def format_text(items: List[Dict[str, Any]]) -> str:
     if not items:
-        return "No Jupyter kernels found."
+        return _("No Jupyter kernels found.")
     width = max(len(item["name"]) for item in items)
     lines = []
     for item in items:
@@ -32,13 +33,13 @@ def format_text(items: List[Dict[str, Any]]) -> str:
         )
         if item["ascend_lab"]:
             if item["set_env"]:
-                detail = "sources " + item["set_env"]
+                detail = _("sources {}").format(item["set_env"])
             else:
-                detail = "CPU mode (no set_env.sh)"
+                detail = _("CPU mode (no set_env.sh)")
             if item["device_id"] is not None:
-                detail += ", device {}".format(item["device_id"])
+                detail += _(", device {}").format(item["device_id"])
             lines.append("  {:<{w}}  {}".format("", detail, w=width))
-    lines.append("(* = installed by ascend-lab)")
+    lines.append(_("(* = installed by ascend-lab)"))
     return "\n".join(lines)
 
 
@@ -46,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
     items = rows()
     if args.json:
         print(json.dumps(items, indent=2))
-    else:
+    else:  # in the language of --lang, which ascend_lab.cli adds
         print(format_text(items))
     return 0

@@ -127,3 +127,31 @@ def test_usage_errors_in_the_readers_language(args, english, chinese):
     code, out, err = run_cli(args, ASCEND_LAB_LANG="zh")
     assert code == 2 and out == "" and err.rstrip().endswith("\n" + chinese)
     assert err.startswith("用法：ascend-lab ")
+
+
+def test_section_titles_end_in_a_full_width_colon_in_chinese():
+    # the zh review of 2026-12-06: 「选项:」 beside 「用法：」 on the same page
+    code, out, err = run_cli(["--help", "--lang", "zh"])
+    assert code == 0, err
+    lines = out.splitlines()
+    assert "位置参数：" in lines and "选项：" in lines, out
+    assert not [line for line in lines if HAN.search(line) and line.endswith(":")], out
+    code, out, err = run_cli(["--help", "--lang", "en"])
+    assert code == 0 and "options:" in out.splitlines(), err  # English keeps its colon
+
+
+@pytest.mark.parametrize("name", sorted(cli.SUBCOMMANDS))
+def test_every_subcommand_takes_lang(name):
+    parser = cli._build_parser(name)
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert any("--lang" in a.option_strings for a in sub.choices[name]._actions), name
+
+
+def test_kernels_speaks_the_language_it_is_given(tmp_path):
+    # an empty Jupyter path: the list is empty, and says so in the language asked for
+    empty = {"JUPYTER_PATH": str(tmp_path), "JUPYTER_DATA_DIR": str(tmp_path)}
+    code, out, err = run_cli(["kernels", "--lang", "zh"], **empty)
+    assert code == 0, err
+    assert HAN.search(out) and "installed by" not in out and "No Jupyter" not in out, out
+    code, out, err = run_cli(["kernels", "--lang", "en"], **empty)
+    assert code == 0 and not HAN.search(out), out
