@@ -21,6 +21,8 @@ from ascend_lab import i18n
 from ascend_lab.capture.cell_outputs import prime_pynative
 from ascend_lab.course.launch import run_workers  # noqa: F401 - notebook 08 runs msrun with it
 from ascend_lab.course.nets import LeNet5
+from ascend_lab.course.nets import ResidualGeLU as ResidualGeLU  # notebook 3 traces it
+from ascend_lab.course.nets import ResidualLayerNorm as ResidualLayerNorm  # and this one
 from ascend_lab.exercises.language import edition
 from ascend_lab.i18n.plot_font import prefer_cjk_font
 

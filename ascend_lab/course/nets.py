@@ -1,11 +1,14 @@
 """Reference networks for the tests and the benchmarks: a small Conv2d+BatchNorm+ReLU
-net, LeNet-5 (also the course's LeNet), ResNet-50 and a Transformer encoder block.
+net, LeNet-5 (also the course's LeNet), ResNet-50, a Transformer encoder block, and the two
+element-wise chains notebook 3 fuses on CPU (``ResidualGeLU``, ``ResidualLayerNorm``).
 
 Importing this module imports MindSpore (~2.5 s): nothing imports it implicitly.
 """
 
 import mindspore.nn as nn
 import mindspore.ops as ops
+import numpy as np
+from mindspore import Parameter, Tensor
 
 
 class ConvBNReLU(nn.Cell):
@@ -113,3 +116,43 @@ class EncoderBlock(nn.Cell):
 
     def construct(self, x):
         return self.layer(x)
+
+
+class ResidualGeLU(nn.Cell):
+    """A Transformer-style element-wise chain after one MatMul: ``gelu(dense(x) + x)``, then a
+    per-feature scale and shift (a LayerNorm's affine pieces). Six CPU kernels without fusion
+    (MatMul, BiasAdd, Add, GeLU, Mul, Add); with graph-kernel fusion AKG makes the five
+    element-wise ops one kernel on CPU (MindSpore 2.7 to 2.10), so four intermediate tensors
+    no longer reach memory. Notebook 3 traces it beside the Conv2d spine.
+    """
+
+    def __init__(self, features=256):
+        super().__init__()
+        self.fc = nn.Dense(features, features)
+        self.gelu = nn.GELU()
+        self.scale = Parameter(Tensor(np.full((features,), 0.5, np.float32)), name="scale")
+        self.shift = Parameter(Tensor(np.full((features,), 0.1, np.float32)), name="shift")
+
+    def construct(self, x):
+        return self.gelu(self.fc(x) + x) * self.scale + self.shift
+
+
+class ResidualLayerNorm(nn.Cell):
+    """``dense(x) + x``, then a LayerNorm written out of its pieces (mean, centre, variance,
+    rsqrt, scale, shift): twelve CPU kernels without fusion. AKG on CPU fuses the element-wise
+    runs between the two ReduceMeans but not the reductions themselves (MindSpore 2.10: 12 ->
+    6 kernels).
+    """
+
+    def __init__(self, features=256, eps=1e-5):
+        super().__init__()
+        self.fc = nn.Dense(features, features)
+        self.gamma = Parameter(Tensor(np.full((features,), 1.5, np.float32)), name="gamma")
+        self.beta = Parameter(Tensor(np.full((features,), 0.1, np.float32)), name="beta")
+        self.eps = eps
+
+    def construct(self, x):
+        y = self.fc(x) + x
+        centred = y - y.mean(-1, keep_dims=True)
+        variance = (centred * centred).mean(-1, keep_dims=True)
+        return centred * ops.rsqrt(variance + self.eps) * self.gamma + self.beta

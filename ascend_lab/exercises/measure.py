@@ -34,3 +34,10 @@ def traced(net: Any, x: Any, fusion: bool = False) -> Any:
     from ascend_lab.tracing.api import trace_net
 
     return trace_net(net, [x], fusion, 1, False, True, False)
+
+
+def kernel_count(make: Any, x: Any, *args: Any) -> int:
+    """Kernels in the graph of ``make(*args)`` (in inference) traced on ``x``, by the check."""
+    cell = make(*args)
+    cell.set_train(False)
+    return len(traced(cell, x).graph.kernels)

@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from ascend_lab.exercises.core import Exercise, Result, Text
+from ascend_lab.exercises.measure import kernel_count, measured_once
 
 T = Text  # T(english, chinese): every pointer and hint in both editions' languages
 
@@ -55,6 +56,31 @@ def _trainable_count(count: Any, net: Any) -> Result:
     )
 
 
+def _stack_kernels(count: Any, make_stack: Any, depth: int, x: Any) -> Result:
+    """01.3: the kernels graph mode compiles ``make_stack(depth)`` into, measured by a trace."""
+
+    depth = int(depth)
+    want = measured_once("01.3", kernel_count, make_stack, x, values=(depth,))
+    per_block = want // depth
+    if int(count) == want:
+        return True, T(
+            f"measured: {want} kernels for {depth} blocks, {per_block} per block; "
+            "graph mode launches each one without a Python dispatch",
+            f"实测：{depth} 个块共 {want} 个算子，每块 {per_block} 个；"
+            "图模式执行每个算子时都不经过 Python 分发",
+        )
+    if int(count) in (depth, 1):
+        return False, T(
+            "a block is not one kernel: Conv2d, BatchNorm and ReLU are each compiled to "
+            "their own kernel (no fusion here)",
+            "一个块不是一个算子：Conv2d、BatchNorm、ReLU 各自编译成一个算子（这里没有融合）",
+        )
+    return False, T(
+        f"count the kernels of one ConvBNReLU, then multiply by the depth you chose ({depth})",
+        f"先数一个 ConvBNReLU 有几个算子，再乘以你选的深度（{depth}）",
+    )
+
+
 EXERCISES = (
     Exercise(
         "01",
@@ -76,5 +102,15 @@ EXERCISES = (
             "卷积权重 16x3x3x3（无偏置），再加 gamma 和 beta：各 16 个。",
         ),
         "my_trainable_count = 16 * 3 * 3 * 3 + 16 + 16",
+    ),
+    Exercise(
+        "01",
+        3,
+        _stack_kernels,
+        T(
+            "One ConvBNReLU compiles to Conv2D, BatchNorm and ReLU; the stack repeats it.",
+            "一个 ConvBNReLU 编译成 Conv2D、BatchNorm、ReLU 三个算子；堆叠就是重复它。",
+        ),
+        "my_kernels = 3 * DEPTH",
     ),
 )

@@ -8,7 +8,7 @@ inside the verifiers that need them.
 from typing import Any, Tuple
 
 from ascend_lab.exercises.core import Exercise, Result, Text
-from ascend_lab.exercises.measure import measured_once, traced
+from ascend_lab.exercises.measure import kernel_count, measured_once, traced
 
 T = Text  # T(english, chinese): every pointer and hint in both editions' languages
 
@@ -81,6 +81,30 @@ def _mindir_weight_bytes(nbytes: Any, net: Any) -> Result:
     )
 
 
+def _unrolled(count: Any, make_net: Any, repeats: int, x: Any) -> Result:
+    """02.3: kernels of the net whose ``construct`` loops ``repeats`` times (a Python ``for``
+    over a constant range: unrolled at compile time), measured by a trace."""
+
+    want = measured_once("02.3", kernel_count, make_net, x, values=(int(repeats),))
+    got = int(count)
+    if got == want:
+        return True, T(
+            f"measured: {want} kernels; the loop was unrolled into {repeats} copies of its "
+            "body at compile time: no loop is left in the graph",
+            f"实测：{want} 个算子；编译时循环被展开成 {repeats} 份循环体：图里不再有循环",
+        )
+    if got < want:
+        return False, T(
+            "a Python for over a constant range is unrolled: every iteration's ops are in "
+            "the graph, each as its own kernel",
+            "对常量 range 的 Python for 循环会被展开：每次迭代的算子都在图里，各自是一个算子",
+        )
+    return False, T(
+        "count the kernels of one iteration (y * 0.5 + 1.0) and of the block before the loop",
+        "数一数一次迭代（y * 0.5 + 1.0）和循环前的块各有几个算子",
+    )
+
+
 EXERCISES = (
     Exercise(
         "02",
@@ -103,5 +127,15 @@ EXERCISES = (
             "把每个参数各维度的乘积相加，再乘以 4 字节。",
         ),
         "my_weight_bytes = sum(int(np.prod(p.dims)) * 4 for p in model.graph.parameter)",
+    ),
+    Exercise(
+        "02",
+        3,
+        _unrolled,
+        T(
+            "The loop runs at compile time: each iteration adds its Mul and Add to the graph.",
+            "循环在编译时执行：每次迭代都往图里加入自己的 Mul 和 Add。",
+        ),
+        "my_loop_kernels = 3 + 2 * REPEATS  # Conv2D, BatchNorm, ReLU, then Mul + Add per turn",
     ),
 )

@@ -213,6 +213,102 @@ def _check_fold(fold: Any, cbr: Any, x: Any) -> Result:
     )
 
 
+def _planned_bytes(graph: Any) -> int:
+    """Bytes of every intermediate tensor the memory plan of ``graph`` holds (the graph's
+    output, returned to the caller, is not planned)."""
+    from ascend_lab.analysis.planner import plan_graph
+
+    return int(sum(t.nbytes for t in plan_graph(graph).tensors))
+
+
+def _fused_chain(guess: Any, net: Any, x: Any) -> Result:
+    """03.4: kernels left after fusion, and the intermediate bytes that no longer reach memory,
+    both measured from one compile with fusion on."""
+    kernels, saved = guess
+    kernels, saved = int(kernels), int(saved)
+    fused = measured_once("03.4", lambda n, t: traced(n, t, fusion=True), net, x)
+    before = fused.fusion.kernel_count_before
+    measured = len(fused.graph.kernels)
+    want = _planned_bytes(fused.before_fusion) - _planned_bytes(fused.graph)
+    block = 4  # one (batch, features) float32 tensor, in bytes
+    for size in x.shape:
+        block *= int(size)
+    inside = [op for k in fused.fusion.kernels for op in k.ops]
+    if kernels > before:
+        return False, T(
+            f"fusion merges kernels, it never adds any: at most {before}, the count before",
+            f"融合只会合并算子，不会增加算子：最多 {before} 个，即融合前的数目",
+        )
+    if kernels != measured:
+        return False, T(
+            "MatMul keeps its hand-written CPU kernel; count what stays and the fused kernels"
+            if kernels < measured
+            else "the whole element-wise chain after the MatMul becomes one kernel here",
+            "MatMul 保留手写的 CPU 算子；数一数留下的算子和融合算子"
+            if kernels < measured
+            else "在这里，MatMul 之后整条逐元素链都变成了一个算子",
+        )
+    if saved == want:
+        return True, T(
+            f"measured: {measured} kernels (was {before}); {len(inside)} ops in one fused "
+            f"kernel, and {want} bytes of intermediates ({want // block} tensors of "
+            f"{block} bytes) no longer reach memory",
+            f"实测：{measured} 个算子（原来 {before} 个）；{len(inside)} 个算子进了一个融合算子，"
+            f"{want} 字节的中间结果（{want // block} 个 {block} 字节的张量）不再写入内存",
+        )
+    if saved == want + block:
+        return False, T(
+            "the chain's last output is the block's output: it still goes to memory",
+            "链上最后一个输出就是整个块的输出：它仍然要写入内存",
+        )
+    if saved * 4 == want:
+        return False, T(
+            "bytes, not elements: float32 takes 4 bytes each",
+            "要的是字节数，不是元素个数：float32 每个元素占 4 字节",
+        )
+    return False, T(
+        "count the tensors that were written between two of the fused ops; each is "
+        "batch x features x 4 bytes",
+        "数一数原来在被融合的算子之间写出的张量；每个都是 batch 大小 x 特征数 x 4 字节",
+    )
+
+
+def _reductions_split(kernels: Any, net: Any, x: Any) -> Result:
+    """03.5: kernels left after fusion when a hand-written LayerNorm follows (measured)."""
+    kernels = int(kernels)
+    fused = measured_once("03.5", lambda n, t: traced(n, t, fusion=True), net, x)
+    before = fused.fusion.kernel_count_before
+    measured = len(fused.graph.kernels)
+    reduces = sum(1 for k in fused.graph.kernels if k.op.startswith("Reduce"))
+    if kernels > before:
+        return False, T(
+            f"fusion never adds kernels: at most {before}",
+            f"融合不会增加算子：最多 {before} 个",
+        )
+    if kernels == before:
+        return False, T(
+            "the element-wise runs between the reductions still fuse",
+            "两个归约之间的逐元素算子仍然会融合",
+        )
+    if kernels != measured:
+        return False, T(
+            "a reduction ends a fused run here: count the element-wise runs between the "
+            "MatMul and the ReduceMeans, and the reductions themselves"
+            if kernels < measured
+            else "each run of element-wise ops between two reductions becomes one kernel",
+            "在这里，归约会截断融合：数一数 MatMul 与各个 ReduceMean 之间的逐元素算子段，"
+            "再加上归约本身"
+            if kernels < measured
+            else "两个归约之间的每一段逐元素算子都会变成一个算子",
+        )
+    return True, T(
+        f"measured: {measured} kernels (was {before}); {reduces} reductions stay kernels of "
+        f"their own and split the chain into {len(fused.fusion.kernels)} fused kernels",
+        f"实测：{measured} 个算子（原来 {before} 个）；{reduces} 个归约仍是独立的算子，"
+        f"把链分成 {len(fused.fusion.kernels)} 个融合算子",
+    )
+
+
 EXERCISES = (
     Exercise(
         "03",
@@ -247,5 +343,32 @@ EXERCISES = (
         "def fold(conv_w, gamma, beta, mean, var, eps):\n"
         "    s = gamma / np.sqrt(var + eps)\n"
         "    return conv_w * s[:, None, None, None], beta - mean * s",
+    ),
+    Exercise(
+        "03",
+        4,
+        _fused_chain,
+        T(
+            "Only MatMul keeps a hand-written kernel; the BiasAdd, Add, GeLU, Mul and Add "
+            "become one. The tensors between two fused ops stay inside the kernel; the "
+            "block's output still goes to memory.",
+            "只有 MatMul 保留手写算子；BiasAdd、Add、GeLU、Mul、Add 合成一个。被融合的算子之间的"
+            "张量留在算子内部；块的输出仍然写入内存。",
+        ),
+        "# MatMul + one fused kernel; BiasAdd, Add, GeLU and Mul outputs no longer reach memory\n"
+        "my_chain = (2, 4 * x_chain.shape[0] * x_chain.shape[1] * 4)",
+    ),
+    Exercise(
+        "03",
+        5,
+        _reductions_split,
+        T(
+            "On CPU, AKG does not fuse a ReduceMean with its neighbours: the reductions stay, "
+            "and each run of element-wise ops between them becomes one kernel.",
+            "在 CPU 上，AKG 不会把 ReduceMean 与相邻算子融合：归约保留，它们之间的每一段"
+            "逐元素算子变成一个算子。",
+        ),
+        "# MatMul, [BiasAdd+Add], ReduceMean, [Sub+Mul], ReduceMean, [Add+Rsqrt+Mul+Mul+Add]\n"
+        "my_ln_kernels = 6",
     ),
 )

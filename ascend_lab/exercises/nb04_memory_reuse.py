@@ -8,6 +8,7 @@ inside the verifiers that need them.
 from typing import Any
 
 from ascend_lab.exercises.core import Exercise, Result, Text
+from ascend_lab.exercises.measure import measured_once, traced
 
 T = Text  # T(english, chinese): every pointer and hint in both editions' languages
 
@@ -85,6 +86,42 @@ def _skip_peak(nbytes: Any, before: Any, after: Any) -> Result:
     )
 
 
+def _larger_images(nbytes: Any, net: Any, before: Any, x: Any) -> Result:
+    """04.4: the planned peak for larger images, from a trace of ``net`` on ``x`` (measured)."""
+    from ascend_lab.analysis.planner import plan_graph
+
+    def peak(net: Any, x: Any) -> int:
+        return int(plan_graph(traced(net, x).graph).peak)
+
+    want, was = measured_once("04.4", peak, net, x), int(before.peak)
+    got = float(nbytes)
+
+    def near(value: float) -> bool:
+        return abs(got - value) <= 0.02 * max(value, 1.0)
+
+    if near(want):
+        return True, T(
+            f"measured: planned peak {want} bytes at {tuple(x.shape)} (was {was}, "
+            f"x{want / was:.2f}): every activation grows with height x width",
+            f"实测：输入 {tuple(x.shape)} 时规划峰值 {want} 字节（原来 {was}，"
+            f"x{want / was:.2f}）：每个激活都随高 x 宽增长",
+        )
+    if near(was):
+        return False, T(
+            "the plan changes: each activation holds height x width values per channel",
+            "规划会变：每个激活在每个通道上都有高 x 宽个值",
+        )
+    if near(2 * was):
+        return False, T(
+            "both the height and the width grow: the area is what counts",
+            "高和宽都变大了：要看的是面积",
+        )
+    return False, T(
+        "the same tensors are alive at the peak; scale each one by the new area over the old",
+        "峰值时存活的还是那些张量；把每个都按新面积与旧面积之比放大",
+    )
+
+
 EXERCISES = (
     Exercise(
         "04",
@@ -119,5 +156,16 @@ EXERCISES = (
         "# Conv2D output, BatchNorm output and ReLU output, all alive at the ReLU step\n"
         'conv_bytes = [tl for tl in plan32.tensors if tl.op == "Conv2D"][0].nbytes\n'
         "my_skip_peak = 3 * conv_bytes",
+    ),
+    Exercise(
+        "04",
+        4,
+        _larger_images,
+        T(
+            "The plan keeps its shape: only each tensor's size changes, by the ratio of the "
+            "image areas.",
+            "规划的形状不变：只有每个张量的大小变了，按图像面积之比变化。",
+        ),
+        "my_peak_64px = plan32.peak * (64 * 64) // (32 * 32)",
     ),
 )

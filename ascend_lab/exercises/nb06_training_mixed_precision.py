@@ -93,6 +93,55 @@ def _o3_layer(name: Any, net: Any, x: Any) -> Result:
     )
 
 
+FLOAT16_MAX = 65504.0
+
+
+def _largest_safe_scale(grads: Sequence[Any]) -> int:
+    """The largest k for which every gradient times 2**k is finite in float16, measured with
+    MindSpore's Cast (2**k times a float32 is exact in float32: only the cast can overflow)."""
+    import mindspore as ms
+    import numpy as np
+    from mindspore import ops
+
+    arrays = [np.asarray(g, np.float32) for g in grads]
+    safe = -1
+    for k in range(0, 64):
+        scale = np.float32(2.0**k)
+        scaled = [ops.cast(ms.Tensor(a * scale), ms.float16) for a in arrays]
+        if not all(bool(ops.isfinite(s).all().asnumpy()) for s in scaled):
+            break
+        safe = k
+    return safe
+
+
+def _loss_scale(k: Any, grads: Sequence[Any]) -> Result:
+    """06.4: the largest power-of-two loss scale the gradients survive in float16 (measured)."""
+    got = int(k)
+    want = measured_once("06.4", _largest_safe_scale, grads)
+    if want < 0:
+        return False, T(
+            "these gradients overflow float16 even unscaled: no loss scale helps",
+            "这些梯度不缩放也会在 float16 中溢出：任何损失缩放都无济于事",
+        )
+    if got == want:
+        return True, T(
+            f"measured: with 2**{want} every gradient is finite in float16; with 2**{want + 1} "
+            "the largest passes 65504 and becomes inf (the step would be skipped)",
+            f"实测：乘以 2**{want} 时所有梯度在 float16 中都是有限值；乘以 2**{want + 1} 时"
+            "最大的梯度超过 65504，变成 inf（这一步会被跳过）",
+        )
+    if got > want:
+        return False, T(
+            f"at 2**{got} the largest gradient passes 65504, float16's largest number: inf",
+            f"乘以 2**{got} 时最大的梯度超过 float16 的最大值 65504：变成 inf",
+        )
+    return False, T(
+        "that scale is safe, but not the largest: the larger the scale, the fewer small "
+        "gradients vanish; find where the largest gradient reaches 65504",
+        "这个缩放是安全的，但不是最大的：缩放越大，消失的小梯度越少；找出最大梯度到达 65504 的位置",
+    )
+
+
 EXERCISES = (
     Exercise(
         "06",
@@ -127,5 +176,16 @@ EXERCISES = (
         'r3 = ascend_lab.compare_numerics(sensor_net, readings, amp="O3")\n'
         "print(r3.table())\n"
         "my_layer = r3.first_divergence.label",
+    ),
+    Exercise(
+        "06",
+        4,
+        _loss_scale,
+        T(
+            "Only the largest |gradient| matters: 2**k x max|g| must stay <= 65504.",
+            "只有最大的 |梯度| 起作用：2**k x max|g| 必须不超过 65504。",
+        ),
+        "g_max = max(float(np.abs(g).max()) for g in grads)\n"
+        "my_scale_k = int(np.floor(np.log2(65504 / g_max)))",
     ),
 )

@@ -157,6 +157,40 @@ def _quantized_file(nbytes: Any, float_file: Any, int8_file: Any) -> Result:
     )
 
 
+def _float16_file(nbytes: Any, float_file: Any, fp16_file: Any) -> Result:
+    """07.3: the size of the MindIR exported after the parameters were stored as float16,
+    measured on the file the check cell wrote (within 2%, as 07.2)."""
+    sizes = {
+        name: os.path.getsize(str(path))
+        for name, path in (("fp16", fp16_file), ("fp32", float_file))
+    }
+    got = float(nbytes)
+    close = {name: abs(got - size) <= 0.02 * size for name, size in sizes.items()}
+    shrink = sizes["fp32"] - sizes["fp16"]
+    why = T(
+        "the file holds the graph and every parameter: compare with lenet.mindir's size",
+        "文件里是图和所有参数：和 lenet.mindir 的大小比一比",
+    )
+    if close["fp16"]:
+        why = T(
+            f"{sizes['fp16']} bytes, {shrink} less than lenet.mindir ({sizes['fp32']}): every "
+            "parameter now takes 2 bytes instead of 4; the graph itself did not shrink",
+            f"{sizes['fp16']} 字节，比 lenet.mindir（{sizes['fp32']}）少 {shrink}：每个参数现在"
+            "占 2 字节而不是 4 字节；图本身没有变小",
+        )
+    elif close["fp32"]:
+        why = T(
+            "set_dtype changed what is stored: the parameters are float16 now",
+            "set_dtype 改变了保存的内容：参数现在是 float16",
+        )
+    elif got < sizes["fp16"]:
+        why = T(
+            "only the parameters halve: the graph and the file's own fields stay as they were",
+            "只有参数减半：图和文件自身的字段保持不变",
+        )
+    return close["fp16"], why
+
+
 EXERCISES = (
     Exercise(
         "07",
@@ -192,5 +226,16 @@ EXERCISES = (
         ),
         "# the weights are q * s in float32 again: 4 bytes each, as in lenet.mindir\n"
         "my_int8_bytes = os.path.getsize(mindir)",
+    ),
+    Exercise(
+        "07",
+        3,
+        _float16_file,
+        T(
+            "Start from lenet.mindir's size: each parameter now takes 2 bytes less.",
+            "从 lenet.mindir 的大小出发：每个参数现在少占 2 字节。",
+        ),
+        "n_params = sum(p.size for p in net.get_parameters())\n"
+        "my_fp16_bytes = os.path.getsize(mindir) - 2 * n_params",
     ),
 )

@@ -67,6 +67,13 @@ def mindir_files(tmp_path):
     return {name: str(path) for name, path in paths.items()}
 
 
+def half_file(tmp_path):
+    """A stand-in for 07.3's float16 export: half of the 1000-byte float file."""
+    path = tmp_path / "lenet_fp16.mindir"
+    path.write_bytes(b"\0" * 500)
+    return str(path)
+
+
 def cases(tmp_path):
     """(notebook, number) -> (right answer, wrong answer, context) for every pure check."""
     table = info()
@@ -130,6 +137,11 @@ def cases(tmp_path):
         ("06", 2): ([1e-8, 1e-9], [1e-9], {"candidates": [1e-3, 1e-8, 1e-9]}),
         ("07", 1): (quant_config(tmp_path, True), quant_config(tmp_path / "..", False), {}),
         ("07", 2): (1000, 250, mindir_files(tmp_path)),
+        ("07", 3): (
+            500,
+            1000,
+            {"float_file": mindir_files(tmp_path)["float_file"], "fp16_file": half_file(tmp_path)},
+        ),
         ("08", 1): ([22, 21, 21], [21, 21, 22], {"n": 64, "workers": 3}),
         ("08", 2): (np.ones(3), np.zeros(3), {"rank_weight": np.ones(3)}),
         ("09", 1): ([], ["fc.bias"], {"ext": ext, "state": state}),
@@ -159,6 +171,9 @@ NEED_MINDSPORE = {
     ("09b", 1),
     ("09b", 2),
 }
+# the #39 experiments: each check traces, plans or casts with MindSpore itself; their right and
+# wrong answers are checked in both languages by test_wrong_answers.py
+NEED_MINDSPORE |= {("01", 3), ("02", 3), ("03", 4), ("03", 5), ("04", 4), ("06", 4)}
 
 
 def test_the_cases_cover_every_exercise(tmp_path):

@@ -15,6 +15,7 @@ file fails when any exercise lacks its table, or when a table has fewer than thr
 """
 
 import os
+import re
 from types import SimpleNamespace as NS
 
 import numpy as np
@@ -226,6 +227,29 @@ def case_07_2(tmp_path):
             "a quarter plus the graph": size // 4 + 4_000,
             "half: float16": size // 2,
             "twice: both copies": 2 * size,
+        },
+    )
+
+
+def case_07_3(tmp_path):
+    # the sizes 07's cell measured on MindSpore 2.10: LeNet exported with float32 parameters
+    # (257,652 bytes) and again after set_dtype(float16) (134,494 bytes); 61,684 parameters
+    float_file, half_file = tmp_path / "lenet.mindir", tmp_path / "lenet_fp16.mindir"
+    float_file.write_bytes(b"\0" * 257_652)
+    half_file.write_bytes(b"\0" * 134_494)
+    params = [NS(size=61_684)]
+    right = solved(
+        exercises("07")[2], os=os, mindir=str(float_file), net=NS(get_parameters=lambda: params)
+    )["my_fp16_bytes"]
+    return (
+        dict(float_file=str(float_file), fp16_file=str(half_file)),
+        right,
+        {
+            "nothing changes": 257_652,
+            "half the file": 257_652 // 2,
+            "a quarter: int8": 257_652 // 4,
+            "four bytes less per parameter": 257_652 - 4 * 61_684,
+            "one byte less per parameter": 257_652 - 61_684,
         },
     )
 
@@ -493,6 +517,138 @@ def case_03_3(tmp_path):
     )
 
 
+# -- the change -> predict -> measure experiments added for issue #39 --------------------------
+def case_01_3(tmp_path):
+    from mindspore import nn
+
+    conv_bn_relu = course_nets().ConvBNReLU
+
+    def stack_of_blocks(depth):
+        return nn.SequentialCell([conv_bn_relu(3 if i == 0 else 16, 16) for i in range(depth)])
+
+    depth = 5  # not the notebook's 8 blocks: an answer for 8 is wrong here
+    right = solved(exercises("01")[2], DEPTH=depth)["my_kernels"]
+    return (
+        dict(make_stack=stack_of_blocks, depth=depth, x=_x(1, seed=2)[:, :, :16, :16]),
+        right,
+        {
+            "the 8 blocks of the timing cell": 3 * 8,
+            "one kernel per block": depth,
+            "the whole stack one kernel": 1,
+            "a conv bias counted (4 per block)": 4 * depth,
+            "one block too few": 3 * (depth - 1),
+        },
+    )
+
+
+def loop_net():
+    """Notebook 02's Loop: ConvBNReLU, then ``y * 0.5 + 1.0`` a Python-constant number of
+    times."""
+    from mindspore import nn
+
+    conv_bn_relu = course_nets().ConvBNReLU
+
+    class Loop(nn.Cell):
+        def __init__(self, repeats=3):
+            super().__init__()
+            self.block = conv_bn_relu()
+            self.repeats = repeats
+
+        def construct(self, x):
+            y = self.block(x)
+            for _ in range(self.repeats):
+                y = y * 0.5 + 1.0
+            return y
+
+    return Loop
+
+
+def case_02_3(tmp_path):
+    repeats = 5
+    right = solved(exercises("02")[2], REPEATS=repeats)["my_loop_kernels"]
+    return (
+        dict(make_net=loop_net(), repeats=repeats, x=_x(1, seed=0)),
+        right,
+        {
+            "the default 3 turns": 3 + 2 * 3,
+            "one kernel per turn": 3 + repeats,
+            "the loop as one kernel": 3 + 1,
+            "the block alone": 3,
+            "one turn too few": 3 + 2 * (repeats - 1),
+        },
+    )
+
+
+def _chain_net(name):
+    import mindspore as ms
+
+    ms.set_seed(0)
+    net = getattr(course_nets(), name)()
+    net.set_train(False)
+    return net
+
+
+def case_03_4(tmp_path):
+    import mindspore as ms
+
+    # batch 48, not the notebook's 64: an answer worked out for batch 64 is wrong here
+    x_chain = ms.Tensor(np.random.default_rng(4).standard_normal((48, 256)).astype(np.float32))
+    block = 48 * 256 * 4
+    right = solved(exercises("03")[3], x_chain=x_chain)["my_chain"]
+    return (
+        dict(net=_chain_net("ResidualGeLU"), x=x_chain),
+        right,
+        {
+            "nothing fuses": (6, 0),
+            "the MatMul fused too": (1, 4 * block),
+            "the block's output counted": (2, 5 * block),
+            "elements, not bytes": (2, 4 * 48 * 256),
+            "one tensor saved": (2, block),
+            "worked out for batch 64": (2, 4 * 64 * 256 * 4),
+            "every op a kernel of its own, bytes right": (6, 4 * block),
+        },
+    )
+
+
+def case_03_5(tmp_path):
+    import mindspore as ms
+
+    x_chain = ms.Tensor(np.random.default_rng(5).standard_normal((48, 256)).astype(np.float32))
+    right = solved(exercises("03")[4])["my_ln_kernels"]
+    return (
+        dict(net=_chain_net("ResidualLayerNorm"), x=x_chain),
+        right,
+        {
+            "the whole chain one kernel, as in exercise 4": 2,
+            "nothing fuses": 12,
+            "the reductions fused too": 4,
+            "everything one kernel": 1,
+            "fusion adds a kernel": 13,
+        },
+    )
+
+
+def case_06_4(tmp_path):
+    rng = np.random.default_rng(6)
+    grads = [rng.normal(0, 0.01, (6, 1, 5, 5)), rng.normal(0, 0.001, (10, 84))]
+    grads[1][3, 7] = -0.37  # the largest |gradient|: 65504 / 0.37 = 177,037 -> 2**17
+    right = solved(exercises("06")[3], np=np, grads=grads)["my_scale_k"]
+    smallest = min(float(np.abs(g[g != 0]).min()) for g in grads)
+    return (
+        dict(grads=grads),
+        right,
+        {
+            "one power too far": right + 1,
+            "one power too cautious": right - 1,
+            "DynamicLossScaleManager's start, 2**24": 24,
+            "the notebook's fixed scale, 1024": 10,
+            "worked out for |g| = 1": 15,
+            "from the smallest gradient": int(np.floor(np.log2(65504 / smallest))),
+            "float32's range": 127,
+        },
+    )
+
+
 @pytest.fixture(scope="module")
 def plans():
     """Notebook 04's plans: ConvBNReLU at batch 32, the skip net, and plan_at(n)."""
@@ -515,7 +671,7 @@ def plans():
     skip = Skip()
     skip.set_train(False)
     plan_skip = plan_graph(ascend_lab.trace(skip, _x(32), progress=False).graph)
-    return NS(plan32=plan_at(32), plan_at=plan_at, plan_skip=plan_skip)
+    return NS(plan32=plan_at(32), plan_at=plan_at, plan_skip=plan_skip, net=net)
 
 
 def case_04_1(tmp_path, plans):
@@ -556,6 +712,25 @@ def case_04_3(tmp_path, plans):
             "the Add's output counted": 4 * block,
             "one block": block,
             "the input too": 3 * block + 32 * 3 * 32 * 32 * 4,
+        },
+    )
+
+
+def case_04_4(tmp_path, plans):
+    import mindspore as ms
+
+    # the check traces the net itself on the larger images; 64 x 64 at batch 32
+    x64 = ms.Tensor(np.random.default_rng(8).standard_normal((32, 3, 64, 64)).astype(np.float32))
+    peak = plans.plan32.peak
+    return (
+        dict(net=plans.net, before=plans.plan32, x=x64),
+        solved(exercises("04")[3], plan32=plans.plan32)["my_peak_64px"],
+        {
+            "the plan before the change": peak,
+            "twice: one side doubled": 2 * peak,
+            "the area squared": 16 * peak,
+            "the lower bound at 32 x 32": plans.plan32.lower_bound,
+            "8 times: height, width and batch": 8 * peak,
         },
     )
 
@@ -767,6 +942,7 @@ PURE = {
     "06.2": case_06_2,
     "07.1": case_07_1,
     "07.2": case_07_2,
+    "07.3": case_07_3,
     "08.1": case_08_1,
     "08.2": case_08_2,
     "09.2": case_09_2,
@@ -777,18 +953,23 @@ PURE = {
 }
 WITH_MINDSPORE = {
     "01.2": case_01_2,
+    "01.3": case_01_3,
     "02.1": case_02_1,
     "02.2": case_02_2,
+    "02.3": case_02_3,
     "03.1": case_03_1,
     "03.2": case_03_2,
     "03.3": case_03_3,
+    "03.4": case_03_4,
+    "03.5": case_03_5,
     "05b.1": case_05b_1,
     "06.3": case_06_3,
+    "06.4": case_06_4,
     "09.1": case_09_1,
     "09b.1": case_09b_1,
     "09b.2": case_09b_2,
 }
-WITH_PLANS = {"04.1": case_04_1, "04.2": case_04_2, "04.3": case_04_3}
+WITH_PLANS = {"04.1": case_04_1, "04.2": case_04_2, "04.3": case_04_3, "04.4": case_04_4}
 
 
 def _exercise(key):
@@ -811,7 +992,22 @@ def _check_table(key, built):
         kind, message = verdict(q, answer, ctx)
         if kind != "wrong":
             accepted.append(f"{why}: {kind} ({message})")
+        elif key in BOTH_LANGUAGES:
+            _in_chinese(q, answer, ctx, "wrong")
     assert not accepted, f"{key} accepts wrong answers: " + "; ".join(accepted)
+    if key in BOTH_LANGUAGES:
+        _in_chinese(q, right, context, "right")
+
+
+# The #39 experiments (their checks measure with MindSpore, so test_exercise_language's pure
+# cases leave them out): every verdict of their tables is also given in Chinese.
+BOTH_LANGUAGES = {"01.3", "02.3", "03.4", "03.5", "04.4", "06.4", "07.3"}
+
+
+def _in_chinese(q, answer, context, want):
+    kind, message = q.verdict(answer, lang="zh", **context)
+    assert kind == want, (q.notebook, q.number, message)
+    assert re.search(r"[\u4e00-\u9fff]", message), (q.notebook, q.number, message)
 
 
 def test_every_exercise_has_a_wrong_answer_table():
