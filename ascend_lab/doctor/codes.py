@@ -30,11 +30,13 @@ MAX_CODES = 8  # distinct codes reported per text
 # E + module (digit 1-9 or letter) + 4 digits, not inside a longer word or hex number.
 _ERROR_CODE = re.compile(r"(?<![0-9A-Za-z_])E[1-9A-Z]\d{4}(?![0-9A-Za-z])")
 _NAMED = re.compile(r"\b([A-Z][A-Za-z_]{2,60})\((E[1-9A-Z]\d{4})\)")
-# Between the words that introduce a number and the number: " is = ", ": ", "[", "(".
-_SEP = r"(?: is)?[ \t]{0,3}[=:\[(]?[ \t]{0,3}"
+# Between the words that introduce a number and the number: " is = ", ": ", "[", "(", and
+# a line break where a terminal, a forum or a log viewer wrapped the line ("error code is" at
+# the end of one line, "507899" at the start of the next).
+_SEP = r"(?:\s?is)?\s{0,3}[=:\[(]?\s{0,3}"
 # A return code only next to the words that introduce one (6-digit numbers are everywhere).
 _RETURN_CODE = re.compile(
-    r"(?i)(?:error ?code|errcode|ret(?:code)?|runtime result|return code|failed|status)"
+    r"(?i)(?:error\s?code|errcode|ret(?:code)?|runtime\s?result|return\s?code|failed|status)"
     + _SEP
     + r"([1-5]\d{5})(?!\d)"
 )
