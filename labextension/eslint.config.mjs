@@ -33,5 +33,24 @@ export default tseslint.config(
         }
       ]
     }
+  },
+  {
+    // hosts see the viewer through its one public surface, src/viewer/index.ts
+    files: ['src/hosts/**/*.ts'],
+    ignores: ['src/hosts/**/__tests__/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/viewer/*'],
+              message:
+                "Hosts import the viewer's public surface only: '../viewer' (src/viewer/index.ts exports what they need)."
+            }
+          ]
+        }
+      ]
+    }
   }
 );

@@ -5,9 +5,14 @@
  * Labels are in `lang` (the kernel's ascend_lab.i18n language), from the bundled catalogue:
  * an anywidget module cannot reach JupyterLab's translator.
  */
-import { renderPayload, ViewerHandle, viewName } from '../viewer/app';
-import { CATALOGUES } from '../viewer/catalogues.generated';
-import { transForLanguage, viewerTrans } from '../viewer/i18n';
+import {
+  CATALOGUES,
+  renderPayload,
+  transForLanguage,
+  ViewerHandle,
+  viewerTrans,
+  viewName
+} from '../viewer';
 
 interface AnyModel {
   get(name: string): unknown;

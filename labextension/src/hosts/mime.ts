@@ -10,8 +10,7 @@ import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 
 import { englishTrans, ITrans, TRANSLATION_DOMAIN } from '../trans';
-import { renderPayload } from '../viewer';
-import { viewName, ViewName } from '../viewer/views';
+import { renderPayload, viewName, ViewName } from '../viewer';
 
 export const GRAPH_MIME_TYPE = 'application/vnd.ascend-lab.graph+json';
 

@@ -5,11 +5,15 @@
  * the page's language (`<html lang>`, written by ascend_lab/render/standalone.py) from the
  * bundled catalogue.
  */
-import { renderPayload, viewName } from '../viewer/app';
-import { CATALOGUES } from '../viewer/catalogues.generated';
-import { transForLanguage } from '../viewer/i18n';
-import { packedPassLoader, readPacked } from '../viewer/packed-passes';
-import { pageWeightStatsLoader } from '../viewer/weight-stats';
+import {
+  CATALOGUES,
+  packedPassLoader,
+  pageWeightStatsLoader,
+  readPacked,
+  renderPayload,
+  transForLanguage,
+  viewName
+} from '../viewer';
 
 function start(): void {
   const data = document.getElementById('ascend-lab-payload');

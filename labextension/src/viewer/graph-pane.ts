@@ -1,11 +1,12 @@
 /**
  * One interactive graph: layered layout (in the worker), scope groups that expand and
- * collapse, pan/zoom, keyboard navigation, selection and highlight sets. Draws only the
- * boxes in view when a graph shows very many at once.
+ * collapse, selection and highlight sets, drawn into a pan/zoom viewport (viewport.ts) and
+ * driven by keys and clicks (keys.ts). Draws only the boxes in view when a graph shows very
+ * many at once.
  */
 import { clear, h, s } from './dom';
 import { viewerTrans } from './i18n';
-import { MIN_LEGIBLE_ZOOM, firstViewZoom } from './layers';
+import { Activation, KeyTarget, clickActivation, focusable, onKey } from './keys';
 import {
   Box,
   ColorMode,
@@ -33,6 +34,7 @@ import {
 } from './model';
 import { NumericsNode } from './numerics-types';
 import { GraphData, GraphNode, formatBytes, formatShape, outputBytes } from './types';
+import { Viewport } from './viewport';
 
 export type { ColorMode, StackAction } from './graph-boxes';
 
@@ -49,10 +51,12 @@ export interface PaneOptions {
   onSelect?: (id: string | null, pane: GraphPane) => void;
 }
 
-export class GraphPane {
+export class GraphPane implements KeyTarget {
   readonly el: HTMLDivElement;
   readonly svg: SVGSVGElement;
-  private viewport: SVGGElement;
+  /** the group the boxes are drawn in, moved by the viewport's pan and zoom */
+  private drawing: SVGGElement;
+  private readonly view: Viewport;
   private busy: HTMLDivElement;
   model: GraphModel | null = null;
   selected: string | null = null;
@@ -68,12 +72,9 @@ export class GraphPane {
   /** label edges with the shape of the value they carry */
   edgeLabels = false;
   showBookkeeping = false;
-  private boxes = new Map<string, Box>();
+  readonly boxes = new Map<string, Box>();
   private order: Box[] = [];
   private itemEls = new Map<string, SVGGElement>();
-  private tx = 20;
-  private ty = 20;
-  private k = 1;
   private layoutSeq = 0;
   private fitted = false;
   private culling = false;
@@ -94,8 +95,13 @@ export class GraphPane {
       'aria-label': opts.label,
       'aria-roledescription': viewerTrans().__('graph')
     });
-    this.viewport = s('g', { class: 'al-viewport' });
-    this.svg.appendChild(this.viewport);
+    this.drawing = s('g', { class: 'al-viewport' });
+    this.svg.appendChild(this.drawing);
+    this.view = new Viewport(this.svg, this.drawing, () => {
+      if (this.culling) {
+        this.queueRender();
+      }
+    });
     this.busy = h('div', { class: 'al-busy', role: 'status', 'aria-live': 'polite' });
     this.el = h(
       'div',
@@ -136,7 +142,7 @@ export class GraphPane {
       this.model = null;
       this.boxes.clear();
       this.order = [];
-      clear(this.viewport);
+      clear(this.drawing);
       this.itemEls.clear();
       this.el.setAttribute('data-state', 'empty');
       this.ready = Promise.resolve();
@@ -197,7 +203,10 @@ export class GraphPane {
     if (!this.fitted) {
       this.fitInitial();
       this.fitted = true;
-      this.refitWhenSized();
+      this.view.refitWhenSized(() => {
+        this.fitInitial();
+        this.render();
+      });
     }
     this.render();
     this.el.setAttribute('data-state', 'ready');
@@ -228,12 +237,10 @@ export class GraphPane {
         this.prefetching = false;
         return;
       }
-      const [vw, vh] = this.viewSize();
-      const cx = (vw / 2 - this.tx) / this.k;
-      const cy = (vh / 2 - this.ty) / this.k;
+      const [cx, cy] = this.view.centre();
       const inView = (g: string): boolean => {
         const b = this.boxes.get(groupItem(g));
-        return b !== undefined && this.inView(b, 0);
+        return b !== undefined && this.view.inView(b, 0);
       };
       const jobs = model
         .prefetchJobs(2, g => {
@@ -357,22 +364,6 @@ export class GraphPane {
     this.culling = this.order.length > CULL_LIMIT;
   }
 
-  private viewSize(): [number, number] {
-    const w = this.svg.clientWidth || 800;
-    const hgt = this.svg.clientHeight || 480;
-    return [w, hgt];
-  }
-
-  private applyTransform(): void {
-    this.viewport.setAttribute(
-      'transform',
-      `translate(${this.tx.toFixed(1)},${this.ty.toFixed(1)}) scale(${this.k.toFixed(4)})`
-    );
-    if (this.culling) {
-      this.queueRender();
-    }
-  }
-
   private queueRender(): void {
     if (this.renderQueued) {
       return;
@@ -389,106 +380,36 @@ export class GraphPane {
     return { width: root?.width ?? 0, height: root?.height ?? 0 };
   }
 
+  /** The whole graph in view. */
   fit(): void {
-    const { width, height } = this.bounds();
-    const [vw, vh] = this.viewSize();
-    if (width <= 0 || height <= 0) {
-      return;
-    }
-    this.k = Math.max(0.05, Math.min(1.5, (vw - 40) / width, (vh - 40) / height));
-    this.tx = (vw - width * this.k) / 2;
-    this.ty = Math.max(10, (vh - height * this.k) / 2);
-    this.applyTransform();
+    this.view.fit(this.bounds());
   }
 
-  /**
-   * A pane laid out before it has a size (a notebook output not yet attached: the first
-   * layout can finish in a microtask) was fitted to the fallback 800 x 480, so its graph
-   * sits off-centre, partly under the node panel. Fit it again once it has a size, unless
-   * the learner has moved the view by then.
-   */
-  private refitWhenSized(): void {
-    if (
-      (this.svg.clientWidth > 0 && this.svg.clientHeight > 0) ||
-      typeof ResizeObserver === 'undefined'
-    ) {
-      return;
-    }
-    const placed = [this.k, this.tx, this.ty].join();
-    const observer = new ResizeObserver(() => {
-      if (this.disposed || this.svg.clientWidth === 0 || this.svg.clientHeight === 0) {
-        return;
-      }
-      observer.disconnect();
-      if ([this.k, this.tx, this.ty].join() === placed) {
-        this.fitInitial();
-        this.render();
-      }
-    });
-    observer.observe(this.svg);
-  }
-
-  /**
-   * First view: fit the whole graph if its labels stay legible (layers.ts), else the
-   * legible zoom (or the width's fit if that is larger, up to 1), starting at the top,
-   * like reading a long network from its input. Never smaller than legible.
-   */
+  /** The first view of a graph (viewport.ts firstViewTransform). */
   fitInitial(): void {
-    this.fit();
-    const { width, height } = this.bounds();
-    const [vw] = this.viewSize();
-    if (this.k >= MIN_LEGIBLE_ZOOM || width <= 0 || height <= 0) {
-      return;
-    }
-    this.k = firstViewZoom(Math.min(1, (vw - 40) / width));
-    this.tx = width * this.k <= vw - 40 ? (vw - width * this.k) / 2 : 20;
-    this.ty = 10;
-    this.applyTransform();
+    this.view.fitInitial(this.bounds());
   }
 
   zoomBy(factor: number, cx?: number, cy?: number): void {
-    const [vw, vh] = this.viewSize();
-    const px = cx ?? vw / 2;
-    const py = cy ?? vh / 2;
-    const k = Math.max(0.02, Math.min(4, this.k * factor));
-    this.tx = px - ((px - this.tx) * k) / this.k;
-    this.ty = py - ((py - this.ty) * k) / this.k;
-    this.k = k;
-    this.applyTransform();
+    this.view.zoomBy(factor, cx, cy);
   }
 
   /** Scroll so that an item is in the middle of the view. */
   centerOn(item: string): void {
     const box = this.boxes.get(item);
-    if (!box) {
-      return;
+    if (box) {
+      this.view.centreOn(box);
     }
-    const [vw, vh] = this.viewSize();
-    if (this.k < 0.5) {
-      this.k = 0.8;
-    }
-    this.tx = vw / 2 - (box.x + box.w / 2) * this.k;
-    this.ty = vh / 2 - (box.y + box.h / 2) * this.k;
-    this.applyTransform();
   }
 
   private fillFor(node: GraphNode): string {
     return nodeFill(node, this);
   }
 
-  private inView(box: Box, margin: number): boolean {
-    const [vw, vh] = this.viewSize();
-    const x0 = -this.tx / this.k - margin;
-    const y0 = -this.ty / this.k - margin;
-    const x1 = x0 + vw / this.k + 2 * margin;
-    const y1 = y0 + vh / this.k + 2 * margin;
-    return box.x + box.w >= x0 && box.x <= x1 && box.y + box.h >= y0 && box.y <= y1;
-  }
-
   /** Draw the placed boxes and edges (only the visible part when culling). */
   render(): void {
     const model = this.model;
-    clear(this.viewport);
+    clear(this.drawing);
     this.itemEls.clear();
     if (!model) {
       return;
@@ -496,11 +417,11 @@ export class GraphPane {
     const frames = s('g', { class: 'al-frames' });
     const edges = s('g', { class: 'al-edges', 'aria-hidden': 'true' });
     const boxes = s('g', { class: 'al-boxes' });
-    this.viewport.append(frames, edges, boxes);
+    this.drawing.append(frames, edges, boxes);
     const margin = 200;
     const drawn = new Set<string>();
     for (const box of this.order) {
-      if (this.culling && !this.inView(box, margin)) {
+      if (this.culling && !this.view.inView(box, margin)) {
         continue;
       }
       drawn.add(box.item);
@@ -664,7 +585,7 @@ export class GraphPane {
     await this.relayout();
     const el = focus
       ? this.itemEls.get(focus)
-      : this.viewport.querySelector<SVGGElement>(
+      : this.drawing.querySelector<SVGGElement>(
           `[data-stack-action="${action}"][data-stack-id="${CSS.escape(stack)}"]`
         );
     el?.focus({ preventScroll: true });
@@ -701,41 +622,13 @@ export class GraphPane {
     }
   }
 
-  /** Nearest drawn box from `from` in a direction (for arrow-key navigation). */
-  private neighbour(
-    from: string,
-    dir: 'up' | 'down' | 'left' | 'right'
-  ): string | null {
-    const a = this.boxes.get(from);
-    if (!a) {
-      return null;
-    }
-    const ax = a.x + a.w / 2;
-    const ay = a.y + a.h / 2;
-    let best: string | null = null;
-    let bestScore = Infinity;
-    for (const b of this.boxes.values()) {
-      if (b.kind === 'frame' || b.kind === 'stack' || b.item === from) {
-        continue;
-      }
-      const dx = b.x + b.w / 2 - ax;
-      const dy = b.y + b.h / 2 - ay;
-      const along =
-        dir === 'down' ? dy : dir === 'up' ? -dy : dir === 'right' ? dx : -dx;
-      const across = dir === 'down' || dir === 'up' ? Math.abs(dx) : Math.abs(dy);
-      if (along <= 1) {
-        continue;
-      }
-      const score = along + 2 * across;
-      if (score < bestScore) {
-        bestScore = score;
-        best = b.item;
-      }
-    }
-    return best;
+  /** The first box in drawing order that takes the focus (keys.ts). */
+  firstFocusable(): string | null {
+    return this.order.find(focusable)?.item ?? null;
   }
 
-  private focusItem(item: string): void {
+  /** Focus a drawn box, scrolling it into view (drawing it first when culled). */
+  focusItem(item: string): void {
     if (this.culling && !this.itemEls.has(item)) {
       this.centerOn(item);
       this.render();
@@ -743,153 +636,36 @@ export class GraphPane {
     const el = this.itemEls.get(item);
     if (el) {
       el.focus({ preventScroll: true });
-      const box = this.boxes.get(item)!;
-      const [vw, vh] = this.viewSize();
-      const sx = box.x * this.k + this.tx;
-      const sy = box.y * this.k + this.ty;
-      if (sx < 0 || sy < 0 || sx + box.w * this.k > vw || sy + box.h * this.k > vh) {
+      if (!this.view.onScreen(this.boxes.get(item)!)) {
         this.centerOn(item);
       }
     }
   }
 
-  private bindEvents(): void {
-    let drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | null =
-      null;
-    this.svg.addEventListener('pointerdown', (ev: PointerEvent) => {
-      if (ev.button !== 0) {
-        return;
-      }
-      drag = { x: ev.clientX, y: ev.clientY, tx: this.tx, ty: this.ty, moved: false };
-    });
-    this.svg.addEventListener('pointermove', (ev: PointerEvent) => {
-      if (!drag) {
-        return;
-      }
-      const dx = ev.clientX - drag.x;
-      const dy = ev.clientY - drag.y;
-      if (!drag.moved && Math.abs(dx) + Math.abs(dy) > 4) {
-        drag.moved = true;
-        try {
-          this.svg.setPointerCapture(ev.pointerId);
-        } catch {
-          // not capturable (synthetic events)
-        }
-      }
-      if (drag.moved) {
-        this.tx = drag.tx + dx;
-        this.ty = drag.ty + dy;
-        this.applyTransform();
-      }
-    });
-    const endDrag = (ev: PointerEvent): void => {
-      if (drag?.moved) {
-        ev.preventDefault();
-        const stop = (e: Event): void => {
-          e.stopPropagation();
-          this.svg.removeEventListener('click', stop, true);
-        };
-        this.svg.addEventListener('click', stop, true);
-        setTimeout(() => this.svg.removeEventListener('click', stop, true), 0);
-      }
-      drag = null;
-    };
-    this.svg.addEventListener('pointerup', endDrag);
-    this.svg.addEventListener('pointercancel', () => {
-      drag = null;
-    });
-    this.svg.addEventListener(
-      'wheel',
-      (ev: WheelEvent) => {
-        ev.preventDefault();
-        const rect = this.svg.getBoundingClientRect();
-        this.zoomBy(
-          Math.exp(-ev.deltaY * 0.0015),
-          ev.clientX - rect.left,
-          ev.clientY - rect.top
-        );
-      },
-      { passive: false }
-    );
-    this.svg.addEventListener('click', (ev: MouseEvent) => {
-      const button = (ev.target as Element).closest('[data-stack-action]');
-      if (button) {
-        void this.stackAction(
-          button.getAttribute('data-stack-id')!,
-          button.getAttribute('data-stack-action') as StackAction
-        );
-        return;
-      }
-      const target = (ev.target as Element).closest('[data-item]');
-      if (!target) {
-        return;
-      }
-      const item = target.getAttribute('data-item')!;
-      if (item.startsWith('g:')) {
-        void this.toggleGroup(item.slice(2));
-      } else if (item.startsWith('n:')) {
-        void this.select(item.slice(2));
-      }
-    });
-    this.svg.addEventListener('keydown', (ev: KeyboardEvent) => this.onKey(ev));
+  /** A click, or Enter / Space: press a stack's button, open a group or select a node. */
+  activate(what: Activation, viaKey: boolean): void {
+    if (what.kind === 'stack') {
+      void this.stackAction(what.stack, what.action);
+    } else if (what.kind === 'group') {
+      void this.toggleGroup(what.group);
+    } else {
+      void this.select(what.node, viaKey ? { focus: true } : {});
+    }
   }
 
-  private onKey(ev: KeyboardEvent): void {
-    const active = (ev.target as Element).closest('[data-item]');
-    const current =
-      active?.getAttribute('data-item') ??
-      (this.selected !== null ? nodeItem(this.selected) : null);
-    const dirs: Record<string, 'up' | 'down' | 'left' | 'right'> = {
-      ArrowUp: 'up',
-      ArrowDown: 'down',
-      ArrowLeft: 'left',
-      ArrowRight: 'right'
-    };
-    if (ev.key in dirs) {
-      ev.preventDefault();
-      const start =
-        current ??
-        this.order.find(b => b.kind !== 'frame' && b.kind !== 'stack')?.item ??
-        null;
-      if (!start) {
-        return;
+  clearSelection(): void {
+    void this.select(null);
+  }
+
+  private bindEvents(): void {
+    this.view.bindPointer();
+    this.svg.addEventListener('click', (ev: MouseEvent) => {
+      const what = clickActivation(ev.target as Element);
+      if (what) {
+        this.activate(what, false);
       }
-      const next = current ? this.neighbour(start, dirs[ev.key]) : start;
-      if (next) {
-        this.focusItem(next);
-      }
-    } else if (ev.key === 'Enter' || ev.key === ' ') {
-      const button = (ev.target as Element).closest('[data-stack-action]');
-      if (button) {
-        ev.preventDefault();
-        void this.stackAction(
-          button.getAttribute('data-stack-id')!,
-          button.getAttribute('data-stack-action') as StackAction
-        );
-        return;
-      }
-      if (!active) {
-        return;
-      }
-      ev.preventDefault();
-      const item = active.getAttribute('data-item')!;
-      if (item.startsWith('g:')) {
-        void this.toggleGroup(item.slice(2));
-      } else if (item.startsWith('n:')) {
-        void this.select(item.slice(2), { focus: true });
-      }
-    } else if (ev.key === '+' || ev.key === '=') {
-      ev.preventDefault();
-      this.zoomBy(1.25);
-    } else if (ev.key === '-' || ev.key === '_') {
-      ev.preventDefault();
-      this.zoomBy(0.8);
-    } else if (ev.key === 'f' || ev.key === 'F') {
-      ev.preventDefault();
-      this.fit();
-    } else if (ev.key === 'Escape') {
-      void this.select(null);
-    }
+    });
+    this.svg.addEventListener('keydown', (ev: KeyboardEvent) => onKey(ev, this));
   }
 
   /** Bytes of a node's outputs as text, for panels. */
@@ -900,6 +676,7 @@ export class GraphPane {
 
   dispose(): void {
     this.disposed = true;
+    this.view.dispose();
     this.layoutSeq++;
     this.el.remove();
   }

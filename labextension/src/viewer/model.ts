@@ -1,17 +1,13 @@
 /**
  * Graph model for the view: bookkeeping filtering (with edges bridged through hidden
- * nodes), the scope tree (collapsible groups), default expansion on big graphs, and the
- * per-group layout jobs, and repeated-block stacks (32 × Block with one instance drawn).
+ * nodes), expansion state (default expansion on big graphs), the per-group layout jobs and
+ * their prefetch, and repeated-block stacks (32 × Block with one instance drawn). The
+ * groups themselves are the scope tree (scope-tree.ts), rebuilt with the visible nodes.
  * Pure data, no DOM: unit-tested directly.
  */
-import { chunkLabel, chunkOps } from './layers';
 import { GraphData, GraphNode } from './types';
-import {
-  BlockStack,
-  SignatureNode,
-  findStacks,
-  structureSignature
-} from './block-stacks';
+import { BlockStack, findStacks, structureSignature } from './block-stacks';
+import { ScopeTree, displayScope } from './scope-tree';
 import {
   COLLAPSE_THRESHOLD,
   GROUP_H,
@@ -33,6 +29,7 @@ import {
 // the model's parts, for the modules and tests that import them from here
 export * from './block-stacks';
 export * from './layout-types';
+export { ScopeTree, displayScope, scopeOf } from './scope-tree';
 
 /**
  * Inputs of a hidden node that carry data (Depend: its first, UpdateState: none). A payload
@@ -56,16 +53,13 @@ export function dataInputs(node: GraphNode, listed: boolean): string[] {
   }
 }
 
-export function scopeOf(node: GraphNode): string {
-  return (node.scope ?? '').replace(/^\/+|\/+$/g, '');
-}
-
 export class GraphModel {
   readonly graph: GraphData;
   readonly byId = new Map<string, GraphNode>();
   readonly index = new Map<string, number>();
   showBookkeeping: boolean;
-  groups = new Map<string, ScopeGroup>();
+  /** the groups drawn (rebuilt with the visible nodes) */
+  tree!: ScopeTree;
   visible: GraphNode[] = [];
   /** visible edges (source id, target id), bridged through hidden nodes */
   edges: Array<[string, string]> = [];
@@ -73,9 +67,6 @@ export class GraphModel {
   readonly layouts = new Map<string, GroupLayout>();
   /** layouts of collapsed groups' contents, computed ahead of an expand (idle time) */
   readonly prefetched = new Map<string, GroupLayout>();
-  private nodeGroup = new Map<string, string>();
-  private chainCache = new Map<string, string[]>();
-  private edgesByGroup = new Map<string, Array<[string, string]>>();
   preds = new Map<string, string[]>();
   succs = new Map<string, string[]>();
   /** repeated-block stacks by id, and by the group they sit in */
@@ -172,117 +163,12 @@ export class GraphModel {
       }
     }
     this.edges = edges;
-    this.buildGroups();
-    this.groupEdges();
-  }
-
-  private ensureGroup(path: string): ScopeGroup {
-    let group = this.groups.get(path);
-    if (group) {
-      return group;
-    }
-    const cut = path.lastIndexOf('/');
-    const parentPath = cut < 0 ? ROOT : path.slice(0, cut);
-    const parent = this.ensureGroup(parentPath);
-    group = {
-      id: path,
-      label: path.slice(cut + 1),
-      parent: parent.id,
-      depth: parent.depth + 1,
-      children: [],
-      nodes: [],
-      count: 0
-    };
-    parent.children.push(path);
-    this.groups.set(path, group);
-    return group;
-  }
-
-  /**
-   * The scope a node is drawn in: the payload's repaired scope when it has one. For older
-   * payloads: fused-kernel calls come out of graph-kernel fusion with
-   * a shallow scope (`Default`); they are drawn in the deepest scope shared by their
-   * neighbours (e.g. the Bottleneck they sit in) so that blocks stay blocks.
-   */
-  displayScope(node: GraphNode): string {
-    if (node.repaired_scope !== undefined) {
-      // the graph model repaired it from the data flow (ascend_lab.analysis.scopes): one rule
-      return node.repaired_scope.replace(/^\/+|\/+$/g, '');
-    }
-    const own = scopeOf(node);
-    if (node.kind !== 'call') {
-      return own;
-    }
-    let common: string[] | null = null;
-    let distinct = 0;
-    for (const id of [
-      ...(this.preds.get(node.id) ?? []),
-      ...(this.succs.get(node.id) ?? [])
-    ]) {
-      const other = this.byId.get(id);
-      // other calls have shallow scopes too; values from outside the net say nothing
-      if (!other || other.kind !== 'op') {
-        continue;
-      }
-      const parts = scopeOf(other).split('/');
-      if (common === null) {
-        common = parts;
-        distinct = 1;
-      } else if (parts.join('/') !== common.join('/') || distinct > 1) {
-        distinct = 2;
-        let i = 0;
-        while (i < common.length && i < parts.length && common[i] === parts[i]) {
-          i += 1;
-        }
-        common = common.slice(0, i);
-      }
-    }
-    // next to a single op's cell (bn1-BatchNorm2d): sit beside it, in the parent
-    const shared = common
-      ? common.slice(0, distinct === 1 ? -1 : undefined).join('/')
-      : '';
-    return shared.startsWith(`${own}/`) || (own === '' && shared !== '') ? shared : own;
-  }
-
-  private buildGroups(): void {
-    this.groups = new Map();
-    this.chainCache.clear();
-    this.groups.set(ROOT, {
-      id: ROOT,
-      label: '',
-      parent: null,
-      depth: 0,
-      children: [],
-      nodes: [],
-      count: 0
-    });
-    this.nodeGroup.clear();
-    for (const node of this.visible) {
-      const group = this.ensureGroup(this.displayScope(node));
-      group.nodes.push(node.id);
-      this.nodeGroup.set(node.id, group.id);
-      let g: ScopeGroup | undefined = group;
-      while (g) {
-        g.count += 1;
-        g = g.parent === null ? undefined : this.groups.get(g.parent);
-      }
-    }
-    // a group holding exactly one node is just noise: show the node in the parent
-    for (const group of [...this.groups.values()].sort((a, b) => b.depth - a.depth)) {
-      if (
-        group.id !== ROOT &&
-        group.count === 1 &&
-        group.nodes.length === 1 &&
-        group.children.length === 0
-      ) {
-        const parent = this.groups.get(group.parent!)!;
-        parent.children = parent.children.filter(c => c !== group.id);
-        parent.nodes.push(group.nodes[0]);
-        this.nodeGroup.set(group.nodes[0], parent.id);
-        this.groups.delete(group.id);
-      }
-    }
-    this.chunkLongScopes();
+    this.tree = new ScopeTree(
+      this.visible,
+      edges,
+      n => this.displayScope(n),
+      this.index
+    );
     for (const id of [...this.expanded]) {
       if (!this.groups.has(id)) {
         this.expanded.delete(id);
@@ -292,76 +178,19 @@ export class GraphModel {
     this.buildStacks();
   }
 
-  /**
-   * A scope whose own ops would not fit on a screen at legible labels (too many, or one
-   * row two screens wide) draws them as artificial layers of consecutive ops
-   * (`ops 1–40`), collapsed by default (layers.ts).
-   */
-  private chunkLongScopes(): void {
-    const local = new Map<string, Array<[string, string]>>();
-    for (const [u, v] of this.edges) {
-      const g = this.nodeGroup.get(u);
-      if (g !== undefined && g === this.nodeGroup.get(v)) {
-        (local.get(g) ?? local.set(g, []).get(g)!).push([u, v]);
-      }
-    }
-    for (const group of [...this.groups.values()]) {
-      const ids = [...group.nodes].sort(
-        (a, b) => this.index.get(a)! - this.index.get(b)!
-      );
-      // the top level holds what has no scope: a long chain there reads top to bottom
-      const chunks = chunkOps(ids, local.get(group.id) ?? [], group.id === ROOT);
-      if (!chunks.length) {
-        continue;
-      }
-      group.nodes = [];
-      let first = 0;
-      for (const chunk of chunks) {
-        const label = chunkLabel(first, chunk.length);
-        first += chunk.length;
-        const id = group.id === ROOT ? label : `${group.id}/${label}`;
-        if (this.groups.has(id)) {
-          group.nodes.push(...chunk); // a real scope of that name (never seen): keep them
-          continue;
-        }
-        this.groups.set(id, {
-          id,
-          label,
-          parent: group.id,
-          depth: group.depth + 1,
-          children: [],
-          nodes: chunk,
-          count: chunk.length,
-          artificial: true
-        });
-        group.children.push(id);
-        for (const n of chunk) {
-          this.nodeGroup.set(n, id);
-        }
-      }
-    }
+  /** groups by id (the scope tree's) */
+  get groups(): Map<string, ScopeGroup> {
+    return this.tree.groups;
   }
 
-  /** Nodes of a group's subtree with their scope relative to the group (for signatures). */
-  private subtreeNodes(group: string): SignatureNode[] {
-    const out: SignatureNode[] = [];
-    const walk = (id: string, path: string): void => {
-      const g = this.groups.get(id)!;
-      for (const n of g.nodes) {
-        out.push({ id: n, op: this.byId.get(n)!.op, path });
-      }
-      for (const c of g.children) {
-        const label = this.groups.get(c)!.label;
-        walk(c, path ? `${path}/${label}` : label);
-      }
-    };
-    walk(group, '');
-    return out;
+  /** The scope a node is drawn in (scope-tree.ts displayScope). */
+  displayScope(node: GraphNode): string {
+    return displayScope(node, this);
   }
 
   /** The structure signature of a group's subtree (see structureSignature). */
   signature(group: string): string {
-    const nodes = this.subtreeNodes(group);
+    const nodes = this.tree.subtreeNodes(group, n => this.byId.get(n)!.op);
     const edges: Array<[string, string]> = [];
     for (const n of nodes) {
       for (const p of this.preds.get(n.id) ?? []) {
@@ -466,15 +295,6 @@ export class GraphModel {
     }
   }
 
-  /** Groups of a subtree, the root first. */
-  private subtreeGroups(group: string): string[] {
-    const out = [group];
-    for (let i = 0; i < out.length; i++) {
-      out.push(...this.groups.get(out[i])!.children);
-    }
-    return out;
-  }
-
   /**
    * Draw another instance of a stack: it opens like the one drawn before (the same
    * relative scopes expanded), so stepping through layers keeps the view.
@@ -500,7 +320,7 @@ export class GraphModel {
   /** Give `to`'s subtree the expansion (and nested stacks' choices) of its twin `from`. */
   private openLike(from: string, to: string): void {
     let changed = false;
-    for (const g of this.subtreeGroups(to)) {
+    for (const g of this.tree.subtreeGroups(to)) {
       const twin = from + g.slice(to.length);
       const open = this.expanded.has(twin);
       if (open !== this.expanded.has(g)) {
@@ -527,7 +347,7 @@ export class GraphModel {
       }
     }
     if (changed) {
-      for (const g of this.subtreeGroups(to)) {
+      for (const g of this.tree.subtreeGroups(to)) {
         this.layouts.delete(g);
       }
     }
@@ -676,9 +496,9 @@ export class GraphModel {
 
   /** Is a node drawn inside this stack (in its drawn instance)? */
   private insideStack(node: string, stack: string): boolean {
-    return this.groupChain(this.groupOfNode(node)).some(
-      g => this.stackOfGroup.get(g) === stack
-    );
+    return this.tree
+      .chain(this.groupOfNode(node))
+      .some(g => this.stackOfGroup.get(g) === stack);
   }
 
   /**
@@ -703,7 +523,7 @@ export class GraphModel {
 
   /** A group's item-level edges with stacked members drawn as their stack. */
   private jobEdges(group: string): Array<[string, string]> {
-    const raw = this.edgesByGroup.get(group) ?? [];
+    const raw = this.tree.itemEdges(group);
     if (!this.stacksByParent.has(group)) {
       return raw;
     }
@@ -726,58 +546,12 @@ export class GraphModel {
   }
 
   groupOfNode(id: string): string {
-    return this.nodeGroup.get(id) ?? ROOT;
+    return this.tree.groupOfNode(id);
   }
 
   /** Group ids from the top level down to the node's own group (root excluded). */
   ancestors(id: string): string[] {
-    return this.groupChain(this.groupOfNode(id)).slice(1);
-  }
-
-  /** Group ids from the root down to `group` (cached; do not modify). */
-  private groupChain(group: string): string[] {
-    const cached = this.chainCache.get(group);
-    if (cached) {
-      return cached;
-    }
-    const chain: string[] = [];
-    let g: string | null = group;
-    while (g !== null) {
-      chain.push(g);
-      g = this.groups.get(g)?.parent ?? null;
-    }
-    chain.reverse(); // root first
-    this.chainCache.set(group, chain);
-    return chain;
-  }
-
-  /** For each edge, the item-level edge in the lowest group containing both ends. */
-  private groupEdges(): void {
-    this.edgesByGroup = new Map();
-    const seen = new Set<string>();
-    for (const [u, v] of this.edges) {
-      const cu = this.groupChain(this.groupOfNode(u));
-      const cv = this.groupChain(this.groupOfNode(v));
-      let i = 0;
-      while (i < cu.length && i < cv.length && cu[i] === cv[i]) {
-        i += 1;
-      }
-      const lca = cu[i - 1];
-      const a = i < cu.length ? groupItem(cu[i]) : nodeItem(u);
-      const b = i < cv.length ? groupItem(cv[i]) : nodeItem(v);
-      if (a === b) {
-        continue;
-      }
-      const key = `${lca}\u0000${a}\u0000${b}`;
-      if (seen.has(key)) {
-        continue;
-      }
-      seen.add(key);
-      (this.edgesByGroup.get(lca) ?? this.edgesByGroup.set(lca, []).get(lca)!).push([
-        a,
-        b
-      ]);
-    }
+    return this.tree.chain(this.groupOfNode(id)).slice(1);
   }
 
   isExpanded(group: string): boolean {
@@ -786,7 +560,7 @@ export class GraphModel {
 
   /** The box that shows this node now: the node itself or its outermost collapsed group. */
   representative(id: string): string {
-    const chain = this.groupChain(this.groupOfNode(id));
+    const chain = this.tree.chain(this.groupOfNode(id));
     for (let i = 1; i < chain.length; i++) {
       const st = this.stackFor(chain[i]);
       if (st && this.shownInstanceOf(st.id) !== chain[i]) {

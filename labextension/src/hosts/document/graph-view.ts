@@ -10,8 +10,7 @@ import { Widget } from '@lumino/widgets';
 
 import { API_NAMESPACE } from '../../api';
 import { englishTrans, ITrans } from '../../trans';
-import { renderPayload } from '../../viewer';
-import { ViewName } from '../../viewer/views';
+import { renderPayload, ViewName } from '../../viewer';
 
 type ViewerHandle = ReturnType<typeof renderPayload>;
 

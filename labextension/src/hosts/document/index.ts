@@ -20,7 +20,7 @@ import { ITranslator, nullTranslator } from '@jupyterlab/translation';
 
 import { npuIcon } from '../../icons';
 import { ITrans, TRANSLATION_DOMAIN } from '../../trans';
-import { viewName } from '../../viewer/views';
+import { viewName } from '../../viewer';
 import { FolderKind, GraphView } from './graph-view';
 
 export const FACTORY_NAME = 'ascend-lab graph';

@@ -106,44 +106,6 @@ describe('GraphModel', () => {
     expect(m.edges).toContainEqual(['u', 'l']);
   });
 
-  it('draws a fused kernel call in the scope its neighbours share', () => {
-    const B = 'Default/layer1/0-Bottleneck';
-    const g = {
-      name: 'g',
-      nodes: [
-        node('c1', 'Conv2D', [], `${B}/conv1-Conv2d`),
-        node('b1', 'BatchNorm', ['c1'], `${B}/bn1-BatchNorm2d`),
-        { ...node('k', 'Fused_ReLU', ['b1'], 'Default'), kind: 'call' as const },
-        node('c2', 'Conv2D', ['k'], `${B}/conv2-Conv2d`),
-        { ...node('k2', 'Fused_Add', ['c2', 'c1'], 'Default'), kind: 'call' as const },
-        node('n', 'Neg', ['k2'], 'Other')
-      ]
-    };
-    const m = new GraphModel(g);
-    expect(m.groupOfNode('k')).toBe(B);
-    // a call between two blocks, fed by another call: placed by its op neighbours only
-    const chain = {
-      name: 'chain',
-      nodes: [
-        node('a1', 'Conv2D', [], 'Default/layers/0-Block/conv'),
-        node('a2', 'BatchNorm', ['a1'], 'Default/layers/0-Block/bn'),
-        { ...node('add0', 'Fused_Add_ReLU', ['a2'], 'Default'), kind: 'call' as const },
-        node('b1', 'Conv2D', ['add0'], 'Default/layers/1-Block/conv'),
-        node('b2', 'BatchNorm', ['b1'], 'Default/layers/1-Block/bn'),
-        {
-          ...node('add1', 'Fused_Add_ReLU', ['b2', 'add0'], 'Default'),
-          kind: 'call' as const
-        }
-      ]
-    };
-    const mc = new GraphModel(chain);
-    expect(mc.groupOfNode('add0')).toBe('Default/layers');
-    expect(mc.groupOfNode('add1')).toBe('Default/layers/1-Block');
-    // neighbours in different top-level scopes share nothing deeper: stays where it was
-    expect(m.displayScope(m.byId.get('k2')!)).toBe('Default');
-    expect(m.byId.get('k')!.scope).toBe('Default');
-  });
-
   it('groups nodes by scope, folds one-node scopes, expands small graphs fully', () => {
     const p = coursePayload();
     const m = new GraphModel(p.graphs.before);

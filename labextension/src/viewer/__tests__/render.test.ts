@@ -302,32 +302,6 @@ describe('renderPayload in a DOM', () => {
     expect(host.querySelector('.al-node[data-id="n0"]')).toBeNull();
   });
 
-  it('supports keyboard zoom, fit and navigation', async () => {
-    const h = mount(coursePayload());
-    const pane = h.app!.graphView!.panes[0];
-    await pane.ready;
-    const vp = host.querySelector('.al-viewport')!;
-    const before = vp.getAttribute('transform');
-    pane.svg.dispatchEvent(new KeyboardEvent('keydown', { key: '+', bubbles: true }));
-    expect(vp.getAttribute('transform')).not.toBe(before);
-    pane.svg.dispatchEvent(new KeyboardEvent('keydown', { key: 'f', bubbles: true }));
-    expect(vp.getAttribute('transform')).toBe(before);
-    const conv = host.querySelector('[data-id="1"]') as SVGGElement;
-    conv.focus();
-    conv.dispatchEvent(
-      new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true })
-    );
-    const focused = document.activeElement as Element;
-    expect(focused.getAttribute('data-id')).toBe('k1');
-    focused.dispatchEvent(
-      new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })
-    );
-    await settle();
-    expect(pane.selected).toBe('k1');
-    expect(conv.getAttribute('role')).toBe('button');
-    expect(conv.getAttribute('aria-label')).toContain('Conv2D');
-  });
-
   it('shows a clear message for a bad payload and recovers on update', async () => {
     const h = mount({ schema: 'something-else' });
     expect(host.querySelector('[role="alert"]')!.textContent).toContain(
