@@ -470,41 +470,59 @@ class _IRParser:
                 f"input too large or too deeply nested ({type(exc).__name__})"
             ) from None
 
-    def _parse(self) -> Graph:  # noqa: C901 - one state machine, kept in one place
+    # ------------------------------------------------------------------ the file, by grammar
+    #
+    # A dump is a header (``# IR entry``, ``# Attrs:``, ``# Params:``, counts, settings
+    # blocks), then blocks, each with a preamble (``subgraph attr:``, ``# Parameters:``,
+    # ``# In file``), a ``subgraph @name(...) {`` line, node lines with their indented
+    # continuation lines, and ``}``. _parse walks the lines once: lines between blocks go to
+    # _outside (header, preamble, block headers), lines of a block to _node_line,
+    # _continuation and _close_block; _assemble makes the Graph. The walk keeps the
+    # block's state in locals and reads the commonest line (a call-stack line seen before)
+    # without a call: most of a big dump's lines are those (bench_parse.py).
+
+    def _lines(self) -> List[str]:
+        """The file's lines (size capped; Windows line ends undone)."""
         text = self.text
-        path = self.path
         if len(text) > self.max_bytes:
-            raise too_large("the text", len(text), "characters", IR_MAX_BYTES_ENV, path)
+            raise too_large("the text", len(text), "characters", IR_MAX_BYTES_ENV, self.path)
         if "\r" in text:  # a dump that went through Windows
             text = text.replace("\r\n", "\n")
-        lines = text.split("\n")
-        max_line = self.max_line
-        entry: Optional[str] = None
-        file_attrs: Dict[str, str] = {}
-        params: List[Node] = []
-        blocks: Dict[str, Graph] = {}
-        order: List[str] = []
-        section = ""  # "attrs", "params", "subgraph_attr" outside blocks
-        pending_attrs: Dict[str, str] = {}
-        pending_param_types: List[str] = []
-        pending_source: List[str] = []
-        header_extra: List[str] = []
-        unparsed: Dict[int, Tuple[Graph, List[str]]] = {}
-        graph: Optional[Graph] = None
-        node: Optional[Node] = None
-        type_lines = 0
-        block_start = 0
-        node_re = _NODE_RE.match
+        return text.split("\n")
+
+    def _parse(self) -> Graph:
+        lines = self._lines()
+        # the file's state, which the grammar's parts share
+        self._entry: Optional[str] = None
+        self._file_attrs: Dict[str, str] = {}
+        self._params: List[Node] = []
+        self._param_ids: Set[str] = set()
+        self._blocks: Dict[str, Graph] = {}
+        self._order: List[str] = []
+        self._spans: Dict[str, Tuple[int, int]] = {}  # block name -> (header, "}") indexes
+        self._section = ""  # "attrs", "params", "subgraph_attr", "block:<name>"
+        self._pending_attrs: Dict[str, str] = {}  # a block's preamble, for its header
+        self._pending_param_types: List[str] = []
+        self._pending_source: List[str] = []
+        self._header_extra: List[str] = []
+        self._unparsed: Dict[int, Tuple[Graph, List[str]]] = {}
+        self._current: Dict[bytes, Graph] = self.memo.start() if self.memo is not None else {}
+        self._block_end = _LineFinder(lines, "}")  # where a block that opens at a line ends
+        # (key, "}" index, state) of the block being read, to remember it in the memo
+        self._chunk: Optional[Tuple[bytes, int, Tuple[int, ...]]] = None
+        self._skip_to = 0  # set by _outside: lines of a reused or repeated block not read
+        self._skipping: Optional[int] = None  # set by _outside: a block that is not drawn
         # "# In file" line -> its "file:line": each node repeats its whole call stack, so
         # a 32-layer net prints the same few hundred lines some 100,000 times.
         source_of: Dict[str, str] = {}
-        memo = self.memo
-        current: Dict[bytes, Graph] = memo.start() if memo is not None else {}
-        block_end = _LineFinder(lines, "}")  # where a block that opens at a line ends
-        skip_to = 0  # lines of a reused block are not read again
-        chunk: Optional[Tuple[bytes, int, Tuple[int, ...]]] = None  # (key, last line, state)
-        spans: Dict[str, Tuple[int, int]] = {}  # block name -> (header index, "}" index)
-        param_ids: Set[str] = set()
+        self._source_of = source_of
+
+        max_line = self.max_line
+        graph: Optional[Graph] = None  # the block being read
+        node: Optional[Node] = None  # the node its continuation lines describe
+        type_lines = 0
+        block_start = 0
+        skip_to = 0
         skipping: Optional[int] = None  # index of a header whose block is not drawn
         dropping = False  # continuation lines of a node that was not read are dropped
         mark: Optional[int] = None  # a `#------------------------> N` line before a node
@@ -524,299 +542,358 @@ class _IRParser:
                 if line.rstrip() == "}":
                     skipping = None
                 continue
-            if graph is not None:
-                # Inside `subgraph @name(...) { ... }`.
-                if line.startswith("      "):
-                    if node is None:
-                        if not dropping:  # the lines of a node that was not read go with it
-                            self._skip("continuation line outside a node", line)
-                        continue
-                    known = source_of.get(line)
-                    if known is not None and node is marked and "code" not in node.attrs:
-                        known = None  # the marked node's own line: its code is kept
-                    if known is not None:  # most lines: a call-stack line seen before
-                        node.source.append(known)
-                        continue
-                    stripped = line.lstrip()
-                    if stripped.startswith(": "):
-                        self._types(node, stripped[2:], type_lines)
-                        type_lines += 1
-                    elif stripped.startswith("# In file "):
-                        m = _INFILE_RE.match(stripped) or _INFILE_SLOW_RE.match(stripped)
-                        if m and node is marked and "code" not in node.attrs:
-                            node.attrs["code"] = source_code(stripped, m.end())
-                        if m:
-                            known = intern(f"{m.group(1)}:{m.group(2)}")
-                            node.source.append(known)
-                            if len(source_of) < _SOURCE_CACHE_MAX:
-                                source_of[line] = known
-                        else:
-                            self._extra(node, stripped)
-                    elif stripped.startswith("# Fullname with scope: "):
-                        m = _FULLNAME_RE.match(stripped)
-                        if not m:
-                            self._skip("unterminated 'Fullname with scope' line", line)
-                            continue
-                        name = m.group(1)
-                        node.name = name
-                        slash = name.rfind("/")
-                        node.scope = intern(name[:slash]) if slash > 0 else None
-                    elif stripped.startswith("# Scope: "):
-                        m = _SCOPE_RE.match(stripped)
-                        if not m:
-                            self._skip("unterminated 'Scope' line", line)
-                            continue
-                        node.scope = m.group(1)
-                    elif stripped.startswith("# SideEffect: "):
-                        node.attrs["side_effect"] = stripped[14:].strip()
-                    else:
-                        self._extra(node, stripped)
-                    continue
-                if line.startswith("  %"):
-                    if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
-                        # a tensor constant printed over the lines below (numpy's layout)
-                        line, skip_to = join_value_lines(lines, idx, max_line)
-                    m = node_re(line)
+            if graph is None:
+                graph = self._outside(lines, idx, line)
+                skip_to = self._skip_to
+                if self._skipping is not None:
+                    skipping, self._skipping = self._skipping, None
+                if graph is not None:
+                    block_start = self.lineno
                     node = None
-                    dropping = True
-                    if not m:
-                        self._skip("node line not read", line)
-                        continue
-                    node = self._read_node(graph, m.group(1), m.group(2), m.group(3), line)
-                    if node is not None and mark is not None:
-                        marked = self._mark(node, graph, mark, marks)
-                        mark = None
-                    type_lines = 0
-                    continue
-                if line.startswith("  Return("):
-                    if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
-                        line, skip_to = join_value_lines(lines, idx, max_line)
-                    node = self._read_node(graph, "return", None, line[2:], line)
-                    dropping = True
-                    if node is not None and mark is not None:
-                        marked = self._mark(node, graph, mark, marks)
-                        mark = None
-                    type_lines = 0
-                    continue
-                if line.startswith(_MARK_PREFIX):
-                    # analyze_fail.ir: the next node is where this frame's inference was
-                    mark = _small_int(line[len(_MARK_PREFIX) :])
-                    node = None
-                    continue
-                if line == "}" or line.rstrip() == "}":
+                    dropping = False
                     mark = None
-                    if chunk is not None:
-                        # the block read as one unit that depends on nothing before it
-                        if (
-                            chunk[1] == idx
-                            and chunk[2] == self._state(file_attrs, params, header_extra, entry)
-                            and id(graph) not in unparsed
-                            and graph.name != entry
-                        ):
-                            current[chunk[0]] = graph
-                        chunk = None
-                    graph = None
-                    node = None
+                continue
+            # Inside `subgraph @name(...) { ... }`.
+            if line.startswith("      "):
+                if node is None:
+                    if not dropping:  # the lines of a node that was not read go with it
+                        self._skip("continuation line outside a node", line)
                     continue
-                if not line.strip():
+                known = source_of.get(line)
+                if known is not None and node is marked and "code" not in node.attrs:
+                    known = None  # the marked node's own line: its code is kept
+                if known is not None:  # most lines: a call-stack line seen before
+                    node.source.append(known)
                     continue
-                # A line this parser does not know (another MindSpore version?): kept as
-                # text with its line number, not dropped and not fatal.
-                kept = unparsed.get(id(graph))
-                if kept is None:
-                    old = graph.attrs.get("unparsed")
-                    graph.attrs["unparsed"] = ""  # joined at the end
-                    kept = unparsed[id(graph)] = (graph, [] if old is None else [old])
-                kept[1].append(f"{self.lineno}: {line.strip()}")
-                node = None
+                stripped = line.lstrip()
+                if stripped.startswith(": "):  # the next commonest: a types line
+                    self._types(node, stripped[2:], type_lines)
+                    type_lines += 1
+                else:
+                    self._continuation(node, line, stripped, node is marked)
+                continue
+            if line.startswith("  %") or line.startswith("  Return("):
+                node, skip_to = self._node_line(graph, lines, idx, line, skip_to)
                 dropping = True
+                if node is not None and mark is not None:
+                    marked = self._mark(node, graph, mark, marks)
+                    mark = None
+                type_lines = 0
                 continue
-
-            # Outside any block.
-            if not line:
-                section = "" if section in ("attrs", "params") else section
-                continue
-            if line.startswith(_SUBGRAPH_PREFIX):
-                header = _subgraph_header(line) or _loose_subgraph_header(line)
-                end = block_end.find(idx)
-                if header is None:
-                    self._skip("cannot read subgraph header; its block is not drawn", line)
-                    skipping = idx if line.rstrip().endswith("{") else None
-                    pending_attrs, pending_param_types, pending_source = {}, [], []
-                    continue
-                name = header[0]
-                if name in blocks:
-                    first, first_end = spans.get(name, (-1, -1))
-                    if (
-                        end > idx
-                        and first >= 0
-                        and lines[idx + 1 : end + 1] == lines[first + 1 : first_end + 1]
-                    ):
-                        self._notes.append(
-                            f"@{name} is printed again at line {self.lineno}, the same as at "
-                            f"line {first + 1}: drawn once"
-                        )
-                        skip_to = end + 1
-                        pending_attrs, pending_param_types, pending_source = {}, [], []
-                        section = ""
-                        continue
-                    copy = 2
-                    while f"{name}~{copy}" in blocks:
-                        copy += 1
-                    self._notes.append(
-                        f"@{name} is printed again at line {self.lineno}, different from the "
-                        f"one at line {first + 1}: drawn as @{name}~{copy}"
-                    )
-                    name = f"{name}~{copy}"
-                spans[name] = (idx, end)
-                graph = Graph(name=name, file=path, attrs=pending_attrs)
-                if pending_source:
-                    graph.attrs["source"] = ", ".join(pending_source)
-                header_params = split_top(header[1])
-                header_ids: Set[str] = set()
-                for i, pid in enumerate(header_params):
-                    if not pid.startswith("%") or pid in header_ids:
-                        self._skip("subgraph parameter not read", pid)
-                        continue
-                    header_ids.add(pid)
-                    num = _PARA_NUM_RE.match(pid)
-                    ptype = pending_param_types[i] if i < len(pending_param_types) else ""
-                    graph.nodes.append(
-                        Node(
-                            id=pid,
-                            op="Parameter",
-                            kind="input",
-                            name=pid[num.end() :] if num else pid[1:],
-                            outputs=parse_type(ptype) if ptype else [],
-                        )
-                    )
-                blocks[name] = graph
-                order.append(name)
-                block_start = self.lineno
+            if line.startswith(_MARK_PREFIX):
+                # analyze_fail.ir: the next node is where this frame's inference was
+                mark = _small_int(line[len(_MARK_PREFIX) :])
                 node = None
-                dropping = False
+                continue
+            if line == "}" or line.rstrip() == "}":
+                self._close_block(graph, idx)
                 mark = None
-                pending_attrs = {}
-                pending_param_types = []
-                pending_source = []
-                section = ""
+                graph = None
                 node = None
                 continue
-            if line.startswith("#"):
-                if line.startswith(_ENTRY_PREFIX):
-                    entry = _entry_name(line) or entry
-                elif line.startswith("# Total "):
-                    m = _TOTAL_RE.match(line)
-                    if m:
-                        file_attrs["total_" + m.group(1)] = m.group(2)
-                elif line.startswith("# Attrs:"):
-                    section = "attrs"
-                elif line.startswith("# Params:"):
-                    section = "params"
-                elif line.startswith("# Parameters: "):
-                    m = _PARAMETERS_RE.match(line)
-                    if not m:
-                        self._skip("'# Parameters:' line not read", line)
-                        continue
-                    pending_param_types = _type_list(m.group(2))
-                elif line.startswith("# In file "):
-                    m = _INFILE_RE.match(line)
-                    if m:
-                        pending_source.append(f"{m.group(1)}:{m.group(2)}")
-                # "# Order:" listings and other comments carry nothing new.
+            if not line.strip():
                 continue
-            if section == "params" and line.startswith("%"):
-                try:
-                    param = _param_node(line, path, self.lineno)
-                except GraphParseError as exc:
-                    self._skip(exc.reason, line)
-                    continue
-                if param.id in param_ids:
-                    self._skip("parameter listed twice", line)
-                    continue
-                param_ids.add(param.id)
-                num = _PARA_NUM_RE.match(param.id)
-                if num and _ODD_NAME_RE.search(param.id):
-                    self._odd_ids[num.group(0) + "\x01"] = param.id
-                params.append(param)
-                continue
-            if line.startswith("Total number of "):
-                m = _COUNT_RE.match(line)
-                if m:
-                    file_attrs["total_" + m.group(1)] = m.group(2)
-                continue
-            if line.startswith("Node counting information"):
-                continue
-            if line.startswith("subgraph attr:"):
-                section = "subgraph_attr"
-                pending_attrs = {}
-                chunk = None
-                if memo is not None and not pending_source and not pending_param_types:
-                    # the block's closing line: the first "}" line from here (C-speed)
-                    end = block_end.find(idx)
-                    if end >= 0:
-                        block_text = "\n".join(lines[idx : end + 1])
-                        block_key = memo.key(block_text)
-                        reused = memo.get(block_key)
-                        # never as this dump's entry graph: it is finished with the
-                        # file's parameters and numbered as kernel steps, in place
-                        if (
-                            reused is not None
-                            and reused.name not in blocks
-                            and reused.name != entry
-                        ):
-                            memo.hits += 1
-                            graph_copy = Graph(
-                                name=reused.name,
-                                file=path,
-                                attrs=dict(reused.attrs),
-                                nodes=reused.nodes,
-                            )
-                            self._shared[id(graph_copy)] = block_text
-                            blocks[reused.name] = graph_copy
-                            order.append(reused.name)
-                            current[block_key] = reused
-                            skip_to = end + 1
-                            section = ""
-                            continue
-                        memo.misses += 1
-                        chunk = (
-                            block_key,
-                            end,
-                            self._state(file_attrs, params, header_extra, entry),
-                        )
-                continue
-            if line.endswith(" {"):
-                # A named block of settings, e.g. `jit config {` ... `}`.
-                section = "block:" + line[:-2].strip()
-                continue
-            if section.startswith("block:") and line.strip() == "}":
-                section = ""
-                continue
-            key, sep, value = line.partition(": ")
-            if not sep and line.endswith(":"):
-                key, sep, value = line[:-1], ":", ""
-            if sep and section in ("attrs", "subgraph_attr"):
-                if key == "subgraph instance":
-                    value = value.split(" : ")[0]
-                (file_attrs if section == "attrs" else pending_attrs)[key.strip()] = value
-                continue
-            if sep and section.startswith("block:"):
-                file_attrs[section[6:] + "." + key.strip()] = value.strip()
-                continue
-            # Unknown header lines are kept as text, not dropped.
-            if not header_extra:
-                old = file_attrs.get("header_extra")
-                file_attrs["header_extra"] = ""  # joined at the end
-                header_extra = [] if old is None else [old]
-            header_extra.append(line)
+            self._unparsed_line(graph, line)
+            node = None
+            dropping = True
 
-        for g, kept_lines in unparsed.values():
+        return self._assemble(lines, graph, block_start, marks)
+
+    # ------------------------------------------------------------------ a block's lines
+
+    def _node_line(
+        self, graph: Graph, lines: List[str], idx: int, line: str, skip_to: int
+    ) -> Tuple[Optional[Node], int]:
+        """A node line (``  %3(CNode_5) = Conv2D(...)``) or ``  Return(...)``: its node (None
+        when not read), and the line to read next from (past a tensor constant printed over
+        the lines below it, numpy's layout, which is joined in)."""
+        is_return = line.startswith("  Return(")
+        if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
+            line, skip_to = join_value_lines(lines, idx, self.max_line)
+        if is_return:
+            return self._read_node(graph, "return", None, line[2:], line), skip_to
+        m = _NODE_RE.match(line)
+        if not m:
+            self._skip("node line not read", line)
+            return None, skip_to
+        return self._read_node(graph, m.group(1), m.group(2), m.group(3), line), skip_to
+
+    def _continuation(self, node: Node, line: str, stripped: str, is_marked: bool) -> None:
+        """A continuation line of ``node`` (``stripped`` of its indent) other than a types
+        line or a call-stack line seen before: a new call-stack line (``# In file``), its
+        scope, a side effect, or extra text."""
+        if stripped.startswith("# In file "):
+            m = _INFILE_RE.match(stripped) or _INFILE_SLOW_RE.match(stripped)
+            if m and is_marked and "code" not in node.attrs:
+                node.attrs["code"] = source_code(stripped, m.end())
+            if m:
+                known = intern(f"{m.group(1)}:{m.group(2)}")
+                node.source.append(known)
+                if len(self._source_of) < _SOURCE_CACHE_MAX:
+                    self._source_of[line] = known
+            else:
+                self._extra(node, stripped)
+        elif stripped.startswith("# Fullname with scope: "):
+            m = _FULLNAME_RE.match(stripped)
+            if not m:
+                self._skip("unterminated 'Fullname with scope' line", line)
+                return
+            name = m.group(1)
+            node.name = name
+            slash = name.rfind("/")
+            node.scope = intern(name[:slash]) if slash > 0 else None
+        elif stripped.startswith("# Scope: "):
+            m = _SCOPE_RE.match(stripped)
+            if not m:
+                self._skip("unterminated 'Scope' line", line)
+                return
+            node.scope = m.group(1)
+        elif stripped.startswith("# SideEffect: "):
+            node.attrs["side_effect"] = stripped[14:].strip()
+        else:
+            self._extra(node, stripped)
+
+    def _close_block(self, graph: Graph, idx: int) -> None:
+        """A block's ``}``: remember the block in the memo when it was read as one unit that
+        depends on nothing before it."""
+        chunk = self._chunk
+        if chunk is not None:
+            if (
+                chunk[1] == idx
+                and chunk[2] == self._file_state()
+                and id(graph) not in self._unparsed
+                and graph.name != self._entry
+            ):
+                self._current[chunk[0]] = graph
+            self._chunk = None
+
+    def _unparsed_line(self, graph: Graph, line: str) -> None:
+        """A line this parser does not know (another MindSpore version?): kept as text with
+        its line number, not dropped and not fatal."""
+        kept = self._unparsed.get(id(graph))
+        if kept is None:
+            old = graph.attrs.get("unparsed")
+            graph.attrs["unparsed"] = ""  # joined at the end
+            kept = self._unparsed[id(graph)] = (graph, [] if old is None else [old])
+        kept[1].append(f"{self.lineno}: {line.strip()}")
+
+    # ------------------------------------------------------------------ between blocks
+
+    def _outside(self, lines: List[str], idx: int, line: str) -> Optional[Graph]:
+        """A line between blocks: the file's header, a block's preamble, or a block's header
+        line (the block it opens, or None)."""
+        if not line:
+            self._section = "" if self._section in ("attrs", "params") else self._section
+            return None
+        if line.startswith(_SUBGRAPH_PREFIX):
+            return self._open_block(lines, idx, line)
+        if line.startswith("#"):
+            self._comment_line(line)
+        elif self._section == "params" and line.startswith("%"):
+            self._param_line(line)
+        elif line.startswith("Total number of "):
+            m = _COUNT_RE.match(line)
+            if m:
+                self._file_attrs["total_" + m.group(1)] = m.group(2)
+        elif line.startswith("Node counting information"):
+            pass
+        elif line.startswith("subgraph attr:"):
+            self._subgraph_attr(lines, idx)
+        else:
+            self._setting_line(line)
+        return None
+
+    def _comment_line(self, line: str) -> None:
+        """``# IR entry``, ``# Total``, ``# Attrs:`` / ``# Params:`` (a section starts),
+        ``# Parameters:`` and ``# In file`` (a block's preamble)."""
+        if line.startswith(_ENTRY_PREFIX):
+            self._entry = _entry_name(line) or self._entry
+        elif line.startswith("# Total "):
+            m = _TOTAL_RE.match(line)
+            if m:
+                self._file_attrs["total_" + m.group(1)] = m.group(2)
+        elif line.startswith("# Attrs:"):
+            self._section = "attrs"
+        elif line.startswith("# Params:"):
+            self._section = "params"
+        elif line.startswith("# Parameters: "):
+            m = _PARAMETERS_RE.match(line)
+            if not m:
+                self._skip("'# Parameters:' line not read", line)
+                return
+            self._pending_param_types = _type_list(m.group(2))
+        elif line.startswith("# In file "):
+            m = _INFILE_RE.match(line)
+            if m:
+                self._pending_source.append(f"{m.group(1)}:{m.group(2)}")
+        # "# Order:" listings and other comments carry nothing new.
+
+    def _param_line(self, line: str) -> None:
+        """A ``# Params:`` line: a parameter of the entry graph."""
+        try:
+            param = _param_node(line, self.path, self.lineno)
+        except GraphParseError as exc:
+            self._skip(exc.reason, line)
+            return
+        if param.id in self._param_ids:
+            self._skip("parameter listed twice", line)
+            return
+        self._param_ids.add(param.id)
+        num = _PARA_NUM_RE.match(param.id)
+        if num and _ODD_NAME_RE.search(param.id):
+            self._odd_ids[num.group(0) + "\x01"] = param.id
+        self._params.append(param)
+
+    def _setting_line(self, line: str) -> None:
+        """A ``key: value`` line of ``# Attrs:``, ``subgraph attr:`` or a named settings block
+        (``jit config {`` ... ``}``); any other header line is kept as text."""
+        section = self._section
+        if line.endswith(" {"):
+            # A named block of settings, e.g. `jit config {` ... `}`.
+            self._section = "block:" + line[:-2].strip()
+            return
+        if section.startswith("block:") and line.strip() == "}":
+            self._section = ""
+            return
+        key, sep, value = line.partition(": ")
+        if not sep and line.endswith(":"):
+            key, sep, value = line[:-1], ":", ""
+        if sep and section in ("attrs", "subgraph_attr"):
+            if key == "subgraph instance":
+                value = value.split(" : ")[0]
+            (self._file_attrs if section == "attrs" else self._pending_attrs)[key.strip()] = value
+            return
+        if sep and section.startswith("block:"):
+            self._file_attrs[section[6:] + "." + key.strip()] = value.strip()
+            return
+        # Unknown header lines are kept as text, not dropped.
+        if not self._header_extra:
+            old = self._file_attrs.get("header_extra")
+            self._file_attrs["header_extra"] = ""  # joined at the end
+            self._header_extra = [] if old is None else [old]
+        self._header_extra.append(line)
+
+    def _end_preamble(self) -> None:
+        self._pending_attrs, self._pending_param_types, self._pending_source = {}, [], []
+
+    def _subgraph_attr(self, lines: List[str], idx: int) -> None:
+        """``subgraph attr:``, a block's preamble starts. With a memo, a block whose text (from
+        here to its ``}``) was parsed in a recent dump is taken as it is, not read again."""
+        self._section = "subgraph_attr"
+        self._pending_attrs = {}
+        self._chunk = None
+        memo = self.memo
+        if memo is None or self._pending_source or self._pending_param_types:
+            return
+        # the block's closing line: the first "}" line from here (C-speed)
+        end = self._block_end.find(idx)
+        if end < 0:
+            return
+        block_text = "\n".join(lines[idx : end + 1])
+        block_key = memo.key(block_text)
+        reused = memo.get(block_key)
+        # never as this dump's entry graph: it is finished with the file's parameters and
+        # numbered as kernel steps, in place
+        if reused is not None and reused.name not in self._blocks and reused.name != self._entry:
+            memo.hits += 1
+            graph_copy = Graph(
+                name=reused.name, file=self.path, attrs=dict(reused.attrs), nodes=reused.nodes
+            )
+            self._shared[id(graph_copy)] = block_text
+            self._blocks[reused.name] = graph_copy
+            self._order.append(reused.name)
+            self._current[block_key] = reused
+            self._skip_to = end + 1
+            self._section = ""
+            return
+        memo.misses += 1
+        self._chunk = (block_key, end, self._file_state())
+
+    def _open_block(self, lines: List[str], idx: int, line: str) -> Optional[Graph]:
+        """``subgraph @name(%para1_x, ...) {``: the block's graph with its parameters and its
+        preamble's attributes, or None when its block is not drawn (a header not read, or a
+        block printed twice the same)."""
+        header = _subgraph_header(line) or _loose_subgraph_header(line)
+        end = self._block_end.find(idx)
+        if header is None:
+            self._skip("cannot read subgraph header; its block is not drawn", line)
+            self._skipping = idx if line.rstrip().endswith("{") else None
+            self._end_preamble()
+            return None
+        name = header[0]
+        blocks = self._blocks
+        if name in blocks:
+            first, first_end = self._spans.get(name, (-1, -1))
+            if (
+                end > idx
+                and first >= 0
+                and lines[idx + 1 : end + 1] == lines[first + 1 : first_end + 1]
+            ):
+                self._notes.append(
+                    f"@{name} is printed again at line {self.lineno}, the same as at "
+                    f"line {first + 1}: drawn once"
+                )
+                self._skip_to = end + 1
+                self._end_preamble()
+                self._section = ""
+                return None
+            copy = 2
+            while f"{name}~{copy}" in blocks:
+                copy += 1
+            self._notes.append(
+                f"@{name} is printed again at line {self.lineno}, different from the "
+                f"one at line {first + 1}: drawn as @{name}~{copy}"
+            )
+            name = f"{name}~{copy}"
+        self._spans[name] = (idx, end)
+        graph = Graph(name=name, file=self.path, attrs=self._pending_attrs)
+        if self._pending_source:
+            graph.attrs["source"] = ", ".join(self._pending_source)
+        header_ids: Set[str] = set()
+        param_types = self._pending_param_types
+        for i, pid in enumerate(split_top(header[1])):
+            if not pid.startswith("%") or pid in header_ids:
+                self._skip("subgraph parameter not read", pid)
+                continue
+            header_ids.add(pid)
+            num = _PARA_NUM_RE.match(pid)
+            ptype = param_types[i] if i < len(param_types) else ""
+            graph.nodes.append(
+                Node(
+                    id=pid,
+                    op="Parameter",
+                    kind="input",
+                    name=pid[num.end() :] if num else pid[1:],
+                    outputs=parse_type(ptype) if ptype else [],
+                )
+            )
+        blocks[name] = graph
+        self._order.append(name)
+        self._end_preamble()
+        self._section = ""
+        return graph
+
+    # ------------------------------------------------------------------ the graph
+
+    def _assemble(
+        self,
+        lines: List[str],
+        graph: Optional[Graph],
+        block_start: int,
+        marks: List[Tuple[int, str, str]],
+    ) -> Graph:
+        """After the last line: the text kept line by line joined, the entry graph chosen and
+        given the file's parameters and attributes, every graph finished, and the notes,
+        unread lines, analyze_fail mark and kernel steps recorded on it."""
+        blocks = self._blocks
+        file_attrs = self._file_attrs
+        params = self._params
+        for g, kept_lines in self._unparsed.values():
             g.attrs["unparsed"] = "\n".join(kept_lines)
         for n, texts in self._extras.values():
             n.attrs["extra"] = "\n".join(texts)
-        if header_extra:
-            file_attrs["header_extra"] = "\n".join(header_extra)
+        if self._header_extra:
+            file_attrs["header_extra"] = "\n".join(self._header_extra)
 
         last = max(1, len(lines) - 1 if lines and not lines[-1] else len(lines))
         if graph is not None:
@@ -824,7 +901,7 @@ class _IRParser:
                 f"the file ends inside @{graph.name} (opened at line {block_start}): it "
                 "looks truncated; what was printed is drawn"
             )
-        entry = self._choose_entry(entry, blocks, order, last, params)
+        entry = self._choose_entry(self._entry, blocks, self._order, last, params)
         main = blocks.pop(entry)
         # `# Params:` describe the entry graph's parameters best; a header that lists some
         # of them too (`subgraph @main(%para1_x)`) must not make duplicates.
@@ -850,7 +927,7 @@ class _IRParser:
             main.attrs[UNREAD_ATTR] = "\n".join(self._unread + more)
         if self._notes:
             main.attrs[NOTES_ATTR] = "\n".join(self._notes)
-        if is_kernel_graph_file(path, entry):
+        if is_kernel_graph_file(self.path, entry):
             step = 0
             for n in main.nodes:
                 if n.is_kernel:
@@ -906,12 +983,14 @@ class _IRParser:
         marks.append((mark, graph.name, node.id))
         return node
 
-    @staticmethod
-    def _state(
-        file_attrs: Dict[str, str], params: List[Node], header_extra: List[str], entry: Any
-    ) -> Tuple[int, ...]:
+    def _file_state(self) -> Tuple[int, ...]:
         """What a block's lines could change outside the block (compared before/after)."""
-        return (len(file_attrs), len(params), len(header_extra), hash(entry))
+        return (
+            len(self._file_attrs),
+            len(self._params),
+            len(self._header_extra),
+            hash(self._entry),
+        )
 
     @staticmethod
     def _calls_differ(graph: Graph, blocks: Dict[str, Graph]) -> bool:
