@@ -12,12 +12,13 @@ The viewer's labels are in the page's language (``<html lang>``): the one
 """
 
 import base64
+import functools
 import hashlib
 import html
 import json
 import os
 import secrets
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ascend_lab import i18n
 from ascend_lab.parsers.gc_pause import gc_paused
@@ -121,13 +122,31 @@ def _render_html(
 ) -> str:
     redactor = PathRedactor(project) if redact else None
     transform = redactor.value if redactor is not None else None
-    # A trace hands each pass to the packer as it is built (never all passes at once).
-    packer = PassPacker(transform=transform) if hasattr(payload, "to_payload") else None
+    packer = pass_packer(payload, transform)
     try:
         return _page(payload, packer, redactor, transform, title, view, lang)
     finally:
         if packer is not None:
             packer.close()  # its compression thread, also when the page failed
+
+
+@functools.singledispatch
+def pass_packer(source: Any, transform: Optional[Callable[[Any], Any]]) -> Optional[PassPacker]:
+    """The packer a page's pass snapshots go through while ``source``'s payload is built.
+
+    A Trace (or a source that builds a Trace's payload, such as a dump folder's) hands each
+    pass to the packer as it is built, never all passes at once: a :class:`PassPacker`.
+    A payload dict already holds its passes (registered below): None, and the page packs
+    them after (:func:`~ascend_lab.payload.packing.pack_passes`).
+    """
+    return PassPacker(transform=transform)
+
+
+@pass_packer.register(dict)
+def _payload_packer(
+    source: Dict[str, Any], transform: Optional[Callable[[Any], Any]]
+) -> Optional[PassPacker]:
+    return None
 
 
 def _page(

@@ -175,3 +175,30 @@ def test_profile_view_needs_a_profile_section(tmp_path):
     page = target.read_text(encoding="utf-8")
     assert 'data-view="profile"' in page
     assert json.loads(_payload_json(page))["profile"] == payload["profile"]
+
+
+def test_the_page_packs_passes_as_they_are_built_only_for_a_source_that_builds_them():
+    from ascend_lab.payload.packing import PassPacker
+    from ascend_lab.render.standalone import pass_packer
+
+    # a payload dict holds its passes already: packed after (pack_passes), no packer
+    assert pass_packer(course_payload(), None) is None
+
+    class BuildsPasses:  # a Trace, or a source that builds a Trace's payload
+        def to_payload(self, passes="changed", memory=True, pass_sink=None):
+            return course_payload()
+
+    packer = pass_packer(BuildsPasses(), None)
+    try:
+        assert isinstance(packer, PassPacker)
+    finally:
+        packer.close()
+
+    # either way, the page holds the same payload and passes
+    def embedded(page):
+        found = re.findall(r'id="ascend-lab-(payload|passes)">(.*?)</script>', page, re.S)
+        return {kind: json.loads(text) for kind, text in found}
+
+    built, given = embedded(render_html(BuildsPasses())), embedded(render_html(course_payload()))
+    assert built["payload"] == given["payload"]
+    assert built.get("passes") == given.get("passes")
