@@ -10,6 +10,7 @@ root binds), so a result never imports the payload.
 
 import functools
 import time
+import weakref
 from typing import Any, Dict
 
 from ascend_lab.model.profile import Profile
@@ -42,16 +43,24 @@ def _trace(obj: Trace, **options: Any) -> Dict[str, Any]:
     return build_payload(obj, **options)
 
 
+# A comparison's payload, built once: to_html and show after it (%ascend_compare --html does
+# both) reuse it. Kept here, not on the result, and only while the comparison lives.
+_COMPARISON_PAYLOADS: "weakref.WeakKeyDictionary[Comparison, Dict[str, Any]]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
 @to_payload.register(Comparison)
 def _comparison(obj: Comparison, **options: Any) -> Dict[str, Any]:
-    # built once: to_html and show after it (%ascend_compare --html does both) reuse it
-    if obj._payload is None:
+    payload = _COMPARISON_PAYLOADS.get(obj)
+    if payload is None:
         from ascend_lab.payload.compare_section import comparison_payload
 
         started = time.perf_counter()
-        obj._payload = comparison_payload(obj)
+        payload = _COMPARISON_PAYLOADS[obj] = comparison_payload(obj)
+        # where compare()'s time went (its record, which benchmarks read), not a cache
         obj.seconds["payload"] = time.perf_counter() - started
-    return obj._payload
+    return payload
 
 
 @to_payload.register(NumericsResult)

@@ -97,7 +97,6 @@ class Comparison:
         # where compare() spent its time: "sides" (reading both sides, memory plans
         # included) and "align"; "payload" once the payload is built (benchmarks read it)
         self.seconds: Dict[str, float] = {}
-        self._payload: Optional[Dict[str, Any]] = None
 
     # -- the node sets ------------------------------------------------------------------
     @property

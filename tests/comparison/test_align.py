@@ -283,6 +283,25 @@ def test_comparison_builds_its_payload_once_and_says_where_its_time_went(tmp_pat
     assert cmp.show().payload is payload
 
 
+def test_the_payload_built_once_is_kept_by_the_payload_floor_not_the_result():
+    import gc
+    import weakref
+
+    from ascend_lab.payload import dispatch
+
+    a = _graph(IR, "lenet", "graph_build_0_0094.ir")
+    b, _ = _lenet_fusion()
+    cmp = compare(a, b)
+    payload = cmp.to_payload()
+    assert payload not in vars(cmp).values()  # the result carries no payload
+    assert dispatch._COMPARISON_PAYLOADS[cmp] is payload
+    gone = weakref.ref(cmp)
+    del cmp
+    gc.collect()
+    assert gone() is None  # the cache does not keep a comparison alive
+    assert payload not in dispatch._COMPARISON_PAYLOADS.values()
+
+
 def test_a_change_is_named_by_op_scope_and_source_line_not_by_ids():
     def graph(name, relu_id, dtype, cast):
         x = _node("%x", "Parameter", "x")
