@@ -3,6 +3,10 @@ net, LeNet-5 (also the course's LeNet), ResNet-50, a Transformer encoder block, 
 element-wise chains notebook 3 fuses on CPU (``ResidualGeLU``, ``ResidualLayerNorm``).
 
 Importing this module imports MindSpore (~2.5 s): nothing imports it implicitly.
+
+The one place for these nets: the tests trace these classes (tests/tracing, tests/profiling).
+``tests/fixtures/ir/nets.py`` keeps its own ConvBNReLU and LeNet-5, the same nets, on
+purpose: the recorded dumps' ``# In file <FIXTURES>/nets.py:N`` lines point at its lines.
 """
 
 import mindspore.nn as nn

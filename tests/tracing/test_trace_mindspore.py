@@ -6,6 +6,7 @@ LeNet and the encoder block.
 """
 
 import glob
+import inspect
 import os
 import re
 import shutil
@@ -20,6 +21,8 @@ from mindspore import nn, ops
 import ascend_lab
 from ascend_lab.analysis.fusion import name_ops
 from ascend_lab.capture import compile as capture_mod
+from ascend_lab.course import nets as course_nets
+from ascend_lab.course.nets import ConvBNReLU, LeNet5
 from ascend_lab.errors.trace import TraceBusyError, TraceError
 from ascend_lab.parsers.ir.ir_text import parse_ir_text
 from ascend_lab.payload import validate_payload
@@ -28,38 +31,14 @@ pytestmark = pytest.mark.mindspore
 
 THIS_FILE = os.path.abspath(__file__)
 ENV_KEYS = ("MS_DEV_SAVE_GRAPHS", "MS_DEV_SAVE_GRAPHS_PATH", "AKG_WHITE_LIST_PATH")
+# the reference nets (ConvBNReLU, LeNet5) are the package's, for the tests and benchmarks
+NETS_FILE = os.path.abspath(course_nets.__file__)
 
 
-class ConvBNReLU(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.conv = nn.Conv2d(3, 8, 3, has_bias=True)
-        self.bn = nn.BatchNorm2d(8)
-        self.relu = nn.ReLU()
-
-    def construct(self, x):
-        return self.relu(self.bn(self.conv(x)))  # CONV_LINE
-
-
-class LeNet5(nn.Cell):
-    def __init__(self, num_classes=10):
-        super().__init__()
-        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-        self.relu = nn.ReLU()
-        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
-        self.flatten = nn.Flatten()
-        self.fc1 = nn.Dense(16 * 5 * 5, 120)
-        self.fc2 = nn.Dense(120, 84)
-        self.fc3 = nn.Dense(84, num_classes)
-
-    def construct(self, x):
-        x = self.pool(self.relu(self.conv1(x)))
-        x = self.pool(self.relu(self.conv2(x)))
-        x = self.flatten(x)
-        x = self.relu(self.fc1(x))
-        x = self.relu(self.fc2(x))
-        return self.fc3(x)
+def _conv_line():
+    """The line of ConvBNReLU.construct's call of the conv (in ascend_lab/course/nets.py)."""
+    lines, first = inspect.getsourcelines(ConvBNReLU.construct)
+    return first + next(i for i, text in enumerate(lines) if "self.conv(x)" in text)
 
 
 class BasicBlock(nn.Cell):
@@ -470,7 +449,7 @@ def test_conv_kernel_graph_shapes_dtypes_and_sources(conv_trace):
     assert node.outputs[0].shape == (1, 8, 16, 16)
     assert node.outputs[0].dtype.lower() == "float32"
     assert node.outputs[0].format == "DefaultFormat"
-    assert f"{THIS_FILE}:{_line_of('# CONV_LINE')}" in node.source
+    assert f"{NETS_FILE}:{_conv_line()}" in node.source
     assert [n.op for n in tr.graph.kernels] == ["Conv2D", "BiasAdd", "BatchNorm", "ReLU"]
 
 
@@ -717,12 +696,12 @@ def test_to_html_writes_one_offline_page_with_the_trace(conv_trace, tmp_path, mo
     # Shareable: no path of this machine; sources relative to the project.
     site_packages = os.path.dirname(os.path.dirname(os.path.abspath(ms.__file__)))
     dumps = os.path.join(tempfile.gettempdir(), "ascend-lab-")
-    for secret in (home, site_packages, dumps, tr.capture.workdir, THIS_FILE):
+    for secret in (home, site_packages, dumps, tr.capture.workdir, NETS_FILE):
         assert secret not in page, secret
-    assert f'"tests/tracing/test_trace_mindspore.py:{_line_of("# CONV_LINE")}"' in page
+    assert f'"ascend_lab/course/nets.py:{_conv_line()}"' in page
     assert "<site-packages>/mindspore/" in page and "<dump>/" in page
     raw = open(tr.to_html(str(tmp_path / "raw.html"), redact=False), encoding="utf-8").read()
-    assert THIS_FILE in raw and site_packages in raw
+    assert NETS_FILE in raw and site_packages in raw
 
 
 def test_show_returns_the_viewer_widget_with_this_trace(conv_trace):
