@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from ascend_lab.model.device_status import with_structured
 from ascend_lab.probes import ascend_install, npu_smi_runner
 from ascend_lab.probes import device as probe
 from ascend_lab.probes.npu_smi_runner import RunResult
@@ -106,16 +107,20 @@ class NpuSmiRecorder:
         return res
 
     def to_json(self) -> List[Dict[str, Any]]:
-        """Every call, for the replay: argv -> what npu-smi printed and how it ended."""
+        """Every call, for the replay: argv -> what npu-smi printed and how it ended (the
+        reason also as its template and arguments, so the replayed status translates it)."""
         return [
-            {
-                "argv": list(argv),
-                "ok": r.ok,
-                "stdout": r.stdout,
-                "reason": r.reason,
-                "returncode": r.returncode,
-                "timed_out": r.timed_out,
-            }
+            with_structured(
+                {
+                    "argv": list(argv),
+                    "ok": r.ok,
+                    "stdout": r.stdout,
+                    "reason": r.reason,
+                    "returncode": r.returncode,
+                    "timed_out": r.timed_out,
+                },
+                reason=r.reason,
+            )
             for argv, r in self.calls.items()
         ]
 

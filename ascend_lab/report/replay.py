@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import fields, is_dataclass
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from ascend_lab.i18n import Msg
+from ascend_lab.i18n import Msg, text_of
 from ascend_lab.probes.npu_smi_runner import RunResult
 from ascend_lab.report.bundle import BundleError, clean_bytes, load_json, read_bundle
 
@@ -180,7 +180,7 @@ class Recording:
         return RunResult(
             bool(c.get("ok")),
             c.get("stdout") or "",
-            c.get("reason") or "",
+            text_of(c, "reason"),  # its template when the bundle carries one
             c.get("returncode"),
             timed_out=bool(c.get("timed_out")),
         )

@@ -248,3 +248,21 @@ def test_the_servers_own_statuses_are_structured_too():
     assert display(data, "zh_CN")["reason"] == (
         "无法读取内核 'mine' 的环境：在 /nonexistent/python 未找到 内核 'mine' 的 Python"
     )
+
+
+def test_a_bundles_recorded_npu_smi_failure_replays_translatable():
+    """``ascend-lab report`` records npu-smi's failures; ``status --from BUNDLE`` replays
+    them: the reason comes back with its template, so the replayed status is translated."""
+    from ascend_lab.i18n import localize
+    from ascend_lab.probes.npu_smi_runner import RunResult
+    from ascend_lab.report.machine import NpuSmiRecorder
+    from ascend_lab.report.replay import Recording, _calls
+
+    recorder = NpuSmiRecorder.__new__(NpuSmiRecorder)  # no bundle to write: only its record
+    failed = RunResult(False, reason=msg("{} exited with code {}", "npu-smi", 255), returncode=255)
+    recorder.calls = {("info",): failed}
+    recording = Recording.__new__(Recording)
+    recording.calls = _calls(json.loads(json.dumps({"calls": recorder.to_json()})))
+    replayed = recording.run("npu-smi", ["info"], 5.0)
+    assert replayed.reason == "npu-smi exited with code 255"
+    assert localize(replayed.reason, "zh_CN") == "npu-smi 退出，返回码 255"
