@@ -46,3 +46,28 @@ def test_binder_installs_a_font_the_chinese_plots_find():
     found = [families[p] for p in packages if p in families]
     assert found, packages
     assert all(f in CJK_FONTS for f in found)
+
+
+def test_binder_start_sets_the_viewer_pool_for_a_2_gb_container():
+    """repo2docker runs binder/start before the server: one viewer worker with a 512 MiB
+    budget, values the settings registry reads (a typo would silently keep the defaults)."""
+    from ascend_lab import settings
+
+    script = os.path.join(ROOT, "binder", "start")
+    assert os.access(script, os.X_OK)
+    out = subprocess.run(
+        ["bash", script, sys.executable, "-c", _PRINT_POOL_SETTINGS],
+        env={k: v for k, v in os.environ.items() if not k.startswith("ASCEND_LAB_VIEW_")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.split()
+    assert out == ["1", str(512 << 20)], out
+    assert int(out[0]) < settings.SETTINGS["ASCEND_LAB_VIEW_WORKERS"].default
+
+
+_PRINT_POOL_SETTINGS = (
+    "from ascend_lab import settings; "
+    "print(settings.get('ASCEND_LAB_VIEW_WORKERS'), settings.get('ASCEND_LAB_VIEW_WORKER_MEMORY'))"
+)
