@@ -326,6 +326,91 @@ OP_FAMILIES = ("E5", "E6", "E7", "E8", "EZ")
 OPERATOR_FAMILIES = ("E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9", "EA", "EB", "EZ")
 
 
+# Codes the CANN error manager of our facts' commit lacks, from the newer HCCL (hcomm) error
+# list: `hcomm_g_msg` registered with REG_FORMAT_ERROR_MSG in hicann/hcomm (read with the
+# search tool's code index, 2026-12-07). EI0009 is the one users meet most (transport init).
+HCOMM_SOURCE = "hcomm-error-list"
+HCOMM_CODES = (
+    ("EI0009", "Communication_Error_Initialize_Transport",
+     "Device %s transport init error. Reason: %s."),
+    ("EI0018", "Execution_Error_UB_CQE",
+     "An error CQE occurred during operator execution. Local information: server %s, device ID"
+     " %s, device IP %s. Peer information: server %s, device ID %s, device IP %s."),
+    ("EI0019", "Communication_Error_Bind_IP_Port",
+     "Failed to enable listening for the host network adapter socket. Reason: %s"),
+    ("EI0020", "Communication_Error_Bind_IP_Port",
+     "Failed to enable listening for the NPU network adapter socket. Reason: %s"),
+)  # fmt: skip
+
+
+# A topic by meaning for codes whose kind alone maps to none (issue #36: a code-tier finding
+# without a topic cannot be read right). Each with its reason; a code whose meaning names no
+# failure of topics.json (a null pointer, an internal error, a generic argument check) keeps
+# none on purpose.
+CODE_TOPICS: Dict[str, Tuple[str, str]] = {
+    "EI0007": ("oom-device", "HCCL could not allocate: 'Memory resources are exhausted'"),
+    "EI0013": ("link-setup", "an error CQE: RoCE packets lost between two devices (port flapping)"),
+    "EI0018": ("link-setup", "an error CQE on the UB link between two devices"),
+    "E60118": ("op-unsupported", "'Invalid platform, only support [...]': not for this chip"),
+    "E68016": ("env-not-sourced", "'the environment path [...] is not set or invalid'"),
+    "E68056": ("op-unsupported", "'platform flag [...] is not supported'"),
+    "E80001": ("install-package", "the OPP package's configuration lacks an entry: broken ops"),
+}  # fmt: skip
+# Environment variables with an invalid value: CANN's environment is set wrongly.
+ENV_TITLE = "environment_variable"
+ENV_TOPIC = ("env-not-sourced", "an environment variable of CANN has an invalid value")
+# Operator families' checks printed as "In op[NAME], ...": an operator refused its inputs.
+OP_CHECK = re.compile(r"(?:In op ?\[|Op ?\[|The op \[)")
+OP_CHECK_TOPIC = ("op-input-check", "an operator's own check of its inputs: 'In op[...]'")
+# HCCL results and DCMI codes, by name.
+NAME_TOPICS: Dict[str, Tuple[str, str]] = {
+    "HCCL_E_NOT_SUPPORT": ("op-unsupported", "not supported on this device or version"),
+    "HCCL_E_AGAIN": ("device-busy", "the resource was busy"),
+    "HCCL_E_RUNTIME": ("device-fault", "a runtime call on the device failed under HCCL"),
+    "DCMI_ERR_CODE_NOT_SUPPORT": ("device-fault", "npu-smi / DCMI: the device lacks the function"),
+    "DCMI_ERR_CODE_CONFIG_INFO_NOT_EXIST": ("device-fault", "npu-smi / DCMI: no such setting"),
+}  # fmt: skip
+
+
+# ACL / runtime / GE / aclnn return codes whose class gives no topic, by the meaning their
+# name states (reasons in the tuple).
+_PROF = ("profiler", "the profiler was configured or run wrongly")
+_UNSUP = ("op-unsupported", "not supported here (feature, task type, kernel, dynamic op)")
+_OPIN = ("op-input-check", "an operator's format, shape or dtype did not fit")
+_DYN = ("dynamic-shape", "a dynamic batch / input size or a model without dynamic shapes")
+_HW = ("device-fault", "a driver failure or a failed hardware stress test")
+RETURN_TOPICS: Dict[str, Tuple[str, str]] = {
+    "ACL_ERROR_INVALID_PROFILING_CONFIG": _PROF, "ACL_ERROR_PROF_ALREADY_RUN": _PROF,
+    "ACL_ERROR_PROF_NOT_RUN": _PROF, "ACL_ERROR_PROF_REPEAT_SUBSCRIBE": _PROF,
+    "ACL_ERROR_PROF_API_CONFLICT": _PROF, "ACL_ERROR_PROF_MODULES_UNSUPPORTED": _PROF,
+    "ACL_ERROR_PROFILING_FAILURE": _PROF, "ACL_ERROR_RT_PROFILING_ERROR": _PROF,
+    "ACL_ERROR_KERNEL_NOT_FOUND": _UNSUP, "ACL_ERROR_OP_UNSUPPORTED_DYNAMIC": _UNSUP,
+    "ACL_ERROR_FEATURE_UNSUPPORTED": _UNSUP, "ACL_ERROR_API_NOT_SUPPORT": _UNSUP,
+    "ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT": _UNSUP,
+    "ACL_ERROR_OP_INPUT_NOT_MATCH": _OPIN, "ACL_ERROR_OP_OUTPUT_NOT_MATCH": _OPIN,
+    "ACL_ERROR_OP_ATTR_NOT_MATCH": _OPIN, "ACL_ERROR_FORMAT_NOT_MATCH": _OPIN,
+    "ACL_ERROR_GE_FORMAT_INVALID": _OPIN, "ACL_ERROR_GE_SHAPE_INVALID": _OPIN,
+    "ACL_ERROR_GE_DATATYPE_INVALID": _OPIN, "ACLNN_ERR_INNER_INFERSHAPE_ERROR": _OPIN,
+    "ACL_ERROR_MODEL_NOT_DYNAMIC": _DYN, "ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID": _DYN,
+    "ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID": _DYN,
+    "ACL_ERROR_RT_STREAM_TASK_FULL": ("stream-limit", "a stream's task queue is full"),
+    "ACL_ERROR_RT_LINK_ERROR": ("link-setup", "a link between devices failed"),
+    "ACL_ERROR_DRV_FAILURE": _HW, "ACLNN_STRESS_BIT_FAIL": _HW, "ACLNN_STRESS_LOW_BIT_FAIL": _HW,
+    "ACLNN_STRESS_HIGH_BIT_FAIL": _HW, "ACLNN_CLEAR_DEVICE_STATE_FAIL": _HW,
+}  # fmt: skip
+
+
+def _meaning_topic(code: str, title: str, message: str, family: str) -> List[str]:
+    """The topic CODE_TOPICS / ENV_TOPIC / OP_CHECK_TOPIC give a code, else none."""
+    if code in CODE_TOPICS:
+        return [CODE_TOPICS[code][0]]
+    if ENV_TITLE in title.lower():
+        return [ENV_TOPIC[0]]
+    if family in OP_FAMILIES + ("E6", "E7") and OP_CHECK.match(message):
+        return [OP_CHECK_TOPIC[0]]
+    return []
+
+
 def _topics_for(words: Dict[str, Any], kind: str, family: str, code: str) -> List[str]:
     topics = list(words["kinds"][kind].get("topics", []))
     if kind == "unsupported" and family not in OPERATOR_FAMILIES:
@@ -339,6 +424,22 @@ def _topics_for(words: Dict[str, Any], kind: str, family: str, code: str) -> Lis
     if family == "EI" and kind == "config":
         topics = ["dist-init"]
     return topics + ["code:" + code, "family:" + family]
+
+
+def _return_topics(note: Dict[str, Any], cls: Dict[str, Any], name: str) -> List[str]:
+    """A return code's topics: its note's, its class's, else the one RETURN_TOPICS gives."""
+    topics = list(note.get("topics", cls.get("topics", [])))
+    if not topics and name in RETURN_TOPICS:
+        topics = [RETURN_TOPICS[name][0]]
+    return topics
+
+
+def _named(note: Dict[str, Any], name: str) -> List[str]:
+    """A note's topics, or the one NAME_TOPICS gives its name."""
+    topics = list(note["topics"])
+    if not topics and name in NAME_TOPICS:
+        topics = [NAME_TOPICS[name][0]]
+    return topics
 
 
 def _words() -> Dict[str, Any]:
@@ -361,7 +462,10 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
     old = words["table"]
     families = {f["prefix"]: f for f in old["families"]}
     codes: Dict[str, Any] = OrderedDict()
-    for code, entry in facts["cann"].items():
+    cann = dict(facts["cann"])
+    for code, title, message in HCOMM_CODES:
+        cann.setdefault(code, {"title": title, "message": message, "source": HCOMM_SOURCE})
+    for code, entry in sorted(cann.items()):
         family = code[:2]
         if family not in families:
             continue
@@ -369,9 +473,12 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
         if int(code[2:]) >= 9000 and kind in ("other", "internal"):
             kind = "internal"
         en, zh = _doc_url(facts, entry)
+        topics = _topics_for(words, kind, family, code)
+        if topics[0].startswith("code:"):
+            topics = _meaning_topic(code, entry["title"], entry["message"], family) + topics
         item = OrderedDict(
             [("kind", kind), ("title", entry["title"].replace("\\", "")),
-             ("message", entry["message"]), ("topics", _topics_for(words, kind, family, code)),
+             ("message", entry["message"]), ("topics", topics),
              ("source", entry["source"])]
         )  # fmt: skip
         if en:
@@ -385,7 +492,7 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
         cls = words["return_classes"][number[0]]
         item = OrderedDict(
             [("name", entry["name"]), ("label", entry["note"]),
-             ("topics", list(note.get("topics", cls.get("topics", []))) + ["code:" + number]),
+             ("topics", _return_topics(note, cls, entry["name"]) + ["code:" + number]),
              ("source", entry["source"])]
         )  # fmt: skip
         if note:
@@ -402,7 +509,7 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
         note = words["hccl"][entry["name"]]
         hccl[number] = OrderedDict(
             [("name", entry["name"]), ("meaning", note["en"]), ("zh", note["zh"]),
-             ("topics", note["topics"] + ["code:" + entry["name"]])]
+             ("topics", _named(note, entry["name"]) + ["code:" + entry["name"]])]
         )  # fmt: skip
     dcmi: Dict[str, Any] = OrderedDict()
     for number, entry in facts["dcmi"].items():
@@ -410,12 +517,18 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
         dcmi[number] = OrderedDict(
             [("name", entry["name"]), ("meaning", note["en"]), ("zh", note["zh"]),
              ("next", note["next"]), ("next_zh", note["next_zh"]),
-             ("topics", note["topics"] + ["code:" + number])]
+             ("topics", _named(note, entry["name"]) + ["code:" + number])]
         )  # fmt: skip
     table = OrderedDict(old)
     table["format"] = "ascend-lab.doctor-codes/2"
     table["generated_by"] = "scripts/build_error_tables.py from scripts/error_tables/facts.json"
-    table["sources"] = facts["sources"]
+    table["sources"] = OrderedDict(facts["sources"])
+    table["sources"][HCOMM_SOURCE] = OrderedDict(
+        [("repo", "hicann/hcomm"), ("url", "https://github.com/hicann/hcomm"),
+         ("what", "HCCL's error list hcomm_g_msg (REG_FORMAT_ERROR_MSG): the EI codes newer than"
+                  " cann-error-manager's (read 2026-12-07 with the search tool's code index)"),
+         ("codes", " ".join(c for c, _, _ in HCOMM_CODES))]
+    )  # fmt: skip
     table["kinds"] = words["kinds"]
     table["return_classes"] = words["return_classes"]
     table["return_codes"] = _return_groups(old, facts, words)

@@ -49,7 +49,8 @@ def test_every_source_is_recorded_with_its_commit_and_date():
 
 def test_every_code_of_the_sources_is_in_the_table():
     facts, table = _facts(), load_table()
-    assert set(facts["cann"]) == set(table["codes"])
+    # plus the newer HCCL codes the build adds from hicann/hcomm's error list (EI0009...)
+    assert set(facts["cann"]) | {c for c, _, _ in _script().HCOMM_CODES} == set(table["codes"])
     assert set(facts["returns"]) == set(table["returns"])
     assert {v["name"] for k, v in facts["hccl"].items() if k != "0"} == {
         v["name"] for v in table["hccl"].values()
@@ -172,3 +173,28 @@ def test_a_device_task_timeout_among_collectives_is_a_collective_timeout():
     among = diagnose(text, check_environment=False)
     (f,) = [f for f in among.findings if f.code is not None and f.code.code == "107020"]
     assert f.topics[:2] == ("collective-timeout", "task-timeout") and "code:107020" in f.topics
+
+
+def test_codes_whose_meaning_names_a_topic_carry_it():
+    """Issue #36: a code-tier finding is only judged right when its code carries a topic; the
+    build gives one by meaning (CODE_TOPICS, RETURN_TOPICS, NAME_TOPICS, the env and op rules)."""
+    table, build = load_table(), _script()
+    assert table["codes"]["EI0009"]["topics"][0] == "link-setup"
+    assert table["codes"]["EI0019"]["topics"][0] == "port-in-use"
+    assert table["codes"]["EI0007"]["topics"][0] == "oom-device"
+    assert table["codes"]["E61001"]["topics"][0] == "op-input-check"
+    assert table["codes"]["EE2002"]["topics"][0] == "env-not-sourced"
+    assert table["returns"]["507021"]["topics"][0] == "profiler"
+    assert table["hccl"]["20"]["topics"][0] == "device-busy"
+    assert all(not v["topics"][0].startswith("code:") for v in table["dcmi"].values())
+    # an internal error names no failure: it stays without a topic
+    assert table["codes"]["EE9999"]["topics"][0] == "code:EE9999"
+    topics = set(
+        json.loads((ROOT / "ascend_lab" / "doctor" / "topics.json").read_text("utf-8"))["topics"]
+    )
+    for _code, (topic, reason) in {
+        **build.CODE_TOPICS,
+        **build.RETURN_TOPICS,
+        **build.NAME_TOPICS,
+    }.items():
+        assert topic in topics and reason
