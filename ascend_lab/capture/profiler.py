@@ -18,7 +18,7 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ascend_lab.capture.compile import (
     CAPTURE_LOCK,
@@ -121,29 +121,57 @@ def _profiled_steps(
     activities = [activity.CPU]
     if device == "Ascend" and hasattr(activity, "NPU"):
         activities.append(activity.NPU)
-    options: Dict[str, Any] = {}
-    if "start_profile" in _parameters(api.profile):
-        # it starts in its constructor by default; start() then logs "The profile has already
-        # started" (2.10), which learners read as an error
-        options["start_profile"] = False
-    prof = api.profile(
-        activities=activities,
-        schedule=api.schedule(wait=0, warmup=in_schedule, active=steps, repeat=1, skip_first=0),
-        on_trace_ready=api.tensorboard_trace_handler(output_dir),
-        **options,
-    )
-    prof.start()
-    try:
-        for i in range(in_schedule + steps):
-            if i < in_schedule:
-                call()
-                _synchronize(ms, device)
-            else:
-                windows.append(_timed_step(ms, call, device))
-            prof.step()
-    finally:
-        prof.stop()
+    with _trace_handler_path_restored():  # the handler stores its folder process-wide
+        options: Dict[str, Any] = {}
+        if "start_profile" in _parameters(api.profile):
+            # it starts in its constructor by default; start() then logs "The profile has already
+            # started" (2.10), which learners read as an error
+            options["start_profile"] = False
+        prof = api.profile(
+            activities=activities,
+            schedule=api.schedule(wait=0, warmup=in_schedule, active=steps, repeat=1, skip_first=0),
+            on_trace_ready=api.tensorboard_trace_handler(output_dir),
+            **options,
+        )
+        prof.start()
+        try:
+            for i in range(in_schedule + steps):
+                if i < in_schedule:
+                    call()
+                    _synchronize(ms, device)
+                else:
+                    windows.append(_timed_step(ms, call, device))
+                prof.step()
+        finally:
+            prof.stop()
     return windows
+
+
+@contextlib.contextmanager
+def _trace_handler_path_restored() -> Iterator[None]:
+    """Give back MindSpore's process-wide profiler output path as it was.
+
+    ``tensorboard_trace_handler(dir)`` stores ``dir`` in the ProfilerContext singleton
+    (2.6 to 2.10) and nothing resets it: every later ``mindspore.Profiler(output_path=...)``
+    in the process then writes into ascend-lab's (removed) folder instead, and says "Both
+    on_trace_ready path and output_path are provided. The on_trace_ready path takes effect"
+    (notebook 05 run twice in one kernel, MindSpore 2.10, 2026-12-07).
+    """
+    try:
+        from mindspore.profiler.common.profiler_context import ProfilerContext
+
+        context: Any = ProfilerContext()
+        before = context.on_trace_ready_output_path
+    except Exception:  # another layout (2.5 and older): nothing to give back
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            context.on_trace_ready_output_path = before
+        except Exception:
+            pass
 
 
 def run_profiled(

@@ -5,6 +5,7 @@ again; a second run must not trip over the first one's state, issue #41):
 - as shipped (the learner's placeholders): it completes and no check says ✓;
 - then with the solutions from ascend_lab.exercises put into the exercise cells: every check
   says ✓ and none says ✗ or "not answered yet".
+In both runs, every warning MindSpore prints is one the notebook explains (printed_warnings).
 """
 
 import hashlib
@@ -17,6 +18,7 @@ import pytest
 
 import ascend_lab
 from benchmarks.support.nbrun import EXPECTED, NOTEBOOKS, execute_twice, output_text, tagged
+from tests.course.printed_warnings import unexplained
 from tests.course.solutions import markers, with_solutions
 
 
@@ -73,3 +75,7 @@ def test_notebook_runs_top_to_bottom_twice_in_one_kernel(name, tmp_path, monkeyp
             assert all(c == {"right": 0, "wrong": 0, "open": 1} for c in checks), checks
         else:
             assert all(c == {"right": 1, "wrong": 0, "open": 0} for c in checks), checks
+        # every line MindSpore's loggers (or Python's warnings) print is explained where it
+        # appears (tests/course/printed_warnings.py says where)
+        silent = unexplained(name.split("_")[0], nb)
+        assert silent == [], f"{name} {mode}: printed and not explained (cell, line): {silent}"

@@ -184,3 +184,41 @@ def test_solutions_use_only_names_the_notebook_defines(tmp_path):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+def test_every_explained_warning_is_explained_in_both_editions():
+    from tests.course.printed_warnings import EXPLAINED, flat
+
+    by_prefix = {name.split("_")[0]: name for name in EXPECTED}
+    missing = []
+    for e in EXPLAINED:
+        for folder, words in (("", e.en), ("zh", e.zh)):
+            nb = nbformat.read(os.path.join(NOTEBOOKS, folder, by_prefix[e.notebook]), 4)
+            markdown = flat("\n".join(c.source for c in nb.cells if c.cell_type == "markdown"))
+            if flat(words) not in markdown:
+                missing.append((folder or "en", e.notebook, words))
+    assert missing == [], missing
+
+
+def test_the_warning_lines_are_found_in_outputs():
+    from types import SimpleNamespace as NS
+
+    from tests.course.printed_warnings import printed_lines, unexplained
+
+    def cell(text):
+        return {"outputs": [{"output_type": "stream", "name": "stderr", "text": text}]}
+
+    nb = NS(
+        cells=[
+            cell(
+                "[WARNING] ME(1:2,MainProcess):2026-12-07 [mindspore/context.py:1582] For "
+                "'context.set_context', 'enable_graph_kernel' parameter is deprecated\n"
+                "plain output\n"
+            ),
+            cell("/x/y.py:12: DeprecationWarning: gone soon\n[INFO] ME(1,2): fine\n"),
+            cell("[ERROR] CORE(1,7f,python):... GetRealPath] Get realpath failed, path[/t.py]\n"),
+        ]
+    )
+    assert [i for i, _ in printed_lines(nb)] == [0, 1, 2]
+    assert [i for i, _ in unexplained("03", nb)] == [1, 2]
+    assert [i for i, _ in unexplained("09b", nb)] == [0, 1]

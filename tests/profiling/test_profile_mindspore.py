@@ -205,3 +205,32 @@ def test_the_profiler_is_started_once():
         ms.log._get_logger() is logger
     )  # the logger the profiler wrote to (it caught this before)
     assert not [r for r in records if "already started" in r], records
+
+
+def test_a_later_mindspore_profiler_writes_where_it_is_told(tmp_path):
+    # tensorboard_trace_handler(dir) keeps dir in MindSpore's ProfilerContext singleton: after
+    # ascend_lab.profile, notebook 05's own ms.Profiler(output_path=...) wrote into ascend-lab's
+    # removed folder on the second Run All, with a warning (MindSpore 2.10)
+    import logging
+
+    from mindspore import log as ms_log
+
+    seen = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            seen.append(record.getMessage())
+
+    net = LeNet5()
+    net.set_train(False)
+    ascend_lab.profile(net, _input("lenet"), steps=1, trace=False)
+    logger = ms_log._get_logger()
+    handler, level = Keep(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING)
+    try:
+        ms.Profiler(start_profile=False, output_path=str(tmp_path))
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    assert not [m for m in seen if "on_trace_ready path" in m], seen
