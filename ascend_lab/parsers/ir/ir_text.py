@@ -475,11 +475,15 @@ class _IRParser:
     # A dump is a header (``# IR entry``, ``# Attrs:``, ``# Params:``, counts, settings
     # blocks), then blocks, each with a preamble (``subgraph attr:``, ``# Parameters:``,
     # ``# In file``), a ``subgraph @name(...) {`` line, node lines with their indented
-    # continuation lines, and ``}``. _parse walks the lines once: lines between blocks go to
-    # _outside (header, preamble, block headers), lines of a block to _node_line,
-    # _continuation and _close_block; _assemble makes the Graph. The walk keeps the
-    # block's state in locals and reads the commonest line (a call-stack line seen before)
-    # without a call: most of a big dump's lines are those (bench_parse.py).
+    # continuation lines, and ``}``. _parse walks the lines once and hands each to the part
+    # of the grammar it belongs to: between blocks _comment_line, _open_block and
+    # _header_line (``# Params:`` _param_line, ``subgraph attr:`` _subgraph_attr, settings
+    # _setting_line); in a block a node line to _node / _read_node (``Return`` through
+    # _return_line), its continuation lines to _types and _continuation, ``}`` to
+    # _close_block, anything else to _unparsed_line; after the last line _assemble makes the
+    # Graph. The walk keeps the block's state in locals and reads the commonest lines (a
+    # call-stack line seen before, a types line, a node line) without a call of its own:
+    # they are most of a big dump's lines (benchmarks/bench_parse.py).
 
     def _lines(self) -> List[str]:
         """The file's lines (size capped; Windows line ends undone)."""
@@ -510,14 +514,15 @@ class _IRParser:
         self._block_end = _LineFinder(lines, "}")  # where a block that opens at a line ends
         # (key, "}" index, state) of the block being read, to remember it in the memo
         self._chunk: Optional[Tuple[bytes, int, Tuple[int, ...]]] = None
-        self._skip_to = 0  # set by _outside: lines of a reused or repeated block not read
-        self._skipping: Optional[int] = None  # set by _outside: a block that is not drawn
+        self._skip_to = 0  # lines of a reused or repeated block are not read (to here)
+        self._skipping: Optional[int] = None  # a block that is not drawn (its header)
         # "# In file" line -> its "file:line": each node repeats its whole call stack, so
         # a 32-layer net prints the same few hundred lines some 100,000 times.
         source_of: Dict[str, str] = {}
         self._source_of = source_of
 
         max_line = self.max_line
+        node_re = _NODE_RE.match
         graph: Optional[Graph] = None  # the block being read
         node: Optional[Node] = None  # the node its continuation lines describe
         type_lines = 0
@@ -543,15 +548,26 @@ class _IRParser:
                     skipping = None
                 continue
             if graph is None:
-                graph = self._outside(lines, idx, line)
-                skip_to = self._skip_to
-                if self._skipping is not None:
-                    skipping, self._skipping = self._skipping, None
-                if graph is not None:
-                    block_start = self.lineno
-                    node = None
-                    dropping = False
-                    mark = None
+                # Between blocks: one call for each line (a fifth of a dump's lines are
+                # blocks' preambles)
+                if not line:
+                    if self._section in ("attrs", "params"):
+                        self._section = ""
+                elif line[0] == "#":
+                    self._comment_line(line)
+                elif line.startswith(_SUBGRAPH_PREFIX):
+                    graph = self._open_block(lines, idx, line)
+                    skip_to = self._skip_to
+                    if self._skipping is not None:
+                        skipping, self._skipping = self._skipping, None
+                    if graph is not None:
+                        block_start = self.lineno
+                        node = None
+                        dropping = False
+                        mark = None
+                else:
+                    self._header_line(lines, idx, line)
+                    skip_to = self._skip_to
                 continue
             # Inside `subgraph @name(...) { ... }`.
             if line.startswith("      "):
@@ -572,8 +588,24 @@ class _IRParser:
                 else:
                     self._continuation(node, line, stripped, node is marked)
                 continue
-            if line.startswith("  %") or line.startswith("  Return("):
-                node, skip_to = self._node_line(graph, lines, idx, line, skip_to)
+            if line.startswith("  %"):
+                if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
+                    # a tensor constant printed over the lines below (numpy's layout)
+                    line, skip_to = join_value_lines(lines, idx, max_line)
+                m = node_re(line)
+                node = (
+                    self._read_node(graph, m.group(1), m.group(2), m.group(3), line)
+                    if m
+                    else self._node_not_read(line)
+                )
+                dropping = True
+                if node is not None and mark is not None:
+                    marked = self._mark(node, graph, mark, marks)
+                    mark = None
+                type_lines = 0
+                continue
+            if line.startswith("  Return("):
+                node, skip_to = self._return_line(graph, lines, idx, line, skip_to)
                 dropping = True
                 if node is not None and mark is not None:
                     marked = self._mark(node, graph, mark, marks)
@@ -601,22 +633,19 @@ class _IRParser:
 
     # ------------------------------------------------------------------ a block's lines
 
-    def _node_line(
+    def _node_not_read(self, line: str) -> Optional[Node]:
+        """A node line (``  %3(CNode_5) = Conv2D(...)``) that does not read as one: no node."""
+        self._skip("node line not read", line)
+        return None
+
+    def _return_line(
         self, graph: Graph, lines: List[str], idx: int, line: str, skip_to: int
     ) -> Tuple[Optional[Node], int]:
-        """A node line (``  %3(CNode_5) = Conv2D(...)``) or ``  Return(...)``: its node (None
-        when not read), and the line to read next from (past a tensor constant printed over
-        the lines below it, numpy's layout, which is joined in)."""
-        is_return = line.startswith("  Return(")
+        """``  Return(...)``: its node (None when not read), and the line to read next from
+        (past a tensor constant printed over the lines below it, which is joined in)."""
         if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
             line, skip_to = join_value_lines(lines, idx, self.max_line)
-        if is_return:
-            return self._read_node(graph, "return", None, line[2:], line), skip_to
-        m = _NODE_RE.match(line)
-        if not m:
-            self._skip("node line not read", line)
-            return None, skip_to
-        return self._read_node(graph, m.group(1), m.group(2), m.group(3), line), skip_to
+        return self._read_node(graph, "return", None, line[2:], line), skip_to
 
     def _continuation(self, node: Node, line: str, stripped: str, is_marked: bool) -> None:
         """A continuation line of ``node`` (``stripped`` of its indent) other than a types
@@ -679,17 +708,11 @@ class _IRParser:
 
     # ------------------------------------------------------------------ between blocks
 
-    def _outside(self, lines: List[str], idx: int, line: str) -> Optional[Graph]:
-        """A line between blocks: the file's header, a block's preamble, or a block's header
-        line (the block it opens, or None)."""
-        if not line:
-            self._section = "" if self._section in ("attrs", "params") else self._section
-            return None
-        if line.startswith(_SUBGRAPH_PREFIX):
-            return self._open_block(lines, idx, line)
-        if line.startswith("#"):
-            self._comment_line(line)
-        elif self._section == "params" and line.startswith("%"):
+    def _header_line(self, lines: List[str], idx: int, line: str) -> None:
+        """A line between blocks other than a comment, a block's header or a blank line: a
+        ``# Params:`` parameter, a count, ``subgraph attr:`` (a block's preamble starts) or a
+        setting."""
+        if self._section == "params" and line.startswith("%"):
             self._param_line(line)
         elif line.startswith("Total number of "):
             m = _COUNT_RE.match(line)
@@ -701,7 +724,6 @@ class _IRParser:
             self._subgraph_attr(lines, idx)
         else:
             self._setting_line(line)
-        return None
 
     def _comment_line(self, line: str) -> None:
         """``# IR entry``, ``# Total``, ``# Attrs:`` / ``# Params:`` (a section starts),
