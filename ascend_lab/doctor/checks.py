@@ -309,6 +309,10 @@ def check_devices(facts: Environment, entry_id: str = "") -> Confirmation:
         )
     if entry_id == "device-not-visible":
         return Confirmation("devices", CONTRADICTED if chips else CONFIRMED, lines)
+    if entry_id == "ascend-runtime-init-failed":
+        # no chip visible, or a chip held by another process: either confirms a cause the entry
+        # names; free chips leave the cause to the lines printed before the error
+        return Confirmation("devices", CONFIRMED if processes or not chips else INFO, lines)
     if entry_id == "device-id-out-of-range":
         wanted = env.get("DEVICE_ID", "")
         if chips and wanted.isdigit():

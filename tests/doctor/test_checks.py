@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from ascend_lab.doctor import checks
-from ascend_lab.doctor.checks import CONFIRMED, CONTRADICTED, UNKNOWN, Environment
+from ascend_lab.doctor.checks import CONFIRMED, CONTRADICTED, INFO, UNKNOWN, Environment
 from ascend_lab.doctor.diagnosis import diagnose
 
 ASCEND_TREE = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "ascend_tree")
@@ -124,10 +124,10 @@ def test_device_checks():
     assert (
         diagnose(gone, facts=_facts(_status(chips=0))).findings[0].confirmation.verdict == CONFIRMED
     )
-    assert (
-        diagnose(gone, facts=_facts(_status(chips=2))).findings[0].confirmation.verdict
-        == CONTRADICTED
-    )
+    # chips present and free: the cause is in the lines before the error, not confirmed either way
+    assert diagnose(gone, facts=_facts(_status(chips=2))).findings[0].confirmation.verdict == INFO
+    held = _facts(_status(chips=2, processes=[proc]))
+    assert diagnose(gone, facts=held).findings[0].confirmation.verdict == CONFIRMED
 
     bad_id = "EE8888  [PID: 3187] Invalid device id 8, device count is 8."
     c = (

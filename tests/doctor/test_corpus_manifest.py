@@ -11,7 +11,7 @@ REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 CORPUS = REAL / "corpus"
 TOPICS = Path(__file__).resolve().parents[2] / "ascend_lab" / "doctor" / "topics.json"
 PREFIXES = ("code:", "family:", "topic-missing:")
-KINDS = {"issue", "doc", "repo-file"}
+KINDS = {"issue", "doc", "repo-file", "page"}
 STACKS = {"mindspore", "torch_npu", "vllm-ascend", "mindspeed", "cann", "hccl", "npu-smi", "other"}
 
 
