@@ -86,6 +86,7 @@ def pick_device(verbose: bool = True) -> str:
         prime_pynative()
     if edition() == "zh":  # the figures' tr() titles in Chinese, not as empty boxes
         prefer_cjk_font()
+    keep_cell_sources()
     if verbose:
         print(i18n._("MindSpore {}, device: {}").format(ms.__version__, target))
         if target == "CPU":
@@ -93,6 +94,45 @@ def pick_device(verbose: bool = True) -> str:
                 print(i18n._("(CPU mode: {})").format(i18n.localize(status.reason)))
             print(i18n._("NOTE: {}").format(i18n._(CPU_NOTE)))
     return target
+
+
+def keep_cell_sources() -> bool:
+    """From the next cell on, write each cell's code to the file IPython names it after.
+
+    ipykernel compiles a cell under the name ``/tmp/ipykernel_<pid>/<hash>.py`` but writes
+    that file only for its debugger. MindSpore's graph mode reads the source line of every
+    frame it reports from that file: without it, each ``@ms.jit`` function or Cell defined in
+    a cell prints ``[ERROR] CORE ... Get realpath failed`` and ``[WARNING] CORE ... may not
+    exists`` lines (2.10), and its error tracebacks lack the learner's own lines. Returns
+    whether the hook is in place (not in plain Python, or without ipykernel).
+    """
+    try:
+        from ipykernel.compiler import get_file_name
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    if shell is None:
+        return False
+    if getattr(shell, "_course_keeps_cell_sources", False):
+        return True
+
+    def write(info: Any) -> None:
+        code = getattr(info, "raw_cell", None)
+        if not code:
+            return
+        try:
+            path = get_file_name(code)
+            if not os.path.exists(path):
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(code)
+        except OSError:
+            pass  # a read-only /tmp: MindSpore prints its lines, nothing else changes
+
+    shell.events.register("pre_run_cell", write)
+    shell._course_keeps_cell_sources = True
+    return True
 
 
 # Printed when npu-smi sees NPUs but MindSpore cannot load its Ascend backend (CANN's
