@@ -57,7 +57,7 @@ def test_binder_start_sets_the_viewer_pool_for_a_2_gb_container():
     assert os.access(script, os.X_OK)
     out = subprocess.run(
         ["bash", script, sys.executable, "-c", _PRINT_POOL_SETTINGS],
-        env={k: v for k, v in os.environ.items() if not k.startswith("ASCEND_LAB_VIEW_")},
+        env={k: v for k, v in os.environ.items() if k not in _POOL_SETTINGS},
         capture_output=True,
         text=True,
         timeout=60,
@@ -67,6 +67,7 @@ def test_binder_start_sets_the_viewer_pool_for_a_2_gb_container():
     assert int(out[0]) < settings.SETTINGS["ASCEND_LAB_VIEW_WORKERS"].default
 
 
+_POOL_SETTINGS = ("ASCEND_LAB_VIEW_WORKERS", "ASCEND_LAB_VIEW_WORKER_MEMORY")
 _PRINT_POOL_SETTINGS = (
     "from ascend_lab import settings; "
     "print(settings.get('ASCEND_LAB_VIEW_WORKERS'), settings.get('ASCEND_LAB_VIEW_WORKER_MEMORY'))"
