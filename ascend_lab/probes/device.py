@@ -16,6 +16,7 @@ from ascend_lab import settings
 from ascend_lab.analysis import compat
 from ascend_lab.i18n import msg
 from ascend_lab.model.device_status import (
+    Chip,
     DeviceStatus,
     StatusWarning,
     Versions,
@@ -23,7 +24,8 @@ from ascend_lab.model.device_status import (
     order_warnings,
 )
 from ascend_lab.parsers import npu_smi
-from ascend_lab.probes import ascend_install, envcheck, npu_smi_runner, smi_failure
+from ascend_lab.probes import ascend_install, envcheck, npu_smi_runner
+from ascend_lab.probes.smi_reading import Runner, SmiReading, add_details, read_npu_smi
 
 CACHE_SECONDS = 3.0
 _lock = threading.Lock()
@@ -182,11 +184,6 @@ def clear_cache() -> None:
         _cache.clear()
 
 
-# Where ``_collect`` reads the machine: live by default; ascend_lab.report passes a
-# recorded bundle's npu-smi texts, MindSpore version and environment to replay it.
-Runner = Callable[[str, List[str], float], npu_smi_runner.RunResult]
-
-
 def collect_from(
     root: Optional[str],
     npu_smi_path: Optional[str],
@@ -219,7 +216,50 @@ def _collect(
     query_npu_smi: bool = True,
     locations: ascend_install.Locations = ascend_install.SYSTEM,
 ) -> DeviceStatus:
+    """Read the machine in the order one fixes it: chips, install, versions, mode, warnings."""
     start = time.monotonic()
+    source = os.environ if environ is None else environ
+    status = _new_status(root, env, locations, source)
+
+    exe = (npu_smi_path or find()) if query_npu_smi else None
+    status.npu_smi_path = exe
+    smi = read_npu_smi(exe, query_npu_smi, run, timeout)
+    if smi.parsed is not None:
+        status.chips = smi.parsed.chips
+        status.processes = smi.parsed.processes
+        status.versions.npu_smi = smi.parsed.npu_smi_version
+    if details and exe and status.chips:
+        add_details(status, exe, timeout, start, run)
+
+    inst = ascend_install.read_install(root, environ=source, locations=locations)
+    ms_version, ms_dist = mindspore if mindspore is not None else mindspore_version()
+    _set_versions(status, inst, smi.parsed, ms_version)
+    ascend_present = bool(status.chips) or inst.anything_installed or smi.failed
+    _choose_mode(status, source.get("ASCEND_LAB_CPU_REASON"), smi.reason, ms_dist)
+
+    # the warnings, in the order one fixes things
+    warnings = smi.warnings + _npu_warnings(status.chips, smi, exe, query_npu_smi, inst.driver)
+    warnings += _problem_warnings(inst)
+    if ascend_present:
+        warnings += _install_warnings(inst, status.chips, environ)
+    status.compatibility, comp_warnings = compat.check(
+        ms_version, inst.cann, status.versions.driver, ascend_present=ascend_present
+    )
+    status.warnings = cap_warnings(order_warnings(warnings + comp_warnings))
+
+    if do_run_check:
+        _add_run_check(status)
+    status.seconds = time.monotonic() - start
+    return status
+
+
+def _new_status(
+    root: Optional[str],
+    env: Dict[str, Optional[str]],
+    locations: ascend_install.Locations,
+    source: Mapping[str, str],
+) -> DeviceStatus:
+    """An empty status that says whose it is: this Python, its kernel, its hub chip."""
     status = DeviceStatus(
         root=root or locations.default_root, collected_at=time.time(), environment=env
     )
@@ -228,95 +268,23 @@ def _collect(
         "python": sys.executable,
         "set_env": os.environ.get("ASCEND_LAB_SET_ENV"),  # set by the ascend-lab kernel
     }
-    source = os.environ if environ is None else environ
     # Set by the hub's spawner hook (ascend_lab.hub.spawner): the machine's id of the one
     # chip this server sees (as device 0), or why this server has no chip.
     hub_chip = source.get("ASCEND_LAB_CHIP")
     if hub_chip:
         status.subject["hub_chip"] = hub_chip
-    cpu_reason = source.get("ASCEND_LAB_CPU_REASON")
-    warnings: List[StatusWarning] = []
+    return status
 
-    # 1. npu-smi
-    exe = (npu_smi_path or find()) if query_npu_smi else None
-    status.npu_smi_path = exe
-    smi_reason = ""
-    smi_failed = False  # npu-smi exists but did not give a table
-    failure = None  # what it printed instead, recognised (parsers.npu_smi.failure_of)
-    smi_fix = ""  # the next step for the failure, when it is recognised
-    parsed = None
-    if not query_npu_smi:
-        smi_reason = "npu-smi not run here (the hub service probes the chips)"
-    elif exe is None:
-        smi_reason = "npu-smi not found on PATH"
-    else:
-        result = run(exe, ["info"], timeout)
-        printed = result.stdout + "\n" + getattr(result, "stderr", "")
-        failure = npu_smi.failure_of(printed) if not result.ok else None
-        if not result.ok:
-            smi_reason, smi_failed = result.reason, True
-        else:
-            parsed = npu_smi.parse_info(result.stdout)
-            if not result.stdout.strip():
-                smi_reason, smi_failed = "npu-smi printed nothing", True
-            elif not parsed.has_table:
-                smi_reason, smi_failed = "npu-smi printed no NPU table (unrecognised output)", True
-                failure = npu_smi.failure_of(printed)
-            elif not parsed.chips:
-                smi_reason, smi_failed = "npu-smi found no NPU chips", True
-            # the counts come first, so they survive the cap on the number of warnings
-            if parsed.more_processes:
-                warnings.append(
-                    StatusWarning(
-                        msg(
-                            "{} more processes on the NPUs are not shown (the first {} are)",
-                            parsed.more_processes,
-                            len(parsed.processes),
-                        ),
-                        "Run `npu-smi info` in a terminal to see them all",
-                        "info",
-                        "npu",
-                    )
-                )
-            if parsed.more_problems:
-                total = len(parsed.problems) + parsed.more_problems
-                warnings.append(
-                    StatusWarning(
-                        msg(
-                            "{} parts of npu-smi's output could not be read (the first {} follow)",
-                            total,
-                            len(parsed.problems),
-                        ),
-                        "Please report your `npu-smi info` output to ascend-lab",
-                        "info",
-                        "npu",
-                    )
-                )
-            for problem in parsed.problems:
-                warnings.append(
-                    StatusWarning(
-                        msg("Could not read part of npu-smi's output: {}", problem[:200]),
-                        "Please report your `npu-smi info` output to ascend-lab",
-                        "info",
-                        "npu",
-                    )
-                )
-    if failure is not None:  # name the cause and the next step, from the code tables
-        cause, smi_fix = smi_failure.explain_failure(failure)
-        smi_reason = smi_failure.smi_failure_reason(smi_reason, cause, smi_fix)
-    if parsed is not None:
-        status.chips = parsed.chips
-        status.processes = parsed.processes
-        status.versions.npu_smi = parsed.npu_smi_version
 
-    if details and exe and status.chips:
-        _add_details(status, exe, timeout, start, run)
-
-    # 2. install root, MindSpore metadata
-    inst = ascend_install.read_install(root, environ=source, locations=locations)
+def _set_versions(
+    status: DeviceStatus,
+    inst: ascend_install.InstallInfo,
+    parsed: Optional[npu_smi.NpuSmiInfo],
+    ms_version: Optional[str],
+) -> None:
+    """The install's root and versions; the driver's from npu-smi when no file names it."""
     status.root = inst.root
     status.install = inst.to_dict()
-    ms_version, ms_dist = mindspore if mindspore is not None else mindspore_version()
     status.versions = Versions(
         driver=inst.driver or (parsed.driver_version if parsed else None),
         firmware=inst.firmware,
@@ -324,9 +292,12 @@ def _collect(
         mindspore=ms_version,
         npu_smi=status.versions.npu_smi,
     )
-    ascend_present = bool(status.chips) or inst.anything_installed or smi_failed
 
-    # 3. mode
+
+def _choose_mode(
+    status: DeviceStatus, cpu_reason: Optional[str], smi_reason: str, ms_dist: Optional[str]
+) -> None:
+    """Ascend, GPU or CPU, and why: the hub's word first, then the chips, then a GPU build."""
     if cpu_reason:  # the hub gave this server no chip, and says why
         status.mode = "cpu"
         status.reason = cpu_reason
@@ -346,29 +317,38 @@ def _collect(
         status.mode = "cpu"
         status.reason = smi_reason or "no NPU found"
 
-    # 4. warnings, in the order one fixes things
-    if smi_failed:
+
+def _npu_warnings(
+    chips: List[Chip],
+    smi: SmiReading,
+    exe: Optional[str],
+    query_npu_smi: bool,
+    driver: Optional[str],
+) -> List[StatusWarning]:
+    """The NPU side first: npu-smi failed, or is missing beside a driver, or a chip is ill."""
+    warnings = []
+    if smi.failed:
         warnings.append(
             StatusWarning(
-                smi_reason,
-                smi_fix
+                smi.reason,
+                smi.fix
                 or "Run `npu-smi info` in a terminal; if it fails, reinstall the NPU driver "
                 "and firmware (or restart the machine/container with the NPU attached)",
                 "error",
                 "npu",
             )
         )
-    if exe is None and query_npu_smi and inst.driver:
+    if exe is None and query_npu_smi and driver:
         warnings.append(
             StatusWarning(
-                msg("NPU driver {} is installed but npu-smi is not on PATH", inst.driver),
+                msg("NPU driver {} is installed but npu-smi is not on PATH", driver),
                 "export PATH=/usr/local/sbin:$PATH; in a container, also mount /dev/davinci* "
                 "and npu-smi from the host",
                 "warning",
                 "npu",
             )
         )
-    for c in status.chips:
+    for c in chips:
         if c.health and c.health.upper() != "OK":
             warnings.append(
                 StatusWarning(
@@ -380,78 +360,88 @@ def _collect(
                     "npu",
                 )
             )
-    if ascend_present:
-        for component, message, fix in inst.problems:
-            warnings.append(StatusWarning(message, fix, "warning", component))
-        if inst.firmware and inst.firmware_ranges:
-            from ascend_lab.parsers.versions import in_range
+    return warnings
 
-            if not any(in_range(inst.firmware, lo, hi) for lo, hi in inst.firmware_ranges):
-                ranges = ", ".join(f"{lo}–{hi}" for lo, hi in inst.firmware_ranges)
-                warnings.append(
-                    StatusWarning(
-                        msg(
-                            "Firmware {} is outside what driver {} supports ({})",
-                            inst.firmware,
-                            inst.driver,
-                            ranges,
-                        ),
-                        msg("Install the firmware package released with driver {}", inst.driver),
-                        "error",
-                        "firmware",
-                    )
-                )
-        if status.chips and not os.path.exists(inst.root):
-            warnings.append(
-                StatusWarning(
-                    msg("NPUs found but no Ascend install at {}", inst.root),
-                    "Set ASCEND_LAB_ASCEND_ROOT (or --root) to where the driver and CANN "
-                    "are installed",
-                    "warning",
-                    "driver",
-                )
-            )
-        if not inst.cann:
-            warnings.append(cann_not_found(inst))
-        warnings.extend(compat.check_packages(inst.cann, inst.ops, inst.ops_package))
-        no_ops = compat.check_ops_installed(
+
+def _problem_warnings(inst: ascend_install.InstallInfo) -> List[StatusWarning]:
+    """What install discovery found wrong: shown with Ascend here, or for an unusable root."""
+    return [
+        StatusWarning(message, fix, "warning", component)
+        for component, message, fix in inst.problems
+    ]
+
+
+def _install_warnings(
+    inst: ascend_install.InstallInfo, chips: List[Chip], environ: Optional[Mapping[str, str]]
+) -> List[StatusWarning]:
+    """Where Ascend is here: firmware, root, CANN and its packages, then the environment."""
+    found: List[Optional[StatusWarning]] = [
+        _firmware_warning(inst),
+        _missing_root_warning(inst, chips),
+        None if inst.cann else cann_not_found(inst),
+    ]
+    found += compat.check_packages(inst.cann, inst.ops, inst.ops_package)
+    found.append(
+        compat.check_ops_installed(
             inst.cann, inst.ops, inst.cann_version_from == ascend_install.VERSION_FROM_INFO
         )
-        if no_ops is not None:
-            warnings.append(no_ops)
-        torch_npu = compat.check_torch_npu(inst.cann, torch_npu_version())
-        if torch_npu is not None:
-            warnings.append(torch_npu)
-        chosen = environment_not_latest(inst)
-        if chosen is not None:
-            warnings.append(chosen)
-        warnings.extend(envcheck.check_environment(inst, status.chips, environ))
-    elif inst.problems:  # a root was given but it is unusable
-        for component, message, fix in inst.problems:
-            warnings.append(StatusWarning(message, fix, "warning", component))
-
-    comp, comp_warnings = compat.check(
-        ms_version, inst.cann, status.versions.driver, ascend_present=ascend_present
     )
-    status.compatibility = comp
-    warnings.extend(comp_warnings)
-    status.warnings = cap_warnings(order_warnings(warnings))
+    found.append(compat.check_torch_npu(inst.cann, torch_npu_version()))
+    found.append(environment_not_latest(inst))
+    found += envcheck.check_environment(inst, chips, environ)
+    return [w for w in found if w is not None]
 
-    if do_run_check:
-        from ascend_lab.probes.runcheck import run_check
 
-        status.run_check = run_check()
-        if not status.run_check.ok:
-            status.warnings.append(
-                StatusWarning(
-                    "mindspore.run_check() failed",
-                    "Read the run_check output; compare versions with the compatibility line",
-                    "error",
-                    "mindspore",
-                )
+def _firmware_warning(inst: ascend_install.InstallInfo) -> Optional[StatusWarning]:
+    """Firmware outside the driver's supported range: the chips misbehave, not the software."""
+    if not inst.firmware or not inst.firmware_ranges:
+        return None
+    from ascend_lab.parsers.versions import in_range
+
+    if any(in_range(inst.firmware, lo, hi) for lo, hi in inst.firmware_ranges):
+        return None
+    ranges = ", ".join(f"{lo}–{hi}" for lo, hi in inst.firmware_ranges)
+    return StatusWarning(
+        msg(
+            "Firmware {} is outside what driver {} supports ({})",
+            inst.firmware,
+            inst.driver,
+            ranges,
+        ),
+        msg("Install the firmware package released with driver {}", inst.driver),
+        "error",
+        "firmware",
+    )
+
+
+def _missing_root_warning(
+    inst: ascend_install.InstallInfo, chips: List[Chip]
+) -> Optional[StatusWarning]:
+    """Chips but no install where we looked: the root setting points at the wrong place."""
+    if not chips or os.path.exists(inst.root):
+        return None
+    return StatusWarning(
+        msg("NPUs found but no Ascend install at {}", inst.root),
+        "Set ASCEND_LAB_ASCEND_ROOT (or --root) to where the driver and CANN are installed",
+        "warning",
+        "driver",
+    )
+
+
+def _add_run_check(status: DeviceStatus) -> None:
+    """``mindspore.run_check()`` on request: the slow proof that the versions work together."""
+    from ascend_lab.probes.runcheck import run_check
+
+    status.run_check = run_check()
+    if not status.run_check.ok:
+        status.warnings.append(
+            StatusWarning(
+                "mindspore.run_check() failed",
+                "Read the run_check output; compare versions with the compatibility line",
+                "error",
+                "mindspore",
             )
-    status.seconds = time.monotonic() - start
-    return status
+        )
 
 
 def environment_not_latest(inst: ascend_install.InstallInfo) -> Optional[StatusWarning]:
@@ -492,25 +482,3 @@ def cann_not_found(inst: ascend_install.InstallInfo) -> StatusWarning:
         "warning",
         "cann",
     )
-
-
-def _add_details(status: DeviceStatus, exe: str, timeout: float, start: float, run: Runner) -> None:
-    """``-t board`` and ``-t usages`` per NPU, ``-t health`` per chip, within ~2x timeout."""
-    seen_npus = set()
-    for c in status.chips:
-        queries = []
-        if c.npu not in seen_npus:
-            seen_npus.add(c.npu)
-            queries.append(("board", ["info", "-t", "board", "-i", str(c.npu)]))
-            queries.append(("usages", ["info", "-t", "usages", "-i", str(c.npu)]))
-        queries.append(("health", ["info", "-t", "health", "-i", str(c.npu), "-c", str(c.chip)]))
-        for name, argv in queries:
-            if time.monotonic() - start > 2 * timeout:
-                return
-            res = run(exe, argv, timeout)
-            if res.ok:
-                values = npu_smi.parse_key_values(res.stdout)
-                if values:
-                    c.details[name] = values
-            if res.timed_out:
-                return
