@@ -11,6 +11,7 @@ from ascend_lab.results.trace import Trace
 SnapshotFn = Callable[[int], Any]
 
 
+@functools.singledispatch
 def payload_for_view(
     source: Any, passes: str = "changed", pass_sink: Any = None
 ) -> Tuple[Dict[str, Any], Optional[SnapshotFn]]:
@@ -22,25 +23,46 @@ def payload_for_view(
     pass, so a payload built with ``passes="none"`` (no diffs, no snapshots: fast) still
     highlights changes on demand. ``pass_sink`` (a Trace only) packs the passes' graphs as
     they are built (see :class:`~ascend_lab.payload.packing.PassPacker`).
-    """
-    snapshot: Optional[SnapshotFn] = None
-    if hasattr(source, "to_payload"):
-        trace = source
-        if hasattr(trace, "snapshot"):
-            snapshot = functools.partial(pass_snapshot, trace)
 
-        options: Dict[str, Any] = {"passes": passes, "memory": True}
-        if pass_sink is not None:
-            options["pass_sink"] = pass_sink
-        # A Trace is built here, on the payload floor (its to_payload() facade would go back
-        # up through the results and model.display to come down to build_payload again).
-        source = (
-            build_payload(trace, **options)
-            if isinstance(trace, Trace)
-            else trace.to_payload(**options)
-        )
+    Dispatches on the type (as :func:`~ascend_lab.render.standalone.pass_packer` does): a
+    dict is given, a Trace is built here. Anything else is a source that builds a Trace's
+    payload (``to_payload(passes=, memory=, pass_sink=)``, with ``snapshot``/``diff`` when its
+    passes load on demand), a protocol: its kinds live above this stage (a dump folder's
+    source in ``viewfile``) or are the results' façades; what has no ``to_payload`` is refused.
+    """
+    if not hasattr(source, "to_payload"):
+        check_payload(source)  # raises: neither a payload nor something that builds one
+    payload = source.to_payload(**_build_options(passes, pass_sink))
+    check_payload(payload)
+    snapshot = functools.partial(pass_snapshot, source) if hasattr(source, "snapshot") else None
+    return payload, snapshot
+
+
+@payload_for_view.register(dict)
+def _given(
+    source: Dict[str, Any], passes: str = "changed", pass_sink: Any = None
+) -> Tuple[Dict[str, Any], Optional[SnapshotFn]]:
     check_payload(source)
-    return source, snapshot
+    return source, None
+
+
+@payload_for_view.register(Trace)
+def _trace(
+    trace: Trace, passes: str = "changed", pass_sink: Any = None
+) -> Tuple[Dict[str, Any], Optional[SnapshotFn]]:
+    # Built here, on the payload floor (its to_payload() facade would go back up through
+    # the results and model.display to come down to build_payload again).
+    payload = build_payload(trace, **_build_options(passes, pass_sink))
+    check_payload(payload)
+    return payload, functools.partial(pass_snapshot, trace)
+
+
+def _build_options(passes: str, pass_sink: Any) -> Dict[str, Any]:
+    """What a view asks of a build: these passes, the memory section, maybe a pass sink."""
+    options: Dict[str, Any] = {"passes": passes, "memory": True}
+    if pass_sink is not None:
+        options["pass_sink"] = pass_sink
+    return options
 
 
 def pass_snapshot(trace: Any, index: int) -> Dict[str, Any]:
