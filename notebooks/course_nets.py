@@ -23,7 +23,7 @@ from ascend_lab.course.launch import run_workers  # noqa: F401 - notebook 08 run
 from ascend_lab.course.nets import LeNet5
 from ascend_lab.course.nets import ResidualGeLU as ResidualGeLU  # notebook 3 traces it
 from ascend_lab.course.nets import ResidualLayerNorm as ResidualLayerNorm  # and this one
-from ascend_lab.exercises.language import edition
+from ascend_lab.exercises.language import CHINESE, edition
 from ascend_lab.i18n.plot_font import prefer_cjk_font
 
 # The course's folder: this file's own (the edition's folder; ``zh/course_nets.py`` links here
@@ -84,7 +84,7 @@ def pick_device(verbose: bool = True) -> str:
         # middle of a lesson. Only on CPU: on an NPU the op would open the device in this
         # process (notebook 8's workers need it).
         prime_pynative()
-    if edition() == "zh":  # the figures' tr() titles in Chinese, not as empty boxes
+    if edition() == CHINESE:  # the figures' tr() titles in Chinese, not as empty boxes
         prefer_cjk_font()
     keep_cell_sources()
     if verbose:

@@ -17,6 +17,7 @@ import textwrap
 import pytest
 
 from ascend_lab.capture import akg_server
+from ascend_lab.capture.compile import KERNEL_CACHE_ENV
 
 pytestmark = pytest.mark.mindspore
 
@@ -61,8 +62,17 @@ SCRIPT = textwrap.dedent(
 )
 
 
+def _child_env():
+    """A fresh interpreter's environment: this repo first, and without the AKG kernel folder
+    this worker's earlier fusion traces set (``share_kernel_cache``): inherited, it holds
+    their kernels, and the child's first fusion compile then starts no build server."""
+    env = {k: v for k, v in os.environ.items() if k != KERNEL_CACHE_ENV}
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")])
+    return env
+
+
 def test_a_fusion_trace_after_the_akg_server_died_raises_at_once():
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    env = _child_env()
     proc = subprocess.run(
         [sys.executable, "-c", SCRIPT],
         capture_output=True,
@@ -162,7 +172,7 @@ BROKEN_PIPE_SCRIPT = textwrap.dedent(
 
 
 def _broken_pipe_run(mode, folder):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    env = _child_env()
     proc = subprocess.run(
         [sys.executable, "-c", BROKEN_PIPE_SCRIPT, mode],
         capture_output=True,
