@@ -19,7 +19,7 @@ import shutil
 import nbformat
 import pytest
 
-from benchmarks.support.nbrun import NOTEBOOKS, execute_in_place
+from benchmarks.support.nbrun import EXPECTED, NOTEBOOKS, execute_in_place
 from tests.course.english_text import html_text, output_texts, sentences
 
 # printed by the zh run of 00 / 04 / 05 before #29 (recorded 2026-12-01, MindSpore 2.10 CPU)
@@ -161,24 +161,7 @@ def test_the_verbatim_rules_take_only_the_tools_fixed_lines():
 
 @pytest.mark.mindspore
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name",
-    [
-        "00_stack_and_machine.ipynb",
-        "01_one_conv2d.ipynb",
-        "02_python_to_mindir.ipynb",
-        "03_graph_compilation.ipynb",
-        "04_memory_reuse.ipynb",
-        "05_execution_on_device.ipynb",
-        "05b_host_and_device.ipynb",
-        "06_training_mixed_precision.ipynb",
-        "07_deployment.ipynb",
-        "08_parallel_training.ipynb",
-        "09_migration.ipynb",
-        "09b_troubleshooting.ipynb",
-        "10_day_one_on_ascend.ipynb",
-    ],
-)
+@pytest.mark.parametrize("name", EXPECTED)  # the zh folder has the same notebooks
 def test_zh_notebook_as_shipped_prints_no_english_sentence(name, tmp_path, monkeypatch):
     copy = tmp_path / "notebooks"
     shutil.copytree(NOTEBOOKS, copy, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_*"))
