@@ -157,6 +157,12 @@ def _run_child(work: str, data: Tuple[bytes, Dict[str, List[str]]], who: str) ->
         json.dump(dump_config(os.path.join(work, DUMP_SUBDIR)), fh)
     env = dict(os.environ)
     env["MINDSPORE_DUMP_CONFIG"] = config
+    # what the child (and MindSpore in it) writes to temp goes with its folder: a child killed
+    # past its time leaves nothing behind; its AKG kernels stay in its own folder too
+    child_tmp = os.path.join(work, "tmp")
+    os.makedirs(child_tmp, exist_ok=True)
+    env["TMPDIR"] = child_tmp
+    env.pop("MS_COMPILER_CACHE_PATH", None)
     # the parent's sys.path, its "" (the current folder) and relative entries made absolute:
     # the child runs in the temporary folder
     env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p or os.curdir) for p in sys.path)
