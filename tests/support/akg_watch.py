@@ -163,7 +163,8 @@ def pytest_unconfigure(config):
         return
     path = _log_path()
     try:
-        if os.path.basename(path).startswith("ascend-lab-akg-watch-") and os.path.getsize(path) == 0:
+        ours = os.path.basename(path).startswith("ascend-lab-akg-watch-")
+        if ours and os.path.getsize(path) == 0:
             os.unlink(path)
     except OSError:
         pass
