@@ -1,7 +1,10 @@
 """Settings shared by every test: a non-interactive matplotlib, quiet progress output, and
-a watch on MindSpore's AKG build servers (tests/support/akg_watch.py)."""
+a watch on MindSpore's AKG build servers (tests/support/akg_watch.py), and no compiled-kernel
+folder passed from one test to the children of the next."""
 
 import os
+
+import pytest
 
 pytest_plugins = ["tests.support.akg_watch"]
 
@@ -10,3 +13,19 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("ASCEND_LAB_QUIET", "1")
 # messages in English whatever the developer's locale (tests/i18n sets the language itself)
 os.environ.setdefault("ASCEND_LAB_LANG", "en")
+
+_KERNEL_CACHE_AT_START = os.environ.get("MS_COMPILER_CACHE_PATH")
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_kernel_cache():
+    """A fusion trace points this worker's MS_COMPILER_CACHE_PATH at its private work folder
+    (ascend_lab.capture.compile.share_kernel_cache): MindSpore has read it by then, so the
+    variable is put back after each test. Kernels, servers and CLIs a later test starts then
+    begin as a learner's do (their own folder), never with this worker's compiled kernels or
+    a folder removed when the worker exits."""
+    yield
+    if _KERNEL_CACHE_AT_START is None:
+        os.environ.pop("MS_COMPILER_CACHE_PATH", None)
+    else:
+        os.environ["MS_COMPILER_CACHE_PATH"] = _KERNEL_CACHE_AT_START
