@@ -2,7 +2,7 @@
 
 Data flow: error text (an exception, pasted text, a log file), capped by :mod:`.intake`
 (the last 20 MB, long lines cut, each cut noted) -> :mod:`.match` (pure: the knowledge base
-in ``knowledge.json`` applied to the text, in linear time) -> findings, confirmed where
+in ``knowledge/*.json`` applied to the text, in linear time) -> findings, confirmed where
 possible by :mod:`.checks` (versions, environment, devices, user groups) -> one
 :class:`~ascend_lab.doctor.diagnosis.Diagnosis` rendered by :mod:`.render` as text or HTML.
 Nothing here imports MindSpore.

@@ -1,6 +1,9 @@
-r"""Load and validate the knowledge base (``knowledge.json``): data, not code branches.
+r"""Load and validate the knowledge base (``knowledge/*.json``): data, not code branches.
 
-Each entry of ``knowledge.json`` is one troubleshooting rule::
+The base is one JSON file per category (``knowledge/graph.json``, ``knowledge/distributed.json``
+...), each ``{"format": KB_FORMAT, "category": name, "entries": [...]}``; the loader reads them
+in name order as one list (:func:`read_knowledge`), and an entry's ``category`` must be its
+file's. Each entry is one troubleshooting rule::
 
     {
       "id": "device-busy",                      # stable, kebab-case
@@ -52,7 +55,7 @@ from ascend_lab.doctor.loops import LoopBodyPattern
 from ascend_lab.doctor.pattern_text import backtracking_risks, required_literal
 from ascend_lab.errors import AscendLabError
 
-KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "knowledge.json")
+KB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "knowledge")
 TOPICS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "topics.json")
 KB_FORMAT = "ascend-lab.doctor-kb/1"
 KINDS = ("error", "pitfall")
@@ -60,7 +63,7 @@ CONFIRM_CHECKS = ("versions", "env", "devices", "group")
 _REQUIRED: Tuple[str, ...] = ("id", "title", "term", "category", "kind", "priority")
 _REQUIRED += ("patterns", "cause", "fix", "explanation", "examples")
 TRANSLATED = ("title", "term", "cause", "fix", "explanation")
-LANGUAGE_KEYS = {"zh": "zh_CN"}  # key in knowledge.json -> language code of ascend_lab.i18n
+LANGUAGE_KEYS = {"zh": "zh_CN"}  # key in an entry -> language code of ascend_lab.i18n
 _CODE = re.compile(r"`[^`]{1,500}`")
 
 
@@ -254,13 +257,43 @@ def known_topics() -> Dict[str, str]:
 _cache: Optional[List[Entry]] = None
 
 
-def load_entries(path: Optional[str] = None) -> List[Entry]:
-    """The knowledge base entries (the packaged file by default; cached)."""
+def knowledge_files(folder: str = KB_DIR) -> List[str]:
+    """The knowledge base's files, in the order they are read (by name)."""
+    return [
+        os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".json")
+    ]
+
+
+def read_knowledge(folder: str = KB_DIR) -> Dict[str, Any]:
+    """The knowledge base's files as one document ``{"format", "entries"}`` (not validated:
+    :func:`parse_entries` does that). A file's entries must carry its category."""
+    entries: List[Any] = []
+    for path in knowledge_files(folder):
+        with open(path, encoding="utf-8") as f:
+            part = json.load(f)
+        name = os.path.basename(path)
+        if not isinstance(part, dict) or part.get("format") != KB_FORMAT:
+            raise KnowledgeBaseError(f"{name} must be an object with format {KB_FORMAT}")
+        category = part.get("category")
+        items = part.get("entries")
+        if not isinstance(items, list):
+            raise KnowledgeBaseError(f"{name} has no list of entries")
+        for item in items:
+            if isinstance(item, dict) and item.get("category") != category:
+                raise KnowledgeBaseError(
+                    f"{name}: entry {item.get('id')!r} has category "
+                    f"{item.get('category')!r}, the file {category!r}"
+                )
+        entries.extend(items)
+    return {"format": KB_FORMAT, "entries": entries}
+
+
+def load_entries(folder: Optional[str] = None) -> List[Entry]:
+    """The knowledge base entries (the packaged folder by default; cached)."""
     global _cache
-    if path is None and _cache is not None:
+    if folder is None and _cache is not None:
         return _cache
-    with open(path or KB_PATH, encoding="utf-8") as f:
-        entries = parse_entries(json.load(f))
-    if path is None:
+    entries = parse_entries(read_knowledge(folder or KB_DIR))
+    if folder is None:
         _cache = entries
     return entries

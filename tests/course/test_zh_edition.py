@@ -15,6 +15,7 @@ import jupytext
 import nbformat
 import pytest
 
+from ascend_lab.doctor.knowledge import read_knowledge
 from benchmarks.support.nbrun import EXPECTED, NOTEBOOKS
 
 ZH = os.path.join(NOTEBOOKS, "zh")
@@ -251,7 +252,6 @@ def test_glossary_covers_the_terms_the_zh_notebooks_lean_on():
 ROOT = os.path.dirname(NOTEBOOKS)
 README_ZH = os.path.join(ROOT, "README_zh.md")
 LOCALE_ZH = os.path.join(ROOT, "ascend_lab", "locale", "zh_CN", "LC_MESSAGES")
-KNOWLEDGE = os.path.join(ROOT, "ascend_lab", "doctor", "knowledge.json")
 ERROR_CODES = os.path.join(ROOT, "ascend_lab", "doctor", "error_codes.json")
 EXERCISES_DIR = os.path.join(ROOT, "ascend_lab", "exercises")
 HAN = "\u4e00-\u9fff"
@@ -393,9 +393,8 @@ def catalogue_texts():
             for item in node.values():
                 yield from strings(item)
 
-    with open(KNOWLEDGE, encoding="utf-8") as fh:
-        entries = json.load(fh)["entries"]
-    texts["knowledge.json"] = "\n".join(
+    entries = read_knowledge()["entries"]
+    texts["doctor/knowledge"] = "\n".join(
         s.replace("\n", " ") for e in entries for s in strings(e.get("zh", {}))
     )
     # the error-code texts the doctor prints: every "zh" value and "*_zh" field

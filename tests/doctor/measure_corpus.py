@@ -106,9 +106,9 @@ def known_topics():
 
 
 def today_topics_by_rule():
-    with open(os.path.join(REPO, "ascend_lab", "doctor", "knowledge.json"), encoding="utf-8") as f:
-        kb = json.load(f)
-    entries = kb.get("entries", kb) if isinstance(kb, dict) else kb
+    from ascend_lab.doctor.knowledge import read_knowledge
+
+    entries = read_knowledge()["entries"]
     vocabulary = known_topics()
     found = {}
     for e in entries:

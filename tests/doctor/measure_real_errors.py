@@ -19,18 +19,35 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, REPO)
 
-from ascend_lab.doctor.knowledge import load_entries, parse_entries  # noqa: E402
+from ascend_lab.doctor.knowledge import KB_FORMAT, load_entries, parse_entries  # noqa: E402
 from ascend_lab.doctor.match import match_text  # noqa: E402
 from tests.doctor.test_real_errors import ERRORS, EXPECTED  # noqa: E402
 
 
 def old_entries(rev):
-    shown = subprocess.run(
-        ["git", "-C", REPO, "show", f"{rev}:ascend_lab/doctor/knowledge.json"],
+    """The knowledge base of revision ``rev``: one knowledge.json, or (since the split by
+    category) the knowledge/ folder's files."""
+
+    def show(path):
+        return subprocess.run(
+            ["git", "-C", REPO, "show", f"{rev}:ascend_lab/doctor/{path}"],
+            capture_output=True,
+        )
+
+    single = show("knowledge.json")
+    if single.returncode == 0:
+        return parse_entries(json.loads(single.stdout.decode("utf-8")))
+    names = subprocess.run(
+        ["git", "-C", REPO, "ls-tree", "--name-only", f"{rev}:ascend_lab/doctor/knowledge"],
         capture_output=True,
         check=True,
-    )
-    return parse_entries(json.loads(shown.stdout.decode("utf-8")))
+        text=True,
+    ).stdout.split()
+    entries = []
+    for name in sorted(n for n in names if n.endswith(".json")):
+        shown = show("knowledge/" + name)
+        entries.extend(json.loads(shown.stdout.decode("utf-8"))["entries"])
+    return parse_entries({"format": KB_FORMAT, "entries": entries})
 
 
 def score(entries, families):

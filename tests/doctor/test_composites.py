@@ -114,7 +114,7 @@ def _case(case_id):
 def test_a_root_cause_beats_the_timeout_that_follows_it(oom_first):
     """One rank runs out of memory, the others time out in their collective: whichever
     rank's log is pasted first, the out-of-memory is the finding (timeouts are declared
-    ``consequence`` in knowledge.json)."""
+    ``consequence`` in doctor/knowledge/)."""
     oom = _text(_case("vllm_ascend_19_npu_oom_quoted"))
     timeout = _text(_case("hccl_doc_task_run_failed_timeout"))
     assert _first_topic(diagnose_text(timeout)) == "collective-timeout"

@@ -1,16 +1,15 @@
 """The knowledge base: every entry has real error texts, and each is recognised."""
 
-import json
 import re
 
 import pytest
 
 from ascend_lab.doctor.knowledge import (
     CONFIRM_CHECKS,
-    KB_PATH,
     KnowledgeBaseError,
     load_entries,
     parse_entries,
+    read_knowledge,
 )
 from ascend_lab.doctor.match import match_entry, match_text
 
@@ -20,8 +19,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _doc():
-    with open(KB_PATH, encoding="utf-8") as f:
-        return json.load(f)
+    return read_knowledge()
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])

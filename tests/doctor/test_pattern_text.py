@@ -1,11 +1,10 @@
 """Reading regex sources: the pre-check literal and the linear-time rules the loader enforces."""
 
-import json
 import re
 
 import pytest
 
-from ascend_lab.doctor.knowledge import KB_PATH, KnowledgeBaseError, parse_entries
+from ascend_lab.doctor.knowledge import KnowledgeBaseError, parse_entries, read_knowledge
 from ascend_lab.doctor.pattern_text import backtracking_risks, required_literal
 
 # The rule the knowledge base shipped before: exponential on an ordinary training loop.
@@ -16,8 +15,7 @@ OLD_ASNUMPY = (
 
 
 def _doc():
-    with open(KB_PATH, encoding="utf-8") as f:
-        return json.load(f)
+    return read_knowledge()
 
 
 @pytest.mark.parametrize(

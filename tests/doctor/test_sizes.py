@@ -1,6 +1,6 @@
 """The sizes an out-of-memory text states are read and said (issue #36), in English and
 Chinese; an impossible size says it points at corrupted data. The texts are the
-knowledge base's real examples (their sources are in knowledge.json)."""
+knowledge base's real examples (their sources are in doctor/knowledge/)."""
 
 import pytest
 
