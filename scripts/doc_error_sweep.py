@@ -1,0 +1,190 @@
+"""Every error the MindSpore FAQ and error-analysis pages document, through the doctor.
+
+    .venv/bin/python scripts/doc_error_sweep.py [--docs GIT_DIR] [--branches r2.0,...,master]
+        [--page SUBSTRING] [--list nothing|code|named|all] [--json FILE]
+
+The pages are the references issue #36 names ("every error the MindSpore FAQ and
+error-analysis pages of 2.0-2.10 document"): ``docs/mindspore/source_{en,zh_cn}/faq/*.md`` and
+``tutorials/source_{en,zh_cn}/debug/error_analysis/*.md`` of ``mindspore-ai/docs``, read from a
+local clone (``fetch github:mindspore-ai/docs`` gives one) on every release branch.
+
+A snippet is an error the page shows:
+
+- a question that quotes a message (``## Q: What can I do if an error "..." is reported?``,
+  its Chinese form ``报错...“...”``): the quoted message;
+- a fenced block that is not code (```text, ```bash, ``` without a language; a block marked
+  as code when it holds a traceback, or a message line and no line of code) and holds an
+  error line (``Error``, ``failed``, a CANN code,
+  ``[ERROR]``, ``Traceback``, ``报错``).
+
+The same text on several branches is one snippet (its first branch is named). Snippets that
+the held-out half of the real-error corpus was copied from, or that are near copies of a
+held-out text (:mod:`tests.doctor.heldout_guard`), are skipped and only counted, so rules
+are never written from them.
+
+Each snippet goes through :func:`ascend_lab.doctor.diagnose_text`. It is ``named`` when the
+first finding is a rule (a specific signature, a wrapper or a consequence), ``code`` when
+only an error code is explained, ``nothing`` otherwise. Prints counts per page, and the
+snippets of the kinds ``--list`` asks for. Asserts nothing.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter, OrderedDict
+from typing import Dict, Iterator, List, Tuple
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from tests.doctor.heldout_guard import doc_lines_overlap, overlaps_heldout  # noqa: E402
+
+DEFAULT_DOCS = "/work/.mirror/mindspore-ai+docs/repo"
+BRANCHES = ["r2.0", "r2.1", "r2.2", "r2.3.1", "r2.4.1", "r2.5.0", "r2.6.0", "master"]
+PAGES = re.compile(
+    r"^(?:docs/mindspore/source_(?:en|zh_cn)/faq/[a-z_]+\.md"
+    r"|tutorials/source_(?:en|zh_cn)/debug/error_analysis/[a-z_]+\.md)$"
+)
+_QUESTION = re.compile(r"^(?:#{1,4} |<font size=3>\*\*)Q[:：]")
+_QUOTED = re.compile(r"\"([^\"\n]{8,400})\"|“([^”\n]{8,400})”|`([^`\n]{12,400})`")
+_ERRORISH = re.compile(
+    r"Error|error|ERROR|[Ff]ailed|Traceback|Exception|\bE[A-Z0-9]\d{4}\b|报错|失败|异常"
+)
+_FENCE = re.compile(r"^\s*```\s*([A-Za-z0-9_+-]*)")
+NOT_CODE = {"", "text", "bash", "shell", "log", "console", "none", "sh", "txt"}
+# in a block marked as code (```python, ```c++): a line an error message starts with
+_MESSAGE_LINE = re.compile(
+    r"^\s*(?:[\w.]*(?:Error|Exception|Warning)\b:?|\[(?:ERROR|CRITICAL|EXCEPTION)\]"
+    r"|E[A-Z0-9]\d{4}\b|Traceback \(most recent call last\))",
+    re.M,
+)
+_CODE_LINE = re.compile(
+    r"^\s*(?:def |class |import |from \S+ import |for |while |if |return )", re.M
+)
+
+
+def git(docs: str, *args: str) -> str:
+    return subprocess.run(
+        ["git", "--git-dir", docs, *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def page_paths(docs: str, branch: str) -> List[str]:
+    names = git(docs, "ls-tree", "-r", "--name-only", branch).splitlines()
+    return [n for n in names if PAGES.match(n)]
+
+
+def snippets(text: str) -> Iterator[Tuple[int, int, str]]:
+    """(first line, last line, snippet) of every error the page shows (1-based lines)."""
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fence = _FENCE.match(line)
+        if fence:
+            lang = fence.group(1).lower()
+            j = i + 1
+            while j < len(lines) and not _FENCE.match(lines[j]):
+                j += 1
+            body = "\n".join(lines[i + 1 : j])
+            traceback = "Traceback (most recent call last)" in body
+            message = bool(_MESSAGE_LINE.search(body)) and not _CODE_LINE.search(body)
+            if (lang in NOT_CODE or traceback or message) and _ERRORISH.search(body):
+                yield i + 2, j, body
+            i = j + 1
+            continue
+        if _QUESTION.match(line) and _ERRORISH.search(line):
+            for found in _QUOTED.finditer(line):
+                quoted = next(g for g in found.groups() if g)
+                yield i + 1, i + 1, quoted
+        i += 1
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def classify(text: str) -> Tuple[str, str]:
+    """(``named`` | ``code`` | ``nothing``, what the doctor said first): ``named`` when the
+    first finding is a rule (a knowledge-base signature), ``code`` when it explains a code."""
+    from ascend_lab.doctor import diagnose_text
+
+    diag = diagnose_text(text)
+    if diag.findings:
+        first = diag.findings[0]
+        if first.rank == "signature":
+            return "named", first.entry.id
+        return "code", f"{first.rank}:{first.entry.id}"
+    return "nothing", ""
+
+
+def sweep(docs: str, branches: List[str], page_filter: str) -> Tuple[List[Dict], Counter]:
+    seen: Dict[str, Dict] = OrderedDict()
+    skipped: Counter = Counter()
+    for branch in branches:
+        for path in page_paths(docs, branch):
+            if page_filter and page_filter not in path:
+                continue
+            text = git(docs, "show", f"{branch}:{path}")
+            for first, last, body in snippets(text):
+                key = _normal(body)
+                if not key or key in seen:
+                    continue
+                if (branch == "master" and doc_lines_overlap(path, first, last)) or (
+                    overlaps_heldout(body)
+                ):
+                    skipped[path] += 1
+                    seen[key] = {"skipped": True}
+                    continue
+                seen[key] = {
+                    "branch": branch,
+                    "path": path,
+                    "lines": [first, last],
+                    "text": body,
+                }
+    found = [s for s in seen.values() if not s.get("skipped")]
+    for item in found:
+        item["reading"], item["first"] = classify(item["text"])
+    return found, skipped
+
+
+def main(argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--docs", default=DEFAULT_DOCS, help="git dir of mindspore-ai/docs")
+    parser.add_argument("--branches", default=",".join(BRANCHES))
+    parser.add_argument("--page", default="", help="only pages whose path holds this")
+    parser.add_argument("--list", choices=("nothing", "code", "named", "all"), default=None)
+    parser.add_argument("--json", help="write every snippet and its reading here")
+    args = parser.parse_args(argv)
+    if not os.path.isdir(args.docs):
+        print(f"no clone of mindspore-ai/docs at {args.docs} (fetch github:mindspore-ai/docs)")
+        return 2
+    found, skipped = sweep(args.docs, args.branches.split(","), args.page)
+    per_page: Dict[str, Counter] = {}
+    for item in found:
+        per_page.setdefault(item["path"], Counter())[item["reading"]] += 1
+    total: Counter = Counter(item["reading"] for item in found)
+    print(f"{'page':70} named  code  nothing  held-out skipped")
+    for path in sorted(set(per_page) | set(skipped)):
+        c = per_page.get(path, Counter())
+        print(f"{path:70} {c['named']:5} {c['code']:5} {c['nothing']:8} {skipped[path]:8}")
+    print(
+        f"all {len(found)} snippets: {total['named']} named, {total['code']} by a code only, "
+        f"{total['nothing']} nothing; {sum(skipped.values())} skipped (held-out)"
+    )
+    if args.list:
+        for item in found:
+            if args.list in ("all", item["reading"]):
+                where = f"{item['branch']}:{item['path']}#L{item['lines'][0]}-L{item['lines'][1]}"
+                print(f"\n--- {item['reading']} {item['first']} | {where}\n{item['text'][:1500]}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(found, f, ensure_ascii=False, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
