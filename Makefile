@@ -85,7 +85,7 @@ XDIST_ARGS = $(if $(filter 0,$(XDIST)),,-n $(XDIST) --dist worksteal)
 
 pytest: $(STAMP) browser-deps hub-deps
 	cd labextension && ../$(BIN)/jlpm test
-	$(BIN)/python -m pytest $(XDIST_ARGS) -m "not packaging"
+	$(BIN)/python -m pytest $(XDIST_ARGS) --durations=20 -m "not packaging"
 
 # A leg needs its interpreter: say how to get it; in CI (CI=1) a missing one fails the build.
 define need_python
