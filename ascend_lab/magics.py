@@ -33,7 +33,7 @@ HELP: Dict[str, str] = {
         "Options: --env (the environment of this machine, also for a pasted text) --lang zh"
     ),
     "ascend_report": N_(
-        "Write a redacted report archive: %ascend_report [--out FILE] [--with-trace]"
+        "Write a redacted report archive: %ascend_report [--out FILE] [--with-trace] [--course]"
     ),
 }
 

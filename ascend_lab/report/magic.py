@@ -1,4 +1,5 @@
-"""``%ascend_report [--out FILE] [--with-trace] [--no-redact] [--log FILE] [--budget S]``."""
+"""``%ascend_report [--out FILE] [--with-trace] [--course] [--no-redact] [--log FILE] [--budget S]``
+(the options of ``ascend-lab report``: :func:`ascend_lab.report.cli.add_arguments`)."""
 
 import shlex
 from typing import Any, Optional
@@ -6,8 +7,8 @@ from typing import Any, Optional
 from ascend_lab.i18n.magic_args import MagicArgumentParser, usage_error
 
 USAGE = (
-    "%ascend_report [--out FILE] [--with-trace] [--no-redact] [--log FILE] [--budget S] "
-    "[--max-mb N]"
+    "%ascend_report [--out FILE] [--with-trace] [--course] [--no-redact] [--log FILE] "
+    "[--budget S] [--max-mb N]"
 )
 
 

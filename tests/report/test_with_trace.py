@@ -64,3 +64,18 @@ def test_ascend_report_magic_writes_the_archive(planted_machine, tmp_path, capsy
     assert json.load(open(os.path.join(folder, "status.json")))["mode"] == "ascend"
     ip.run_line_magic("ascend_report", "--bogus")
     assert "Usage: %ascend_report" in capsys.readouterr().out
+
+
+def test_ascend_report_magic_takes_the_cli_options_including_course():
+    # the magic parses with the CLI's own parser, so --course records the course's bundle
+    # from a notebook as `ascend-lab report --course` does (its run: test_course_bundle.py)
+    from ascend_lab.i18n.magic_args import MagicArgumentParser
+    from ascend_lab.magics import HELP
+    from ascend_lab.report.cli import add_arguments
+    from ascend_lab.report.magic import USAGE
+
+    parser = MagicArgumentParser("%ascend_report")
+    add_arguments(parser)
+    args = parser.parse_args(["--course", "--out", "x.tar.gz"])
+    assert args.course and args.out == "x.tar.gz" and not args.with_trace
+    assert "--course" in USAGE and "--course" in HELP["ascend_report"]
