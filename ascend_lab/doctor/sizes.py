@@ -9,7 +9,11 @@ Each stack prints them its own way:
   failed, size[32212254720]``, ``malloc[32611480064]``, ``totol_size:4294967296``, ``plus
   alloc size : 301990400 is more than total mem size : 29464985600``;
 - the driver: ``halMemAlloc failed: device_id=6, size=32212254720``;
-- vLLM: ``Available KV cache memory: -0.87 GiB``;
+- torch_npu's other allocators: ``NPUWorkspaceAllocator tried to allocate 180.00 MiB(NPU 0;
+  60.96 GiB total capacity; 89.51 MiB free)``, ``... per_process_memory_fraction limit.
+  Requested size: 2.00 GiB``;
+- vLLM: ``Available KV cache memory: -0.87 GiB``, ``60.00 GiB KV cache is needed, which is
+  larger than the available KV cache memory (56.13 GiB)``;
 - the host: torch's ``DefaultCPUAllocator: not enough memory: you tried to allocate 123 bytes``,
   numpy's ``MemoryError: Unable to allocate 1.20 TiB for an array with shape ...``.
 
@@ -33,6 +37,9 @@ _UNIT = r"[ \t]?([KMGTPE]i?B|B|bytes)?"  # "GB" is read as GiB: allocators count
 _ASKED = (
     re.compile(r"Tried to allocate more than 1 ?(E)B"),
     re.compile(r"Tried to allocate " + _NUM + _UNIT),
+    re.compile(r"NPUWorkspaceAllocator tried to allocate " + _NUM + _UNIT),  # torch_npu
+    re.compile(r"memory_fraction limit\. Requested size: " + _NUM + _UNIT),  # torch_npu
+    re.compile(_NUM + _UNIT + r" KV cache is needed"),  # vLLM
     re.compile(r"(?i)you tried to allocate " + _NUM + _UNIT),  # torch's CPU allocator
     re.compile(r"Unable to allocate " + _NUM + _UNIT),  # numpy's MemoryError
     re.compile(r"(?i)alloc(?:ate)? size[ \t]{0,2}[:=][ \t]{0,2}" + _NUM + _UNIT),
@@ -48,6 +55,7 @@ _FREE = (
     re.compile(r"(?i)current free memory size[ \t]{0,2}[:=\[][ \t]{0,2}" + _NUM + _UNIT),
     re.compile(r"(?i)\bfree (?:memory )?size[ \t]{0,2}[:=\[][ \t]{0,2}" + _NUM + _UNIT),
     re.compile(r"(?i)Available KV cache memory:[ \t]{0,2}" + _NUM + _UNIT),
+    re.compile(r"available KV cache memory\s{0,4}\(" + _NUM + _UNIT),  # vLLM's newer check
 )
 _TOTAL = (
     re.compile(_NUM + r"[ \t]?([KMGTPE]i?B|B)[ \t]total capacity"),

@@ -25,6 +25,10 @@ def _example(rule, index):
         ("device-oom", 6, 241827840, 0, None),  # "free memory size[0] ... required size[...]"
         ("device-oom", 7, 301990400, None, 29464985600),  # "alloc size : ... total mem size"
         ("device-oom", 9, 30 * GIB, None, None),  # halMemAlloc failed: ... size=
+        # torch_npu's workspace allocator: "tried to allocate 180.00 MiB(NPU 0; ...)"
+        ("torch-npu-oom", 3, 180 << 20, int(89.51 * (1 << 20)), int(60.96 * GIB)),
+        # vLLM: "60.00 GiB KV cache is needed, ... available KV cache memory\n(56.13 GiB)"
+        ("vllm-max-model-len", 1, 60 * GIB, int(56.13 * GIB), None),
     ],
 )
 def test_each_stack_s_wording_of_the_sizes_is_read(rule, index, asked, free, total):
