@@ -8,7 +8,8 @@ Each stack prints them its own way:
   free memory size[0] is smaller than required size[241827840B]``, ``Malloc device memory
   failed, size[32212254720]``, ``malloc[32611480064]``, ``totol_size:4294967296``, ``plus
   alloc size : 301990400 is more than total mem size : 29464985600``;
-- the driver: ``halMemAlloc failed: device_id=6, size=32212254720``;
+- the driver: ``halMemAlloc failed: device_id=6, size=32212254720``, ``Failed to allocate 1024
+  bytes device memory requested by DRV(hdc) module`` (EL0019; EL0018 for host memory);
 - torch_npu's other allocators: ``NPUWorkspaceAllocator tried to allocate 180.00 MiB(NPU 0;
   60.96 GiB total capacity; 89.51 MiB free)``, ``... per_process_memory_fraction limit.
   Requested size: 2.00 GiB``;
@@ -40,6 +41,7 @@ _ASKED = (
     re.compile(r"NPUWorkspaceAllocator tried to allocate " + _NUM + _UNIT),  # torch_npu
     re.compile(r"memory_fraction limit\. Requested size: " + _NUM + _UNIT),  # torch_npu
     re.compile(_NUM + _UNIT + r" KV cache is needed"),  # vLLM
+    re.compile(r"Failed to allocate " + _NUM + _UNIT + r" (?:device|host) memory requested"),
     re.compile(r"(?i)you tried to allocate " + _NUM + _UNIT),  # torch's CPU allocator
     re.compile(r"Unable to allocate " + _NUM + _UNIT),  # numpy's MemoryError
     re.compile(r"(?i)alloc(?:ate)? size[ \t]{0,2}[:=][ \t]{0,2}" + _NUM + _UNIT),

@@ -29,6 +29,8 @@ def _example(rule, index):
         ("torch-npu-oom", 3, 180 << 20, int(89.51 * (1 << 20)), int(60.96 * GIB)),
         # vLLM: "60.00 GiB KV cache is needed, ... available KV cache memory\n(56.13 GiB)"
         ("vllm-max-model-len", 1, 60 * GIB, int(56.13 * GIB), None),
+        # the driver's EL0019: "Failed to allocate 1024 bytes device memory requested by ..."
+        ("device-oom", 16, 1024, None, None),
     ],
 )
 def test_each_stack_s_wording_of_the_sizes_is_read(rule, index, asked, free, total):
