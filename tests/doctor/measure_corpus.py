@@ -1,6 +1,7 @@
 """How many cases of the real-error corpus (tests/fixtures/real/corpus) the doctor reads right.
 
     .venv/bin/python tests/doctor/measure_corpus.py [--before REV] [--half dev|heldout|both]
+    .venv/bin/python tests/doctor/measure_corpus.py --fresh [--before REV]
 
 For each half, runs ``ascend_lab.doctor.diagnose_text(text)`` on every case and counts:
 
@@ -18,6 +19,10 @@ error code note: its topics (if the note carries any), ``code:<CODE>`` or
 misses are printed for the dev half only; of the held-out half only counts and case ids
 of tracebacks are printed, never its texts or its answers (rules are written from dev).
 
+``--fresh`` measures the fresh batch (tests/fixtures/real/fresh, see its README) instead: it
+is measured once, by the integrator, before any rule is written from it, so only counts are
+printed (per source kind, per stack, per ``cause_from``), never a text, an id or an answer.
+
 ``--before REV`` also measures the doctor of git revision REV (its ``ascend_lab`` tree,
 extracted to a temporary folder and run in a subprocess), so a change can be reported as
 before / after. An old finding without topics is given the topics today's knowledge base
@@ -34,17 +39,27 @@ import tarfile
 import tempfile
 import traceback
 from collections import Counter, defaultdict
-from typing import Dict
+from typing import Dict, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 CORPUS = os.path.join(REPO, "tests", "fixtures", "real", "corpus")
+FRESH = os.path.join(REPO, "tests", "fixtures", "real", "fresh")
 HALVES = ("dev", "heldout")
 
 
 def load_manifest():
     with open(os.path.join(CORPUS, "manifest.json"), encoding="utf-8") as f:
         return json.load(f)["cases"]
+
+
+def load_fresh():
+    """The fresh batch's cases, each ``file`` made absolute (read_case then reads it as is)."""
+    with open(os.path.join(FRESH, "manifest.json"), encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+    for case in cases:
+        case["file"] = os.path.join(FRESH, case["file"])
+    return cases
 
 
 def read_case(case):
@@ -180,16 +195,19 @@ def report(label, rows, half):
         f"{total['traceback']} tracebacks; flagged unsure: {unsure['right']} right, "
         f"{unsure['wrong']} wrong"
     )
-    for key in ("kind", "stack"):
+    keys = ("kind", "stack", "cause_from") if half == "fresh" else ("kind", "stack")
+    for key in keys:
         per: Dict[str, Counter] = defaultdict(Counter)
         for case, verdict, _ in rows:
-            value = case["source"]["kind"] if key == "kind" else case["stack"]
+            value = case["source"]["kind"] if key == "kind" else case[key]
             per[value][verdict] += 1
         parts = [
             f"{v} {c['right']}/{sum(c.values())}" + (f" ({c['wrong']} wrong)" if c["wrong"] else "")
             for v, c in sorted(per.items())
         ]
         print(f"  per {key}: " + ", ".join(parts))
+    if half == "fresh":
+        return  # counts only: no id, text or answer of the fresh batch is printed
     collected = [(case, v) for case, v, _ in rows if case.get("split") == "dev"]
     if collected:
         c = Counter(v for _, v in collected)
@@ -211,6 +229,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--before", metavar="REV", help="also measure the doctor at git REV")
     parser.add_argument("--half", choices=("dev", "heldout", "both"), default="both")
+    parser.add_argument(
+        "--fresh", action="store_true", help="measure the fresh batch (counts only; see its README)"
+    )
     parser.add_argument("--answers-for", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.answers_for:  # the subprocess of --before: its own ascend_lab is on PYTHONPATH
@@ -219,8 +240,12 @@ def main(argv=None):
         sys.stdout.write(json.dumps(run_here(cases)))
         return
     sys.path.insert(0, REPO)
-    cases = load_manifest()
-    halves = HALVES if args.half == "both" else (args.half,)
+    halves: Tuple[str, ...]
+    if args.fresh:
+        cases, halves = load_fresh(), ("fresh",)
+    else:
+        cases = load_manifest()
+        halves = HALVES if args.half == "both" else (args.half,)
     topics_by_rule = today_topics_by_rule()
     runs = []
     if args.before:

@@ -44,6 +44,16 @@ def expected_half(case):
     return half_of(case["id"])
 
 
+def check_labels(case, topics):
+    """The labels every real-error case carries: its stack, why, and accepted answers in the
+    closed vocabulary (``topics``) or with a code / family / topic-missing prefix."""
+    assert case["stack"] in STACKS
+    assert case["why"].strip()
+    assert case["expect"], "no accepted answer"
+    for answer in case["expect"]:
+        assert answer in topics or answer.startswith(PREFIXES), answer
+
+
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c["id"])
 def test_case(case):
     topics = set(json.loads(TOPICS.read_text(encoding="utf-8"))["topics"])
@@ -60,11 +70,7 @@ def test_case(case):
         assert isinstance(source.get("thread"), int)
     if source["kind"] == "repo-file":
         assert source.get("path") and len(source.get("commit", "")) == 40
-    assert case["stack"] in STACKS
-    assert case["why"].strip()
-    assert case["expect"], "no accepted answer"
-    for answer in case["expect"]:
-        assert answer in topics or answer.startswith(PREFIXES), answer
+    check_labels(case, topics)
 
 
 def test_ids_and_texts_are_unique():
