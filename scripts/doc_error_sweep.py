@@ -171,7 +171,9 @@ def classify(text: str) -> Tuple[str, str]:
     return "nothing", ""
 
 
-def sweep(sources: List[Source], page_filter: str) -> Tuple[List[Dict], Counter]:
+def sweep(
+    sources: List[Source], page_filter: str, include_heldout: bool = False
+) -> Tuple[List[Dict], Counter]:
     seen: Dict[str, Dict] = OrderedDict()
     skipped: Counter = Counter()
     for source in sources:
@@ -182,7 +184,7 @@ def sweep(sources: List[Source], page_filter: str) -> Tuple[List[Dict], Counter]
             for path in page_paths(source.docs, branch, source.pages):
                 if page_filter and page_filter not in path:
                     continue
-                _sweep_page(source, branch, path, seen, skipped)
+                _sweep_page(source, branch, path, seen, skipped, include_heldout)
     found = [s for s in seen.values() if not s.get("skipped")]
     for item in found:
         item["reading"], item["first"] = classify(item["text"])
@@ -190,7 +192,12 @@ def sweep(sources: List[Source], page_filter: str) -> Tuple[List[Dict], Counter]
 
 
 def _sweep_page(
-    source: Source, branch: str, path: str, seen: Dict[str, Dict], skipped: Counter
+    source: Source,
+    branch: str,
+    path: str,
+    seen: Dict[str, Dict],
+    skipped: Counter,
+    include_heldout: bool = False,
 ) -> None:
     text = git(source.docs, "show", f"{branch}:{path}")
     check_lines = source.lines_on_every_branch or branch == "master"
@@ -198,7 +205,8 @@ def _sweep_page(
         key = _normal(body)
         if not key or key in seen:
             continue
-        if (check_lines and doc_lines_overlap(path, first, last)) or overlaps_heldout(body):
+        heldout = (check_lines and doc_lines_overlap(path, first, last)) or overlaps_heldout(body)
+        if heldout and not include_heldout:
             skipped[path] += 1
             seen[key] = {"skipped": True}
             continue
@@ -208,6 +216,7 @@ def _sweep_page(
             "path": path,
             "lines": [first, last],
             "text": body,
+            "heldout": bool(heldout),
         }
 
 
@@ -219,6 +228,13 @@ def main(argv: List[str]) -> int:
     parser.add_argument("--page", default="", help="only pages whose path holds this")
     parser.add_argument("--list", choices=("nothing", "code", "named", "all"), default=None)
     parser.add_argument("--json", help="write every snippet and its reading here")
+    parser.add_argument(
+        "--include-heldout",
+        action="store_true",
+        help="also the snippets the held-out half was copied from (marked [held-out]); for "
+        "the full documentation sweep after the held-out measure has been taken: the "
+        "corpus cases of those pages then move to dev (their manifest's split)",
+    )
     args = parser.parse_args(argv)
     names = list(SOURCES) if args.source == "all" else [args.source]
     sources = [SOURCES[n] for n in names]
@@ -232,7 +248,7 @@ def main(argv: List[str]) -> int:
         if not os.path.isdir(source.docs):
             print(f"no clone of {source.name}'s docs at {source.docs} (see the module's docstring)")
             return 2
-    found, skipped = sweep(sources, args.page)
+    found, skipped = sweep(sources, args.page, args.include_heldout)
     per_page: Dict[str, Counter] = {}
     for item in found:
         per_page.setdefault(item["path"], Counter())[item["reading"]] += 1
@@ -249,6 +265,8 @@ def main(argv: List[str]) -> int:
         for item in found:
             if args.list in ("all", item["reading"]):
                 where = f"{item['branch']}:{item['path']}#L{item['lines'][0]}-L{item['lines'][1]}"
+                if item.get("heldout"):
+                    where += " [held-out]"
                 print(f"\n--- {item['reading']} {item['first']} | {where}\n{item['text'][:1500]}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
