@@ -349,6 +349,7 @@ HCOMM_CODES = (
 # none on purpose.
 CODE_TOPICS: Dict[str, Tuple[str, str]] = {
     "EI0007": ("oom-device", "HCCL could not allocate: 'Memory resources are exhausted'"),
+    "EI0012": ("comm-memory", "SDMA copy of a collective: buffer unallocated, too small or freed"),
     "EI0013": ("link-setup", "an error CQE: RoCE packets lost between two devices (port flapping)"),
     "EI0018": ("link-setup", "an error CQE on the UB link between two devices"),
     "E60118": ("op-unsupported", "'Invalid platform, only support [...]': not for this chip"),
