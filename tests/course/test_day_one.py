@@ -38,7 +38,7 @@ COPIES = {
     "errors/ms_docs_ei0002_notify_wait.txt": "real/errors/ms_docs_ei0002_notify_wait.txt",
     "errors/ms_docs_ei0005_count_mismatch.txt": "real/errors/ms_docs_ei0005_count_mismatch.txt",
     "errors/vllm_ms_faq_aclnn_nonzero_e39999.txt": (
-        "real/corpus/heldout/vllm_ms_faq_aclnn_nonzero_e39999.txt"
+        "real/corpus/dev/vllm_ms_faq_aclnn_nonzero_e39999.txt"
     ),
     "analyze_fail/whitea133_mindspore_tools_mcp/analyze_fail.ir": (
         "real/analyze_fail/heldout/whitea133_mindspore_tools_mcp/analyze_fail.ir"
