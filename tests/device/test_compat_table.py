@@ -213,6 +213,9 @@ def test_coverage_of_mindspore_and_cann_releases():
     # CANN releases with their HDK pairing
     for cann, hdk in [
         ("6.3.RC1", "23.0.RC1"),
+        ("6.3.RC2", "23.0.RC2"),
+        ("7.0.RC1", "23.0.RC3"),
+        ("7.0.0", "23.0.0"),
         ("8.0.RC1", "24.1.RC1"),
         ("8.0.RC2", "24.1.RC2"),
         ("8.0.RC3", "24.1.RC3"),
@@ -231,6 +234,47 @@ def test_coverage_of_mindspore_and_cann_releases():
     ]:
         row = compat.hdk_for(cann)
         assert row is not None and row.hdk == hdk, cann
+
+
+# CANN 6.3.RC2 / 7.0.x: paired on MindSpore's versions page with the Ascend Training Solution
+# (23.0.RC2, 23.0.RC3, 23.0.0) that holds the driver; that page names no minimum (hdk_min null)
+HDK_ROWS_FROM_THE_VERSIONS_PAGE = [
+    ("2.1.1", "6.3.RC2", "23.0.rc2", "23.0.rc1"),
+    ("2.2.0", "7.0.RC1", "23.0.rc3", "23.0.rc2"),
+    ("2.2.14", "7.0.0", "23.0.0", "23.0.rc3"),
+]
+
+
+@pytest.mark.parametrize("mindspore,cann,paired,older", HDK_ROWS_FROM_THE_VERSIONS_PAGE)
+def test_cann_6_3_and_7_0_with_their_paired_driver(
+    tmp_path, monkeypatch, mindspore, cann, paired, older
+):
+    assert compat.hdk_for(cann).hdk.lower() == paired
+    s = machine_with(tmp_path, monkeypatch, mindspore, cann, paired)
+    assert s.versions.cann == cann and s.versions.driver == paired
+    assert s.compatibility.verdict == "match", s.compatibility
+    assert not [w for w in s.warnings if w.component in ("cann", "driver", "mindspore")]
+
+
+@pytest.mark.parametrize("mindspore,cann,paired,older", HDK_ROWS_FROM_THE_VERSIONS_PAGE)
+def test_cann_6_3_and_7_0_with_an_older_driver_get_no_claimed_minimum(
+    tmp_path, monkeypatch, mindspore, cann, paired, older
+):
+    # the page pairs a release but states no oldest compatible HDK: no warning is made up
+    assert compat.check_hdk(cann, older) is None
+    s = machine_with(tmp_path, monkeypatch, mindspore, cann, older)
+    assert s.versions.driver == older
+    assert not [w for w in s.warnings if w.component == "driver"]
+
+
+@pytest.mark.parametrize("cann", ["8.2.RC2", "8.3.RC2"])
+def test_cann_releases_without_a_public_hdk_pairing_have_no_row(tmp_path, monkeypatch, cann):
+    # both exist (MindIE 2.1.RC2 / 2.2.RC1 pair with them) but no page found names their HDK
+    assert compat.hdk_for(cann) is None
+    assert compat.check_hdk(cann, "23.0.0") is None
+    s = machine_with(tmp_path, monkeypatch, "2.7.1", cann, "23.0.0")
+    assert s.versions.cann == cann
+    assert not [w for w in s.warnings if w.component == "driver" and "Ascend HDK" in w.message]
 
 
 def test_an_hdk_row_without_a_stated_minimum_gives_no_driver_warning():
