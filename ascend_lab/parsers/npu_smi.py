@@ -22,7 +22,6 @@ from typing import Dict, List, Optional, Tuple
 from ascend_lab.model.device_status import Chip, Process
 
 _MISSING = {"", "-", "--", "NA", "N/A", "na", "n/a"}
-_HEADER_LINE = re.compile(r"npu-smi\s+(\S+)(?:\s+Version:\s*(\S+))?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^\s*\+[-=+]*\+?\s*$")
 # What npu-smi prints instead of a table (npu-smi's own messages, the loader's, the shell's).
 _DCMI_RET = re.compile(r"(?i)\bret(?: is|\s*=)\s{0,3}(-8\d{3})(?!\d)")
@@ -182,160 +181,435 @@ def _pair(token: Optional[str]) -> Tuple[Optional[int], Optional[int]]:
     return _int(a), _int(b)
 
 
+_COLUMN_KEYS = (
+    ("power", "power"),
+    ("temp", "temp"),
+    ("hugepages", "hugepage"),
+    ("aicore", "aicore"),
+    ("hbm", "hbm"),
+    ("memory", "memory"),
+    ("bus", "bus"),
+    ("health", "health"),
+    ("device", "device"),
+    ("device", "phy"),
+    ("name", "name"),
+    ("npu", "npu"),
+    ("chip", "chip"),
+)
+
+
 def _column_key(header: str) -> str:
+    """A header word as the column it names: ``"HBM-Usage(MB)"`` -> ``"hbm"``."""
     h = header.lower()
-    for key, needle in (
-        ("power", "power"),
-        ("temp", "temp"),
-        ("hugepages", "hugepage"),
-        ("aicore", "aicore"),
-        ("hbm", "hbm"),
-        ("memory", "memory"),
-    ):
+    for key, needle in _COLUMN_KEYS:
         if needle in h:
             return key
-    return h
+    return h[:40]
+
+
+def _header_columns(cell: str) -> List[str]:
+    """``"Power(W)    Temp(C)   Hugepages-Usage(page)"`` -> ``["power", "temp", "hugepages"]``."""
+    return [_column_key(h) for h in cell.split()]
 
 
 def _named(cell: str, columns: List[str]) -> Dict[str, str]:
-    """Values of one cell by column key; extra or missing tokens are tolerated."""
+    """Values of one cell by column key, in the header's order. A ``name`` column takes
+    the words left over (names with spaces); other extra or missing words are tolerated."""
     tokens = _tokens(cell)
-    if not columns:
-        return {}
     out: Dict[str, str] = {}
     for i, key in enumerate(columns):
-        if i < len(tokens):
+        if i >= len(tokens):
+            break
+        if key == "name" and i == len(columns) - 1:
+            out[key] = " ".join(tokens[i:])
+        else:
             out[key] = tokens[i]
     return out
 
 
+# -- the table's grammar -------------------------------------------------------------------
+#
+# text    := line*                  (anything before, between and after is not the table)
+# line    := [prefix] row | [prefix] separator
+# prefix  := spaces, markdown quotes ("> "), a shell prompt or log prefix before the first "|"
+# row     := "|" cell ("|" cell)* ["|"]   (a row cut by a narrow terminal is joined again)
+# header1 := row whose first cell names NPU and Name        -> columns of the NPU rows
+# header2 := row whose first cell starts with Chip and which has a Bus-Id cell -> chip rows
+# block   := NPU row, then one chip row per chip (A3 and 310P Duo boards: several)
+# process := header "... | Process id | Process name | Process memory" then process rows
+#
+# Values are read by the header's column names, cell by cell, never by character position.
+
+MAX_TEXT = 4 * 1024 * 1024  # characters read; real output is a few KiB
+MAX_LINES = 20000
+MAX_CHIPS = 512
+_MAX_JOIN = 4  # continuation lines joined to a row a narrow terminal wrapped
+
+
+def _strip_prefix(line: str) -> str:
+    """The table part of a line: without indentation, markdown quotes, a prompt or a log
+    prefix in front of the first ``|`` or ``+``. A line that is not a table line comes back
+    stripped, unchanged otherwise."""
+    s = line.strip()
+    while s.startswith(">"):
+        s = s[1:].lstrip()
+    if not s or s[0] in "|+":
+        return s
+    bar = s.find("|")
+    if bar > 0 and s.endswith("|") and s.count("|") >= 3:
+        return s[bar:]
+    plus = s.find("+-")
+    if plus < 0:
+        plus = s.find("+=")
+    if plus > 0 and _SEPARATOR.match(s[plus:]):
+        return s[plus:]
+    return s
+
+
+def _table_lines(text: str) -> List[str]:
+    """Lines with their table part cut out and wrapped rows joined back (bounded).
+
+    A terminal narrower than the table cuts a row at a column, in the middle of a word as
+    often as not, and adds nothing: the pieces are joined as they are."""
+    raw = text[:MAX_TEXT].splitlines()[:MAX_LINES]
+    out: List[str] = []
+    i, n = 0, len(raw)
+    while i < n:
+        whole = raw[i].rstrip("\r\n")
+        i += 1
+        joined = 0
+        while joined < _MAX_JOIN and i < n:
+            part = _strip_prefix(whole)
+            if not part.startswith("|") or part.endswith("|"):
+                break
+            nxt = _strip_prefix(raw[i])
+            if not nxt or nxt[0] in "|+":
+                break
+            whole += raw[i]
+            i += 1
+            joined += 1
+        out.append(_strip_prefix(whole))
+    return out
+
+
+def _is_bus_like(cell: str) -> bool:
+    c = cell.strip()
+    return c in _MISSING or ":" in c
+
+
 def _is_chip_header(cells: List[str]) -> bool:
-    return len(cells) >= 2 and "name" in cells[0].lower() and "health" in cells[1].lower()
+    first = cells[0].lower().split() if cells else []
+    return len(cells) >= 2 and "npu" in first and "name" in first
 
 
 def _is_chip_header2(cells: List[str]) -> bool:
-    return len(cells) >= 2 and cells[0].lower().startswith("chip") and "bus" in cells[1].lower()
+    return (
+        len(cells) >= 2
+        and cells[0].lower().startswith("chip")
+        and any("bus" in c.lower() for c in cells[1:])
+    )
 
 
 def _is_process_header(cells: List[str]) -> bool:
     return any("process id" in c.lower() for c in cells)
 
 
+class _TableReader:
+    """The state of one pass over ``npu-smi info``'s lines."""
+
+    def __init__(self, info: NpuSmiInfo) -> None:
+        self.info = info
+        self.head1: List[List[str]] = [["npu", "name"], ["health"], ["power", "temp", "hugepages"]]
+        self.head2: List[List[str]] = [["chip", "device"], ["bus"], ["aicore", "memory", "hbm"]]
+        self.proc_cols: Dict[str, int] = {}
+        self.section = ""  # "" | "chips" | "processes" | "done"
+        self.npu_row: Optional[List[str]] = None  # the cells of the NPU row being read
+        self.npu_rows_used = 0  # chip rows read for it
+        self.more_chips = 0
+
+    def version(self, line: str) -> None:
+        m = _VERSION.search(line)
+        if m:
+            self.info.npu_smi_version = m.group(1)
+            v = _DRIVER.search(line)
+            self.info.driver_version = v.group(1) if v else None
+
+    def end_block(self) -> None:
+        if self.npu_row is not None and self.npu_rows_used == 0 and self.section == "chips":
+            self.info.add_problem("chip line without its second line: " + " | ".join(self.npu_row))
+        self.npu_row, self.npu_rows_used = None, 0
+
+    def header(self, cells: List[str]) -> bool:
+        if _is_chip_header(cells):
+            if self.info.chips:  # a second table in the same text: keep the first
+                self.info.add_problem("a second npu-smi table follows; only the first is read")
+                self.section = "done"
+                return True
+            self.end_block()
+            self.info.has_table = True
+            self.section = "chips"
+            self.head1 = [_header_columns(c) for c in cells]
+            return True
+        if _is_chip_header2(cells) and self.section == "chips":
+            self.head2 = [_header_columns(c) for c in cells]
+            return True
+        if _is_process_header(cells) and self.info.has_table:
+            self.end_block()
+            self.section = "processes"
+            low = [c.lower() for c in cells]
+            self.proc_cols = {
+                key: i
+                for i, c in enumerate(low)
+                for key, needle in (
+                    ("pid", "process id"),
+                    ("name", "process name"),
+                    ("mem", "memory"),
+                )
+                if needle in c
+            }
+            return True
+        return False
+
+    def chip_row(self, cells: List[str], line: str) -> None:
+        head = cells[0].split()
+        second = len(head) > 1 and _int(head[1]) is None
+        is_npu_row = (
+            self.npu_row is None or second or (len(cells) > 1 and not _is_bus_like(cells[1]))
+        )
+        if is_npu_row:
+            self.end_block()
+            if _int(head[0] if head else None) is None:
+                self.info.add_problem("unreadable chip line: " + line)
+                return
+            self.npu_row = cells
+            return
+        if self.npu_row is None:
+            return
+        chip = _chip_from_rows(self.npu_row, cells, self.head1, self.head2)
+        self.npu_rows_used += 1
+        if chip is None:
+            self.info.add_problem("unreadable chip lines: " + line)
+        elif len(self.info.chips) < MAX_CHIPS:
+            self.info.chips.append(chip)
+        else:
+            self.more_chips += 1
+
+    def process_row(self, cells: List[str], line: str) -> None:
+        if "no running process" in line.lower():
+            return
+        proc = _process_from_cells(cells, self.proc_cols)
+        if proc is None:
+            self.info.add_problem("unreadable process line: " + line)
+        elif len(self.info.processes) < MAX_PROCESSES:
+            self.info.processes.append(proc)
+        else:
+            self.info.more_processes += 1
+
+
+_VERSION = re.compile(r"(?i)\bnpu-smi\s{1,40}v?(\d[0-9A-Za-z._-]{0,40})")
+_DRIVER = re.compile(r"(?i)\bversion:\s{0,40}([^\s|]{1,40})")
+
+
 def parse_info(text: str) -> NpuSmiInfo:
-    """Parse the output of ``npu-smi info``."""
+    """Parse the output of ``npu-smi info``: its chip table and its process table.
+
+    Reads the table wherever it sits in the text (after a prompt, inside a markdown fence
+    or quote, indented in a document, behind a log prefix), joins rows a narrow terminal
+    wrapped, and names each value by the header's columns. Rows it cannot read are
+    reported in ``problems``, never raised.
+    """
     info = NpuSmiInfo()
     if not isinstance(text, str):
         info.add_problem("npu-smi output is not text")
         return info
-    cols1: List[str] = ["power", "temp", "hugepages"]
-    cols2: List[str] = ["aicore", "memory", "hbm"]
-    section = ""  # "" | "chips" | "processes"
-    pending: Optional[List[str]] = None  # the cells of a chip's first line
-    for raw in text.splitlines():
-        line = raw.rstrip()
-        if not line.strip():
+    reader = _TableReader(info)
+    for line in _table_lines(text):
+        if not line:
             continue
         if _SEPARATOR.match(line):
-            if pending is not None and section == "chips":
-                info.add_problem("chip line without its second line: " + " ".join(pending))
-            pending = None
+            reader.end_block()
+            continue
+        if not line.startswith("|"):
+            if info.npu_smi_version is None and not info.has_table:
+                reader.version(line)
             continue
         cells = _cells(line)
-        if info.npu_smi_version is None and not info.has_table:
-            m = _HEADER_LINE.search(line)
-            if m:
-                info.npu_smi_version = m.group(1)
-                info.driver_version = m.group(2)
+        if info.npu_smi_version is None and not info.has_table and "npu-smi" in line.lower():
+            reader.version(line)
+            if info.npu_smi_version is not None:
                 continue
-        if _is_chip_header(cells):
-            info.has_table = True
-            section = "chips"
-            cols1 = [_column_key(h) for h in _header_columns(cells[2] if len(cells) > 2 else "")]
+        if reader.header(cells) or reader.section == "done":
             continue
-        if _is_chip_header2(cells):
-            cols2 = [_column_key(h) for h in _header_columns(cells[2] if len(cells) > 2 else "")]
-            continue
-        if _is_process_header(cells):
-            section = "processes"
-            pending = None
-            continue
-        if section == "chips":
-            if pending is None:
-                pending = cells
-            else:
-                chip = _chip_from_lines(pending, cells, cols1, cols2)
-                if chip is None:
-                    info.add_problem("unreadable chip lines: " + line.strip())
-                else:
-                    info.chips.append(chip)
-                pending = None
-        elif section == "processes":
-            if "no running process" in line.lower():
-                continue
-            proc = _process_from_cells(cells)
-            if proc is None:
-                info.add_problem("unreadable process line: " + line.strip())
-            elif len(info.processes) < MAX_PROCESSES:
-                info.processes.append(proc)
-            else:
-                info.more_processes += 1
-    if pending is not None and section == "chips":
-        info.add_problem("chip line without its second line: " + " ".join(pending))
+        if reader.section == "chips":
+            reader.chip_row(cells, line)
+        elif reader.section == "processes":
+            reader.process_row(cells, line)
+    reader.end_block()
+    if reader.more_chips:
+        info.add_problem(f"{reader.more_chips} more chips not read (the first {MAX_CHIPS} are)")
     return info
 
 
-def _header_columns(cell: str) -> List[str]:
-    """``"Power(W)    Temp(C)   Hugepages-Usage(page)"`` -> three column names."""
-    return cell.split()
+def _row_values(cells: List[str], head: List[List[str]]) -> Dict[str, str]:
+    """One row's values by column key: each cell read by the header cell above it."""
+    out: Dict[str, str] = {}
+    for i, cell in enumerate(cells):
+        cols = head[i] if i < len(head) else []
+        if len(cols) == 1 and cols[0] in ("health", "bus"):
+            out[cols[0]] = cell.strip()  # a whole cell: "0000:C1:00.0", "OK"
+        else:
+            out.update(_named(cell, cols))
+    return out
 
 
-def _chip_from_lines(
-    first: List[str], second: List[str], cols1: List[str], cols2: List[str]
+def _chip_from_rows(
+    first: List[str], second: List[str], head1: List[List[str]], head2: List[List[str]]
 ) -> Optional[Chip]:
-    if len(first) < 2 or len(second) < 2:
-        return None
-    head1 = first[0].split()
-    head2 = second[0].split()
-    npu = _int(head1[0]) if head1 else None
-    chip_id = _int(head2[0]) if head2 else None
+    """One chip from its NPU row and its chip row, each cell read by its header's columns."""
+    v = _row_values(second, head2)
+    v.update((k, x) for k, x in _row_values(first, head1).items() if k != "chip")
+    head1_npu = first[0].split()
+    npu = _int(head1_npu[0]) if head1_npu else None
+    chip_id = _int(v.get("chip"))
     if npu is None or chip_id is None:
         return None
-    v1 = _named(first[2], cols1) if len(first) > 2 else {}
-    v2 = _named(second[2], cols2) if len(second) > 2 else {}
-    huge_used, huge_total = _pair(v1.get("hugepages"))
-    mem_used, mem_total = _pair(v2.get("memory"))
-    hbm_used, hbm_total = _pair(v2.get("hbm"))
+    huge_used, huge_total = _pair(v.get("hugepages"))
+    mem_used, mem_total = _pair(v.get("memory"))
+    hbm_used, hbm_total = _pair(v.get("hbm"))
     return Chip(
         npu=npu,
         chip=chip_id,
-        name=" ".join(head1[1:]),
-        device=_int(head2[1]) if len(head2) > 1 else None,
-        health=_text(first[1]),
-        power_w=_float(v1.get("power")),
-        temp_c=_float(v1.get("temp")),
+        name=v.get("name", ""),
+        device=_int(v.get("device")),
+        health=_text(v.get("health")),
+        power_w=_float(v.get("power")),
+        temp_c=_float(v.get("temp")),
         hugepages_used=huge_used,
         hugepages_total=huge_total,
-        aicore_percent=_float(v2.get("aicore")),
+        aicore_percent=_float(v.get("aicore")),
         memory_used_mb=mem_used,
         memory_total_mb=mem_total,
         hbm_used_mb=hbm_used,
         hbm_total_mb=hbm_total,
-        bus_id=_text(second[1]),
+        bus_id=_text(v.get("bus")),
     )
 
 
-def _process_from_cells(cells: List[str]) -> Optional[Process]:
+def _process_from_cells(
+    cells: List[str], cols: Optional[Dict[str, int]] = None
+) -> Optional[Process]:
+    """A process row, its cells named by the process header (``NPU Chip | Process id |
+    Process name | Process memory(MB)``); a name that holds ``|`` keeps it."""
     if len(cells) < 3:
         return None
     head = cells[0].split()
     if len(head) < 2:
         return None
-    npu, chip, pid = _int(head[0]), _int(head[1]), _int(cells[1])
+    at = (cols or {}).get("pid", 1)
+    npu, chip = _int(head[0]), _int(head[1])
+    pid = _int(cells[at]) if at < len(cells) else None
     if npu is None or chip is None or pid is None:
         return None
     name = " | ".join(cells[2:-1]) if len(cells) > 3 else ""
     memory = _int(cells[-1]) if len(cells) > 3 else _int(cells[2])
     return Process(npu=npu, chip=chip, pid=pid, name=name.strip(), memory_mb=memory)
+
+
+@dataclass(frozen=True)
+class ChipMapEntry:
+    """One row of ``npu-smi info -m``: a chip and its logic id (``None`` for an Mcu)."""
+
+    npu: int
+    chip: int
+    logic_id: Optional[int]
+    name: str
+    phy_id: Optional[int] = None
+
+
+def parse_map(text: str) -> List[ChipMapEntry]:
+    """``npu-smi info -m``: ``NPU ID  Chip ID  Chip Logic ID  [Chip Phy-ID]  Chip Name``.
+
+    The header says how many id columns come before the name (names have spaces:
+    ``Ascend 910B3``); rows that do not fit are skipped."""
+    out: List[ChipMapEntry] = []
+    if not isinstance(text, str):
+        return out
+    ids: Optional[List[str]] = None
+    for line in text[:MAX_TEXT].splitlines()[:MAX_LINES]:
+        s = _strip_prefix(line)
+        low = s.lower()
+        if "npu id" in low and "chip name" in low:
+            ids = [c for c in ("chip logic id", "chip phy-id", "chip phy id") if c in low]
+            continue
+        if ids is None:
+            continue
+        words = s.split()
+        n = 2 + len(ids)
+        if len(words) <= n or _int(words[0]) is None or _int(words[1]) is None:
+            continue
+        named = dict(zip(ids, words[2:n]))
+        logic = named.get("chip logic id")
+        phy = named.get("chip phy-id", named.get("chip phy id"))
+        out.append(
+            ChipMapEntry(
+                npu=int(words[0]),
+                chip=int(words[1]),
+                logic_id=_int(logic),
+                name=" ".join(words[n:]),
+                phy_id=_int(phy),
+            )
+        )
+        if len(out) >= MAX_CHIPS:
+            break
+    return out
+
+
+@dataclass
+class NpuList:
+    """``npu-smi info -l``: the count it states and each NPU with its chip count."""
+
+    total: Optional[int] = None
+    npus: List[Tuple[int, Optional[int]]] = field(default_factory=list)
+
+
+def parse_list(text: str) -> NpuList:
+    """``npu-smi info -l``: ``Total Count : 8``, then ``NPU ID : n`` / ``Chip Count : c``."""
+    out = NpuList()
+    if not isinstance(text, str):
+        return out
+    for line in text[:MAX_TEXT].splitlines()[:MAX_LINES]:
+        key, sep, value = line.partition(":")
+        if not sep:
+            continue
+        k = key.strip().lower()
+        if k == "total count":
+            out.total = _int(value)
+        elif k == "npu id" and len(out.npus) < MAX_CHIPS:
+            npu = _int(value)
+            if npu is not None:
+                out.npus.append((npu, None))
+        elif k == "chip count" and out.npus and out.npus[-1][1] is None:
+            out.npus[-1] = (out.npus[-1][0], _int(value))
+    return out
+
+
+def kind_of(text: str) -> str:
+    """What an npu-smi text is: "info" (the chip table), "map" (``-m``), "list" (``-l``),
+    "values" (``-t TYPE``: ``Key : Value`` lines), "failure" (a failure npu-smi printed
+    instead), or "unknown"."""
+    if not isinstance(text, str):
+        return "unknown"
+    if parse_info(text).has_table:
+        return "info"
+    if parse_map(text):
+        return "map"
+    if parse_list(text).total is not None:
+        return "list"
+    if failure_of(text) is not None:
+        return "failure"
+    if parse_key_values(text):
+        return "values"
+    return "unknown"
 
 
 def parse_key_values(text: str) -> Dict[str, str]:

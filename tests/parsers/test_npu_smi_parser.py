@@ -16,6 +16,7 @@ def _read(name):
         return f.read()
 
 
+REAL = os.path.join(os.path.dirname(NPU_SMI_FIXTURES), "real", "npu_smi")
 ALL_INFO = sorted(
     [n for n in os.listdir(NPU_SMI_FIXTURES) if n.startswith("info_")]
     + [n for n in os.listdir(SYNTHETIC) if n.startswith("info_")]
@@ -192,7 +193,12 @@ def test_board_usages_health():
     assert npu_smi.parse_key_values("garbage\n: no key\n") == {}
 
 
-FIXTURE_LINES = [line for n in ALL_INFO for line in _read(n).splitlines()]
+FIXTURE_LINES = [line for n in ALL_INFO for line in _read(n).splitlines()] + [
+    line  # the real public outputs too (tests/fixtures/real/npu_smi): -m, -l, failures
+    for n in sorted(os.listdir(REAL))
+    if n.endswith(".txt")
+    for line in open(os.path.join(REAL, n), encoding="utf-8").read().splitlines()
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -209,13 +215,18 @@ def test_fuzz_random_text_never_raises(text):
         st.one_of(
             st.sampled_from(FIXTURE_LINES),
             st.sampled_from(FIXTURE_LINES).map(lambda s: s[: len(s) // 2]),
+            st.sampled_from(FIXTURE_LINES).map(lambda s: "> " + s),
             st.text(alphabet="|+-=/ 0123456789.NAOK-", max_size=80),
         ),
         max_size=40,
     )
 )
 def test_fuzz_shuffled_fixture_lines_never_raise(lines):
-    info = npu_smi.parse_info("\n".join(lines))
+    text = "\n".join(lines)
+    info = npu_smi.parse_info(text)
+    assert all(isinstance(r.npu, int) for r in npu_smi.parse_map(text))
+    assert all(isinstance(n, int) for n, _ in npu_smi.parse_list(text).npus)
+    assert npu_smi.kind_of(text) in ("info", "map", "list", "failure", "values", "unknown")
     for p in info.processes:
         assert isinstance(p.pid, int)
     for c in info.chips:

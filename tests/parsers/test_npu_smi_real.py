@@ -1,0 +1,132 @@
+"""The npu-smi reader on real public outputs (tests/fixtures/real/npu_smi, issue #36).
+
+Every text of the corpus is read the way its manifest says is right (the same checks as
+``python -m tests.device.measure_npu_smi``): the dev half, and the held-out half since its
+one measurement (see the corpus README). Then the grammar's tolerances, each made from a real
+text: a row a narrow terminal wrapped, a markdown quote, a log prefix, a second table, an
+unknown row, and ``-m`` / ``-l``.
+"""
+
+import os
+
+import pytest
+
+from ascend_lab.parsers import npu_smi
+from tests.device import measure_npu_smi as measure
+
+CASES = measure._load()
+ROOT = measure.ROOT
+
+
+def _read(name):
+    with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_each_real_text_is_read_right(case):
+    outcome, why = measure.measure(case)
+    assert outcome == "right", why
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def test_each_real_text_is_told_apart(case):
+    kinds = {"info": "info", "map": "map", "list": "list", "keyvalue": "values"}
+    assert npu_smi.kind_of(_read(case["file"])) == kinds.get(case["kind"], case["kind"])
+
+
+def test_the_corpus_is_split_by_the_hash_of_the_name():
+    import hashlib
+
+    for case in CASES:
+        even = int(hashlib.sha1(case["file"].encode()).hexdigest(), 16) % 2 == 0
+        assert case["half"] == ("dev" if even else "heldout")
+    assert len(CASES) >= 25 and len(os.listdir(ROOT)) == len(CASES) + 2  # + manifest, README
+
+
+PREMIUM = "info_910premiuma_x8_procs_23.0.rc2_go_profile.txt"
+
+
+def _chips(text):
+    return [c.to_dict() for c in npu_smi.parse_info(text).chips]
+
+
+def test_a_prompt_before_the_table_is_not_its_version():
+    info = npu_smi.parse_info(_read(PREMIUM))
+    assert (info.npu_smi_version, info.driver_version) == ("23.0.rc2", "23.0.rc2")
+    assert [p.pid for p in info.processes][:2] == [5139, 5141] and info.problems == []
+
+
+def test_rows_wrapped_by_a_narrow_terminal_are_joined():
+    text = _read(PREMIUM)
+    wrapped = []
+    for line in text.splitlines():
+        if line.startswith("|") and len(line) > 60:  # a 60-column terminal
+            wrapped += [line[:60], line[60:]]
+        else:
+            wrapped.append(line)
+    assert _chips("\n".join(wrapped)) == _chips(text)
+
+
+def test_markdown_quotes_and_log_prefixes_are_looked_through():
+    text = _read(PREMIUM)
+    quoted = "\n".join("> " + line for line in text.splitlines())
+    logged = "\n".join("INFO 06-26 08:18:55 [env.py:12] " + line for line in text.splitlines())
+    assert _chips(quoted) == _chips(logged) == _chips(text)
+    assert len(npu_smi.parse_info(logged).processes) == 8
+
+
+def test_a_second_table_is_flagged_not_merged():
+    text = _read("info_910b4_prompt_24.1.1_1panel_9472.txt")
+    info = npu_smi.parse_info(text + "\n" + text)
+    assert [c.npu for c in info.chips] == [0, 1]
+    assert any("second npu-smi table" in p for p in info.problems)
+
+
+def test_an_unknown_row_is_kept_as_a_problem_and_the_rest_is_read():
+    lines = _read("info_910b1_x8_23.0.rc2.2_go_profile.txt").splitlines()
+    lines.insert(9, "| ??? something new in a later npu-smi | -- | -- |")
+    info = npu_smi.parse_info("\n".join(lines))
+    assert len(info.chips) == 8
+    assert any("something new" in p for p in info.problems)
+
+
+def test_two_chip_rows_under_one_npu_row_without_a_border():
+    lines = _read("info_a3_25.5.0_vllm_omni_3597.txt").splitlines()
+    del lines[9:11]  # the border and the repeated NPU row between chip 0 and chip 1
+    chips = npu_smi.parse_info("\n".join(lines)).chips
+    assert [(c.npu, c.chip, c.device, c.hbm_used_mb) for c in chips] == [
+        (0, 0, 0, 56152),
+        (0, 1, 1, 55770),
+    ]
+
+
+def test_chip_map_and_list():
+    rows = npu_smi.parse_map(_read("map_m_910b4_x8_atlas800ia2_notes.txt"))
+    assert len(rows) == 16 and rows[0] == npu_smi.ChipMapEntry(0, 0, 0, "Ascend 910B4")
+    assert rows[1].logic_id is None and rows[1].name == "Mcu"
+    with_phy = (
+        "NPU ID  Chip ID  Chip Logic ID  Chip Phy-ID Chip Name\n0 0 0 0 Ascend910\n0 2 - - Mcu\n"
+    )
+    assert npu_smi.parse_map(with_phy) == [
+        npu_smi.ChipMapEntry(0, 0, 0, "Ascend910", phy_id=0),
+        npu_smi.ChipMapEntry(0, 2, None, "Mcu", phy_id=None),
+    ]
+    listed = npu_smi.parse_list(_read("list_l_910b4_x8_atlas800ia2_notes.txt"))
+    assert listed.total == 8 and listed.npus == [(n, 1) for n in range(8)]
+    assert npu_smi.parse_map("garbage") == [] and npu_smi.parse_list("x").total is None
+
+
+def test_every_failure_kind_has_a_cause_and_a_next_step():
+    from ascend_lab.probes import smi_failure
+
+    for failure in (
+        npu_smi.SmiFailure("dcmi", "ret is -8005", code="-8005"),
+        npu_smi.SmiFailure("dcmi", "ret is -8999", code="-8999"),
+        npu_smi.SmiFailure("dcmi-init", "dcmi module initialize failed"),
+        npu_smi.SmiFailure("library", "x", library="libdrvdsmi_host.so"),
+        npu_smi.SmiFailure("device-node", "/dev/davinci0: No such file"),
+        npu_smi.SmiFailure("permission", "Permission denied"),
+    ):
+        cause, step = smi_failure.explain_failure(failure)
+        assert cause and step, failure
