@@ -17,8 +17,9 @@ from ascend_lab.doctor.codes import CodeNote, explain, find_codes
 from ascend_lab.doctor.intake import cut_long_lines, limits_from_env, line_note
 from ascend_lab.doctor.knowledge import Entry
 from ascend_lab.doctor.match import Match, match_text
+from ascend_lab.doctor.raised import Raised, read_raised
 from ascend_lab.doctor.sizes import MemoryNumbers, memory_numbers
-from ascend_lab.i18n import N_, _, current, msg
+from ascend_lab.i18n import N_, _, current, msg, using
 
 NEXT_STEPS = (  # translated where they are shown (render.py)
     N_("`npu-smi info`: are the NPUs listed, healthy, and free (process table)?"),
@@ -52,6 +53,7 @@ RANK_LABELS = {  # how sure a finding is (Finding.rank), shown beside it; transl
     "signature": N_("matched a known error signature"),
     "code": N_("known error code"),
     "family": N_("only the code's family is known"),
+    "raised": N_("only where it was raised is known"),
 }
 
 
@@ -64,7 +66,9 @@ class Finding:
     """One recognised cause, with the line of the text that shows it.
 
     ``rank`` says how sure it is: "signature" (a knowledge-base rule matched), "code" (a code
-    whose meaning the tables know), "family" (only the code's module or range is known).
+    whose meaning the tables know), "family" (only the code's module or range is known),
+    "raised" (no rule or code names it; the text's structure shows where it was raised:
+    :mod:`.raised`).
     """
 
     entry: Entry
@@ -160,6 +164,32 @@ def _topics_in(note: CodeNote, lowered: str) -> Tuple[str, ...]:
     return topics
 
 
+def built_entry(
+    entry_id: str,
+    category: str,
+    en: Mapping[str, Any],
+    zh: Mapping[str, Any],
+    topics: Tuple[str, ...] = (),
+) -> Entry:
+    """An entry made for one finding (a code's, a "raised" one), not read from the
+    knowledge base: texts with title, term, cause, fix, explanation, in English and Chinese."""
+    return Entry(
+        id=entry_id,
+        title=en["title"],
+        term=en["term"],
+        category=category,
+        kind="error",
+        priority=0,
+        patterns=(),
+        cause=en["cause"],
+        fix=tuple(en["fix"]),
+        explanation=en["explanation"],
+        examples=(),
+        translations=(("zh_CN", dict(zh)),),
+        topics=topics,
+    )
+
+
 def code_finding(note: CodeNote, text_line: str, lowered: str = "") -> Finding:
     """The finding for a code the text carries (``note`` in English; ``lowered``: the whole
     text in lower case, for the context of the code)."""
@@ -174,21 +204,8 @@ def code_finding(note: CodeNote, text_line: str, lowered: str = "") -> Finding:
             "explanation": "; ".join(n.causes) or n.meaning,
         }
 
-    en = texts(note)
-    entry = Entry(
-        id="code-" + note.code.lower(),
-        title=en["title"],
-        term=en["term"],
-        category="code",
-        kind="error",
-        priority=0,
-        patterns=(),
-        cause=en["cause"],
-        fix=tuple(en["fix"]),
-        explanation=en["explanation"],
-        examples=(),
-        translations=(("zh_CN", texts(zh)),),
-        topics=_topics_in(note, lowered),
+    entry = built_entry(
+        "code-" + note.code.lower(), "code", texts(note), texts(zh), _topics_in(note, lowered)
     )
     return Finding(
         entry=entry,
@@ -197,6 +214,44 @@ def code_finding(note: CodeNote, text_line: str, lowered: str = "") -> Finding:
         rank=note.rank,
         code=note,
     )
+
+
+def _raised_texts(r: Raised) -> Dict[str, Any]:
+    """The finding's texts in the current language."""
+    info = r.info
+    name = _(info.name)
+    if r.exception:
+        title = _("{} raised in {}").format(r.exception, name)
+    else:
+        title = _("Error reported by {}").format(name)
+    cause = _("No known rule or code names this failure; {} raised it ({}).").format(
+        name, r.where or name
+    )
+    fix = []
+    if r.user_frame is not None:
+        fix.append(_("Start from your code: {}").format(r.user_frame))
+    if r.message:
+        fix.append(_("Read the error's own message: {}").format(r.message))
+    fix.extend(_(step) for step in info.steps)
+    return {
+        "title": title,
+        "term": name,
+        "cause": cause,
+        "fix": fix,
+        "explanation": _("{}: it {}.").format(name, _(info.does)),
+    }
+
+
+def raised_finding(r: Raised) -> Finding:
+    """The lowest-ranked finding: where the error was raised, when nothing names it. It
+    carries no topic, so it never claims a cause."""
+    with using("en"):
+        en = _raised_texts(r)
+    with using("zh_CN"):
+        zh = _raised_texts(r)
+    entry = built_entry("raised-" + r.component, "raised", en, zh)
+    evidence = [(r.line, r.text_line)] if r.line else []
+    return Finding(entry=entry, evidence=evidence, patterns_matched=0, rank="raised")
 
 
 def code_findings(
@@ -242,7 +297,7 @@ class Diagnosis:
 
     @property
     def next_steps(self) -> List[str]:
-        sure = any(f.rank != "family" for f in self.findings)
+        sure = any(f.rank not in ("family", "raised") for f in self.findings)
         return [] if sure else [msg(step) for step in NEXT_STEPS]
 
     def to_dict(self) -> Dict[str, Any]:
@@ -331,6 +386,7 @@ TIERS = (  # most telling first
     "generic signature",  # a wrapper line: "Call aclnnX failed, detail: EZ9999"
     "generic code",  # an internal error code, a follow-on code
     "family",
+    "raised",  # nothing names it; where it was raised (:mod:`.raised`)
 )
 
 
@@ -341,6 +397,8 @@ def is_follow_on(note: CodeNote) -> bool:
 
 def tier(f: Finding) -> int:
     """Where ``f`` ranks among the tiers of :data:`TIERS` (0 = most telling)."""
+    if f.rank == "raised":
+        return 6
     if f.code is None:
         if f.generic or f.entry.generic:
             return 3
@@ -442,6 +500,12 @@ def diagnose(
         # from a rendered page or an aligned log); lines stay where they are
         diag.error_codes = find_codes(_SPACES.sub(" ", examined))
         diag.findings += code_findings(examined, diag.error_codes, diag.findings)
+        if not any(f.code is None or f.rank == "code" for f in diag.findings):
+            # where it was raised, when nothing names it; beside a code's family only when
+            # the text shows the part that raised it
+            raised = read_raised(examined)
+            if raised is not None and (not diag.findings or raised.component != "unknown"):
+                diag.findings.append(raised_finding(raised))
         diag.findings = order_findings(diag.findings)
         add_memory_numbers(diag.findings, examined)
         diag.unsure = unsure_between(diag.findings)

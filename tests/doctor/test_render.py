@@ -36,7 +36,7 @@ def test_text_view_lists_cause_evidence_fix_and_term():
 
 
 def test_nothing_recognised_says_what_was_checked_and_what_to_collect():
-    diag = diagnose("KeyError: 'learning_rate'\n", source="text", check_environment=False)
+    diag = diagnose("loss rose to nan after the learning_rate change\n", check_environment=False)
     out = str(diag)
     assert "Nothing recognised in the text." in out
     assert "text (1 line) against" in out
@@ -51,6 +51,18 @@ def test_nothing_recognised_says_what_was_checked_and_what_to_collect():
     assert "Nothing recognised" in html and "ASCEND_GLOBAL_LOG_LEVEL=1" in html
     d = diag.to_dict()
     assert d["findings"] == [] and not d["recognised"] and d["next_steps"]
+
+
+def test_a_bare_exception_is_recognised_as_one_and_asks_for_its_traceback():
+    diag = diagnose("KeyError: 'learning_rate'\n", source="text", check_environment=False)
+    out = str(diag)
+    assert "Nothing recognised" not in out
+    assert "1. KeyError raised in a part of the program the text does not show" in out
+    assert "how sure: only where it was raised is known" in out
+    assert "Traceback (most recent call last):" in out and "npu-smi info" in out
+    d = diag.to_dict()
+    assert d["recognised"] and d["findings"][0]["rank"] == "raised"
+    assert d["findings"][0]["topics"] == []
 
 
 def test_to_dict_is_json_ready():

@@ -1,0 +1,99 @@
+"""Where an error was raised (ascend_lab.doctor.raised), read from real texts' structure: the
+lowest-ranked finding when no rule or code names the failure. It names no topic, so it can
+never be a wrong cause; it must name the right part of the stack and the user's own frame."""
+
+from pathlib import Path
+
+import pytest
+
+from ascend_lab.doctor import diagnose_text
+from ascend_lab.doctor.diagnosis import raised_finding, tier
+from ascend_lab.doctor.raised import COMPONENTS, is_user_frame, read_raised
+from ascend_lab.i18n import using
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+DEV = REAL / "corpus" / "dev"
+
+
+def _read(name):
+    return (DEV / name).read_text(encoding="utf-8")
+
+
+# (real dev text, component, exception, the user's frame as "file:line" or None)
+CASES = [
+    # ValueError from MindSpore's argument check, called from the user's export script
+    ("mindocr_630_export_illegal_file_name.txt", "ms-arg-check", "ValueError", "export.py:88"),
+    # MindSpore's C++ call stack names the kernel actor of the runtime
+    ("mindact_1698_aicpu_21008.txt", "ms-runtime", None, None),
+    # the dataset pipeline's own C++ file (minddata)
+    ("msdocs_md_crop_exceeds.txt", "ms-dataset", None, None),
+    # a CANN operator's Python (opp/op_impl under /usr/local/Ascend) is CANN, not the user's
+    ("../../errors/ms_docs_e80000_stridedslicegrad.txt", "cann", "RuntimeError", None),
+]
+
+
+@pytest.mark.parametrize("name, component, exception, user", CASES)
+def test_real_texts_name_where_they_were_raised(name, component, exception, user):
+    r = read_raised(_read(name))
+    assert r is not None
+    assert r.component == component
+    if exception is not None:
+        assert r.exception == exception
+    if user is None:
+        assert r.user_frame is None or is_user_frame(r.user_frame.path)
+    else:
+        path, line = user.split(":")
+        assert r.user_frame is not None
+        assert r.user_frame.path.endswith(path) and r.user_frame.line == int(line)
+
+
+def test_torch_npus_csrc_core_is_not_mindspores_core():
+    r = read_raised(_read("ascend_pytorch_43_hccl_fftsplus_timeout.txt"))
+    assert r is None or not r.component.startswith("ms-")
+
+
+def test_a_bare_exception_line_asks_for_the_whole_traceback():
+    r = read_raised("RuntimeError: something went wrong in step 3\n")
+    assert r is not None and r.component == "unknown" and r.exception == "RuntimeError"
+    f = raised_finding(r)
+    assert any("Traceback (most recent call last)" in step for step in f.entry.fix)
+
+
+def test_prose_and_empty_text_show_nothing():
+    assert read_raised("") is None
+    assert read_raised("the training finished, loss 0.31\nError rates are low\n") is None
+
+
+def test_a_finding_only_when_nothing_else_names_it():
+    # the real argument-check traceback, its last line made an error nobody has a rule for
+    lines = _read("mindocr_630_export_illegal_file_name.txt").splitlines()
+    text = "\n".join(lines[:-1] + ["ValueError: The 'zq' is frobnicated beyond 7 quuxes."])
+    diag = diagnose_text(text)
+    assert [f.rank for f in diag.findings] == ["raised"]
+    f = diag.findings[0]
+    assert f.topics == () and f.id == "raised-ms-arg-check"
+    assert diag.recognised and tier(f) == 6
+    assert "export.py, line 88" in " ".join(f.entry.fix)
+    assert f.evidence == [(len(lines), "ValueError: The 'zq' is frobnicated beyond 7 quuxes.")]
+    # a text a rule names gets no such finding
+    named = diagnose_text(_read("msdocs_md_crop_exceeds.txt"))
+    assert named.findings and all(f.rank != "raised" for f in named.findings)
+
+
+def test_every_component_reads_in_both_languages():
+    from ascend_lab.doctor.raised import Raised
+
+    for key in COMPONENTS:
+        f = raised_finding(Raised(key, "x", "ValueError", "m", 1, "ValueError: m"))
+        zh = dict(f.entry.translations)["zh_CN"]
+        assert zh["title"] != f.entry.title and zh["fix"], key
+        with using("zh_CN"):
+            assert f.title == zh["title"]
+
+
+def test_long_and_hostile_lines_cost_their_size():
+    # bounded patterns on one pass: a 1 MB line of frame-like, dotted and path-like text
+    hostile = ('  File "' + "a" * 600 + '", line 1' + "\n") * 500
+    hostile += "A." * 200_000 + "Error\n" + "ccsrc/" + "x/" * 100_000 + "\n"
+    r = read_raised(hostile)
+    assert r is None or r.component in COMPONENTS
