@@ -16,9 +16,9 @@ from tests.doctor.test_corpus_manifest import KINDS, REAL, TOPICS, check_labels
 
 FRESH = REAL / "fresh"
 # The floors this batch reached (see the README: the brief asked for 40 texts from 15 sources,
-# 15 of them printed by MindSpore; batch 2 reached 46 from 26 sources, 11 printed by MindSpore).
-MIN_CASES = 46
-MIN_SOURCES = 26
+# 15 of them printed by MindSpore; batch 2 reached 45 from 25 sources, 11 printed by MindSpore).
+MIN_CASES = 45
+MIN_SOURCES = 25
 MIN_MINDSPORE = 11
 _THREAD = re.compile(r"github\.com/([^/\s]+/[^/\s#]+)/(?:issues|pull|discussions)/(\d+)")
 _SCHEME = re.compile(r"^https?://(?:www\.)?", re.IGNORECASE)
