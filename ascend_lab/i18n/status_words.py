@@ -27,6 +27,9 @@ WORDS = (
     N_("a directory, not a file"),
     N_("unreadable ({})"),
     N_("empty or has no readable version= line"),
+    N_("binary, not a text file"),
+    N_("without a readable 'Ascend-cann-atb : <version>' line"),
+    N_("Reinstall NNAL (Ascend-cann-nnal_<version>_linux-<arch>.run --install)"),
     # where CANN is (DeviceStatus.install_lines), and how it was found (ascend_install)
     N_("CANN home: {}"),
     N_("found via: {}"),
@@ -37,6 +40,8 @@ WORDS = (
     N_("install-info file"),
     N_("folder name"),
     N_("conda-meta"),
+    N_("version.cfg"),
+    N_("component version.info"),
     N_("default"),
     N_("--root / ASCEND_LAB_ASCEND_ROOT"),
     N_("non-root install ($HOME/Ascend)"),

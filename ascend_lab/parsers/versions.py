@@ -5,8 +5,17 @@
 - ``<toolkit>/<arch>-linux/ascend_toolkit_install.info``: ``version=8.3.RC2`` … (and the
   ``ascend_ops_install.info`` / ``ascend_nnae_install.info`` / ``ascend_nnrt_install.info``
   siblings, same format).
-- ``/etc/Ascend/ascend_cann_install.info``: ``Install_Path=/usr/local/Ascend``;
+- ``/etc/Ascend/ascend_cann_install.info``: ``Install_Path=/usr/local/Ascend`` and (written by
+  the toolkit's installer, read by CANN's own build scripts) ``Toolkit_InstallPath=<home>``;
   ``/etc/ascend_install.info``: ``Driver_Install_Path_Param=/usr/local/Ascend`` (the driver's).
+- ``<toolkit>/version.cfg``: ``toolkit_running_version=[<inner>:<CANN version>]`` and its
+  siblings (``runtime_``, ``compiler_``, ``opp_``; ``*_installed_version`` keeps the history,
+  several brackets in a row).
+- a component's ``version.info`` (``runtime/``, ``compiler/``, ``opp/``, ``toolkit/``):
+  ``Version=`` is the inner version before CANN 8.5 (``8.2.0.0.201``, with
+  ``version_dir=8.2.RC1``) and the CANN version from 8.5 on (``version_dir=cann``).
+- NNAL's ``nnal/atb/<version>/version.info``: ``Ascend-cann-atb : 8.2.RC2`` lines, indented
+  by four spaces as ATB's build script writes them, or not.
 
 Version strings mix numbers and release-candidate tags: ``8.0.RC2`` < ``8.0.0``,
 ``2.3.0rc1`` < ``2.3.0``; :func:`version_key` orders them that way.
@@ -56,12 +65,85 @@ def parse_toolkit_install_info(text: str) -> Optional[str]:
     return _clean_version(parse_key_value_file(text).get("version"))
 
 
-_FOLDER_VERSION = re.compile(r"\d{1,4}\.\d{1,4}(?:\.[0-9A-Za-z]{1,16}){0,4}")
+_ARCHES = {"aarch64": "aarch64", "arm64": "aarch64", "x86_64": "x86_64", "x86-64": "x86_64"}
+
+
+def normal_arch(name: Optional[str]) -> Optional[str]:
+    """``aarch64`` / ``x86_64`` from an ``arch=`` value or an ``<arch>-linux`` folder name
+    (CANN 5.x named its aarch64 folder ``arm64-linux``); ``None`` for anything else."""
+    if not isinstance(name, str):
+        return None
+    name = name.strip().lower()
+    if name.endswith("-linux"):
+        name = name[: -len("-linux")]
+    return _ARCHES.get(name)
+
+
+def parse_install_info_arch(text: str) -> Optional[str]:
+    """The ``arch=`` of an install-info file, as ``aarch64`` / ``x86_64``."""
+    return normal_arch(parse_key_value_file(text).get("arch"))
+
+
+_FOLDER_VERSION = re.compile(r"\d{1,4}\.\d{1,4}(?:[.\-][0-9A-Za-z]{1,16}){0,5}")
+
+# version.cfg: the CANN version is after the colon of a [<inner>:<version>] bracket
+_CFG_BRACKET = re.compile(r"\[([^\[\]:\n]{1,64}):([^\[\]:\n]{1,64})\]")
+_CFG_KEYS = (
+    "toolkit_running_version",
+    "runtime_running_version",
+    "compiler_running_version",
+    "opp_running_version",
+)
+
+
+def parse_version_cfg(text: str) -> Optional[str]:
+    """The CANN version of a toolkit's ``version.cfg``: the last bracket of its
+    ``toolkit_running_version=`` (else ``runtime_``, ``compiler_``, ``opp_``, else any
+    ``*_running_version``), ``[7.7.T20.0.B210:8.1.RC1]`` -> ``8.1.RC1``."""
+    kv = parse_key_value_file(text)
+    keys = list(_CFG_KEYS) + sorted(k for k in kv if k.endswith("_running_version"))
+    for key in keys:
+        found = _CFG_BRACKET.findall(kv.get(key) or "")
+        if found:
+            version = _clean_version(found[-1][1])
+            if version:
+                return version
+    return None
+
+
+def parse_component_version_info(text: str) -> Optional[str]:
+    """The CANN version a component's ``version.info`` gives: its ``version_dir`` when that
+    names a version (``8.2.RC1``; before 8.5 ``Version=`` is the inner one, ``8.2.0.0.201``),
+    else its ``Version=`` (from 8.5 on, ``version_dir=cann``)."""
+    kv = parse_key_value_file(text)
+    folder = _clean_version(kv.get("version_dir"))
+    if folder and _FOLDER_VERSION.fullmatch(folder):
+        return folder
+    if "version_dir" not in kv:
+        # no version_dir: only a CANN-style version, never an inner one (four numbers)
+        version = _clean_version(kv.get("version"))
+        if version and not re.fullmatch(r"\d+\.\d+\.\d+\.\d+(?:\.\d+)?", version):
+            return version
+        return None
+    return _clean_version(kv.get("version"))
+
+
+def parse_atb_version_info(text: str) -> Optional[str]:
+    """NNAL/ATB's version from its ``version.info`` (``Ascend-cann-atb : 8.2.RC2``, lines
+    indented or not), or a ``version=`` line (an install-info file)."""
+    if not isinstance(text, str):
+        return None
+    for raw in text.splitlines()[:200]:
+        key, sep, value = raw.strip().partition(":")
+        if sep and key.strip().lower() == "ascend-cann-atb":
+            return _clean_version(value)
+    return _clean_version(parse_key_value_file(text).get("version"))
 
 
 def version_from_folder_name(name: str) -> Optional[str]:
     """The CANN version a folder's name carries: ``cann-9.0.0`` (CANN >= 8.5),
-    ``8.1.RC1`` (``ascend-toolkit/<version>``, ``nnae/<version>``), else ``None``
+    ``8.1.RC1`` (``ascend-toolkit/<version>``, ``nnae/<version>``), ``cann-9.2.0-beta.2``
+    (pre-releases), else ``None``
     (``latest``, ``cann``, ``set_env.sh``, junk)."""
     if not isinstance(name, str):
         return None
@@ -105,6 +187,13 @@ def _clean_path(value: Optional[str]) -> Optional[str]:
 def parse_install_path(text: str) -> Optional[str]:
     """``Install_Path=`` of ``ascend_cann_install.info``: where CANN was installed."""
     return _clean_path(parse_key_value_file(text).get("install_path"))
+
+
+def parse_toolkit_install_path(text: str) -> Optional[str]:
+    """``Toolkit_InstallPath=`` of an install-info file: the toolkit's own folder
+    (``.../cann-9.0.0``, ``.../ascend-toolkit``), written by the toolkit's installer and
+    read by CANN's build scripts to source its set_env.sh."""
+    return _clean_path(parse_key_value_file(text).get("toolkit_installpath"))
 
 
 def parse_driver_install_paths(text: str) -> Tuple[Optional[str], Optional[str]]:

@@ -21,6 +21,14 @@ Under a root, the layouts tried are (newest first): ``cann`` (CANN >= 8.5: a lin
 ``<home>/<arch>-linux/ascend_toolkit_install.info`` (``ascend_nnae_install.info``,
 ``ascend_nnrt_install.info``), 8.5's ops package from ``ascend_ops_install.info`` beside it.
 
+A home with no install-info file gets its version from the toolkit's ``version.cfg``
+(``toolkit_running_version=[<inner>:<version>]``), then a component's ``version.info``
+(``runtime/``, ``compiler/``, ``opp/``, ``toolkit/``), then the folder's name (a
+``latest`` that is a real folder, as CANN 6-8.3 make it, is named by what its links point
+into: ``runtime -> ../8.2.RC2/runtime``), then (a conda env) conda's record. NNAL/ATB is read
+from ``$ATB_HOME_PATH`` and ``<root>/nnal/atb/{latest,<version>}/version.info`` and checked
+against the toolkit: ATB must be the toolkit's version.
+
 The driver and firmware are read from the named root, else from the path the driver's
 ``/etc/ascend_install.info`` records (``Driver_Install_Path_Param=``), else from
 ``/usr/local/Ascend``. Every place looked at is recorded in ``InstallInfo.looked``, so the
@@ -32,6 +40,7 @@ takes. Reads are small and capped; every problem becomes a message in
 
 import os
 import platform
+import re
 import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
@@ -54,6 +63,11 @@ NNAE_INFO = "ascend_nnae_install.info"
 NNRT_INFO = "ascend_nnrt_install.info"
 OPS_INFO = "ascend_ops_install.info"
 INFO_FILES = (TOOLKIT_INFO, NNAE_INFO, NNRT_INFO)
+VERSION_CFG = "version.cfg"
+# components whose version.info names the CANN version (opp_kernel/ is the kernels package's)
+COMPONENTS = ("toolkit", "runtime", "compiler", "opp")
+NNAL_INFO = "ascend_nnal_install.info"
+ATB_HOME_ENV = "ATB_HOME_PATH"
 
 # Product folders under a root that hold ``latest`` or ``<version>`` folders, oldest layout
 # last. (``cann`` / ``cann-<version>`` are tried before these.)
@@ -127,6 +141,8 @@ class CannInstall:
 VERSION_FROM_INFO = "install-info file"
 VERSION_FROM_FOLDER = "folder name"
 VERSION_FROM_CONDA = "conda-meta"
+VERSION_FROM_CFG = "version.cfg"
+VERSION_FROM_COMPONENT = "component version.info"
 
 
 @dataclass
@@ -149,6 +165,11 @@ class InstallInfo:
     looked: List[Looked] = field(default_factory=list)
     cann_version_from: Optional[str] = None  # VERSION_FROM_*
     cann_installs: List[CannInstall] = field(default_factory=list)  # every version found
+    cann_arch: Optional[str] = None  # "aarch64" | "x86_64": arch= of the info file, or <arch>-linux
+    atb: Optional[str] = None  # NNAL/ATB's version (Ascend-cann-atb : <version>)
+    atb_home: Optional[str] = None  # the nnal/atb/<version> folder it was read from
+    atb_version_from: Optional[str] = None  # VERSION_FROM_INFO | VERSION_FROM_FOLDER
+    atb_matches: Optional[bool] = None  # ATB is the toolkit's version (None: not both known)
 
     @property
     def anything_installed(self) -> bool:
@@ -172,6 +193,11 @@ class InstallInfo:
             "looked": [x.to_dict() for x in self.looked],
             "cann_version_from": self.cann_version_from,
             "cann_installs": [x.to_dict() for x in self.cann_installs],
+            "cann_arch": self.cann_arch,
+            "atb": self.atb,
+            "atb_home": self.atb_home,
+            "atb_version_from": self.atb_version_from,
+            "atb_matches": self.atb_matches,
         }
 
     def side_by_side(self) -> List[CannInstall]:
@@ -184,20 +210,27 @@ def default_root() -> str:
 
 
 def read_small_text(path: str) -> Tuple[Optional[str], Optional[str]]:
-    """(text, None) or (None, why not). Never raises."""
-    from ascend_lab.parsers.regular_file import open_regular
+    """(text, None) or (None, why not). Never raises. Read through the one gate
+    (:func:`~ascend_lab.parsers.regular_file.read_gated`): a FIFO or device named
+    version.info is refused, not waited on; a file over 64 KiB is refused, not read."""
+    from ascend_lab.parsers.regular_file import FileRefused, read_gated
 
-    try:  # through the gate: a FIFO or device named version.info is refused, not waited on
+    try:
         if os.path.isdir(path):
             raise IsADirectoryError(path)
-        with open_regular(os.path.realpath(path)) as f:
-            data = f.read(_MAX_BYTES)
+        data = read_gated(os.path.realpath(path), _MAX_BYTES, timeout=5.0)
     except FileNotFoundError:
         return None, "missing"
     except IsADirectoryError:
         return None, "a directory, not a file"
+    except FileRefused as e:
+        if e.reason == "too large":
+            return None, msg("{} bytes, too large for a version file (at most {})", e.size, e.cap)
+        return None, msg("unreadable ({})", e.reason)
     except OSError as e:
         return None, msg("unreadable ({})", e.strerror or e.__class__.__name__)
+    if b"\0" in data:
+        return None, "binary, not a text file"
     return data.decode("utf-8", errors="replace"), None
 
 
@@ -253,6 +286,32 @@ def _latest(base: str) -> Optional[str]:
     return None
 
 
+def _latest_link_target(latest: str) -> Optional[str]:
+    """The version folder a ``latest`` that is a real folder points into: CANN 6-8.3 make
+    ``<product>/latest`` a folder of links (``runtime -> ../8.2.RC2/runtime``); the folder
+    most of them point into, when it exists. ``None`` for anything else."""
+    if os.path.islink(latest) or not os.path.isdir(latest):
+        return None
+    base = os.path.dirname(os.path.normpath(latest))
+    seen: Dict[str, int] = {}
+    for name in _listdir(latest):
+        path = os.path.join(latest, name)
+        if not os.path.islink(path):
+            continue
+        try:
+            target = os.readlink(path)
+        except OSError:
+            continue
+        parts = os.path.normpath(target).split(os.sep)
+        if len(parts) >= 2 and parts[0] == os.pardir and parts[1] not in ("", "latest"):
+            seen[parts[1]] = seen.get(parts[1], 0) + 1
+    for name in sorted(seen, key=lambda n: (-seen[n], n)):
+        folder = os.path.join(base, name)
+        if os.path.isdir(folder):
+            return folder
+    return None
+
+
 def find_toolkit(root: str) -> Optional[str]:
     """The CANN home under ``root`` (see the module's layouts), or ``None``."""
     for _layout, home, _product in _homes_under(root):
@@ -279,6 +338,11 @@ def _homes_under(root: str) -> List[Tuple[str, str, str]]:
         home = _latest(base) or _highest(base, _listdir(base))
         if home:
             out.append((product, home, base))
+    if not out and os.path.lexists(os.path.join(root, "latest")):
+        # the root is itself a product folder (Toolkit_InstallPath=.../ascend-toolkit)
+        home = _latest(root)
+        if home:
+            out.append((os.path.basename(os.path.normpath(root)), home, root))
     return out
 
 
@@ -288,6 +352,25 @@ def _arch_dirs(home: str) -> List[str]:
     found = [n for n in _listdir(home) if n.endswith("-linux")]
     found.sort(key=lambda n: (n != mine, n))
     return [os.path.join(home, n) for n in found]
+
+
+def _arch_of(home: str, info_file: Optional[str], text: Optional[str]) -> Optional[str]:
+    """The CANN's architecture: ``arch=`` of its install-info file, else the ``<arch>-linux``
+    folder holding that file, else the home's one ``<arch>-linux`` folder (this machine's
+    when there are several)."""
+    arch = versions.parse_install_info_arch(text or "")
+    if arch:
+        return arch
+    if info_file:
+        arch = versions.normal_arch(os.path.basename(os.path.dirname(info_file)))
+        if arch:
+            return arch
+    found = []
+    for folder in _arch_dirs(home):
+        arch = versions.normal_arch(os.path.basename(folder))
+        if arch and arch not in found:
+            found.append(arch)
+    return found[0] if found else None
 
 
 def _info_candidates(home: str, names: Tuple[str, ...] = INFO_FILES) -> List[str]:
@@ -337,15 +420,6 @@ def set_env_candidates(root: str) -> List[str]:
 # -- discovery ------------------------------------------------------------------------------
 
 
-def _read_path_file(
-    info: InstallInfo, path: str, parse: Any, what: str = "install-info file"
-) -> Optional[str]:
-    text, _why = read_small_text(path)
-    value = parse(text) if text is not None else None
-    info.looked.append(Looked(path, what, "system", value is not None))
-    return value
-
-
 def _candidates(
     info: InstallInfo, explicit: Optional[str], env: Mapping[str, str], loc: Locations
 ) -> List[Tuple[str, str, bool]]:
@@ -361,10 +435,21 @@ def _candidates(
         return out
     home = env.get("HOME")
     user_root = os.path.join(home, "Ascend") if home and home.startswith("/") else None
-    for path in [loc.cann_install_info] + (
-        [os.path.join(user_root, "ascend_cann_install.info")] if user_root else []
+    for path in (
+        [loc.cann_install_info]
+        + ([os.path.join(user_root, "ascend_cann_install.info")] if user_root else [])
+        + [loc.driver_install_info]
     ):
-        recorded = _read_path_file(info, path, versions.parse_install_path)
+        text, _why = read_small_text(path)
+        toolkit = versions.parse_toolkit_install_path(text or "")
+        recorded = versions.parse_install_path(text or "")
+        if path != loc.driver_install_info or toolkit or recorded:
+            info.looked.append(
+                Looked(path, "install-info file", "system", bool(toolkit or recorded))
+            )
+        if toolkit:  # the toolkit's own folder, or the product folder holding latest/
+            is_home = os.path.isdir(toolkit) and (_has_info(toolkit) or _has_version(toolkit))
+            out.append((toolkit, os.path.basename(path), is_home))
         if recorded:
             out.append((recorded, os.path.basename(path), False))
     out.append((loc.default_root, FROM_DEFAULT, False))
@@ -477,16 +562,17 @@ def discover(
     found: List[_Found] = []
     for path, source, is_home in candidates:
         found.extend(_found_at(info, path, source, is_home))
-        if any(f.info_file or _folder_version(f.home) for f in found):
+        if any(f.info_file or _has_version(f.home) for f in found):
             break
     best = next((f for f in found if f.info_file), None)
-    if best is None:  # no version file: a folder that names its version, else the first
-        best = next((f for f in found if _folder_version(f.home)), found[0] if found else None)
+    if best is None:  # no install-info file: a version.cfg or a named folder, else the first
+        best = next((f for f in found if _has_version(f.home)), found[0] if found else None)
     if best is not None:
         _read_cann(info, best)
     else:
         _conda_without_cann(info, candidates)
     info.cann_installs = _installs_side_by_side(info, candidates, env)
+    _read_nnal(info, candidates, env)
     if best is None or best.info_file is None:
         # no version file anywhere: a set_env.sh in the order the kernel always used
         loose = _loose_set_env(info, [p for p, _s, is_home in candidates if not is_home])
@@ -561,6 +647,7 @@ def _read_cann(info: InstallInfo, found: _Found) -> None:
     info.cann_source = found.source
     info.cann_info_file = found.info_file
     fix = "Reinstall the CANN toolkit (Ascend-cann-toolkit_*.run --install)"
+    text = None
     if found.info_file:
         text, why = read_small_text(found.info_file)
         info.cann = versions.parse_toolkit_install_info(text or "")
@@ -574,6 +661,16 @@ def _read_cann(info: InstallInfo, found: _Found) -> None:
                     fix,
                 )
             )
+            # the version the toolkit's other files keep, or its folder's name, said as such
+            version, source, where = _file_version(found.home)
+            if not version and _folder_version(found.home):
+                version, source = _folder_version(found.home), VERSION_FROM_FOLDER
+                where = os.path.realpath(found.home)
+            if version:
+                info.cann, info.cann_version_from = version, source
+                info.problems.append(
+                    ("cann", msg("CANN version {} read from {} instead", version, where), fix)
+                )
         ops_file = os.path.join(os.path.dirname(found.info_file), OPS_INFO)
         ops_text, _ = read_small_text(ops_file)
         if ops_text is not None:
@@ -584,6 +681,7 @@ def _read_cann(info: InstallInfo, found: _Found) -> None:
         _version_without_info_file(info, found, fix)
     if info.cann and not info.cann_version_from:
         info.cann_version_from = VERSION_FROM_INFO
+    info.cann_arch = _arch_of(found.home, found.info_file, text)
     for path in _set_env_for(found.home, found.product):
         exists = os.path.isfile(path)
         info.looked.append(Looked(path, "set_env.sh", found.source, exists))
@@ -621,15 +719,49 @@ def _conda_without_cann(info: InstallInfo, candidates: List[Tuple[str, str, bool
 
 def _folder_version(home: str) -> Optional[str]:
     """The version a CANN home's folder is named by, links resolved (``cann`` ->
-    ``cann-9.0.0``, ``ascend-toolkit/latest`` -> ``8.1.RC1``)."""
+    ``cann-9.0.0``, ``ascend-toolkit/latest`` -> ``8.1.RC1``; a ``latest`` folder of links
+    by the folder they point into)."""
     real = os.path.realpath(home)
-    return versions.version_from_folder_name(os.path.basename(real))
+    version = versions.version_from_folder_name(os.path.basename(real))
+    if version:
+        return version
+    target = _latest_link_target(real)
+    return versions.version_from_folder_name(os.path.basename(target)) if target else None
+
+
+def _file_version(home: str) -> Tuple[Optional[str], Optional[str], Optional[str]]:
+    """``(version, VERSION_FROM_*, file)`` from the files a CANN home keeps besides its
+    install-info file: ``version.cfg``, then a component's ``version.info``."""
+    text, _why = read_small_text(os.path.join(home, VERSION_CFG))
+    version = versions.parse_version_cfg(text) if text else None
+    if version:
+        return version, VERSION_FROM_CFG, os.path.join(home, VERSION_CFG)
+    for component in COMPONENTS:
+        path = os.path.join(home, component, "version.info")
+        text, _why = read_small_text(path)
+        version = versions.parse_component_version_info(text) if text else None
+        if version:
+            return version, VERSION_FROM_COMPONENT, path
+    return None, None, None
+
+
+def _has_version(home: str) -> bool:
+    """A version can be read for this home without an install-info file."""
+    return bool(_folder_version(home) or _file_version(home)[0])
 
 
 def _version_without_info_file(info: InstallInfo, found: _Found, fix: str) -> None:
     """No install-info file: the version from the folder's name, else (a conda env) from
     conda's own record of the package, else a problem that says why there is none."""
     home, real = found.home, os.path.realpath(found.home)
+    version, source, where = _file_version(home)
+    if version:
+        info.cann, info.cann_version_from = version, source
+        message = msg(
+            "No ascend_toolkit_install.info under {}: version {} read from {}", home, version, where
+        )
+        info.problems.append(("cann", message, fix))
+        return
     version = _folder_version(home)
     if version:
         info.cann, info.cann_version_from = version, VERSION_FROM_FOLDER
@@ -696,7 +828,8 @@ def _versions_under(root: str) -> List[Tuple[str, str]]:
 
 
 def _latest_targets(root: str) -> List[str]:
-    """Where ``<root>/cann`` and ``<root>/<product>/latest`` point (links resolved)."""
+    """Where ``<root>/cann`` and ``<root>/<product>/latest`` point (links resolved; a
+    ``latest`` folder of links, where its links point into)."""
     out = []
     cann = os.path.join(root, "cann")
     if os.path.islink(cann):
@@ -704,7 +837,7 @@ def _latest_targets(root: str) -> List[str]:
     for product in VERSIONED_PRODUCTS:
         latest = _latest(os.path.join(root, product))
         if latest:
-            out.append(os.path.realpath(latest))
+            out.append(os.path.realpath(_latest_link_target(latest) or latest))
     return out
 
 
@@ -716,12 +849,16 @@ def _installs_side_by_side(
     roots = [p for p, _s, is_home in candidates if not is_home and os.path.isdir(p)]
     used = os.path.realpath(info.toolkit_home) if info.toolkit_home else None
     if used:
+        used = os.path.realpath(_latest_link_target(used) or used)
+    if used:
         parent = os.path.dirname(used)
         roots.append(
             os.path.dirname(parent) if os.path.basename(parent) in VERSIONED_PRODUCTS else parent
         )
     chosen_by_env = {
-        os.path.realpath(v) for v in (env.get(k) for k in HOME_ENV_VARS) if v and v.startswith("/")
+        os.path.realpath(_latest_link_target(v) or v)
+        for v in (env.get(k) for k in HOME_ENV_VARS)
+        if v and v.startswith("/")
     }
     out: List[CannInstall] = []
     seen = set()
@@ -772,3 +909,105 @@ def read_install(
     if toolkit_hint:
         env[HOME_ENV_VARS[0]] = toolkit_hint
     return discover(root, env, locations)
+
+
+# -- NNAL / ATB ------------------------------------------------------------------------------
+
+NNAL_FIX = "Reinstall NNAL (Ascend-cann-nnal_<version>_linux-<arch>.run --install)"
+
+
+def _atb_folders(
+    info: InstallInfo, candidates: List[Tuple[str, str, bool]], env: Mapping[str, str]
+) -> List[Tuple[str, str]]:
+    """``(folder, source)`` where an NNAL/ATB version may be read, in order: what
+    ``$ATB_HOME_PATH`` (NNAL's set_env.sh) names, up to its ``nnal/atb/<version>`` folder,
+    then ``nnal/atb/latest`` (else its highest version folder) under the root of the CANN
+    used and the roots looked at."""
+    out: List[Tuple[str, str]] = []
+    atb_home = env.get(ATB_HOME_ENV)
+    if atb_home and atb_home.startswith("/"):
+        path = os.path.normpath(atb_home)
+        for _ in range(3):  # <atb>/<version>/atb/cxx_abi_1 -> <atb>/<version>
+            out.append((path, ATB_HOME_ENV))
+            path = os.path.dirname(path)
+    roots = []
+    if info.cann_real_home:
+        parent = os.path.dirname(info.cann_real_home)
+        roots.append(
+            os.path.dirname(parent) if os.path.basename(parent) in VERSIONED_PRODUCTS else parent
+        )
+    roots += [p for p, _s, is_home in candidates if not is_home]
+    for root in _unique(roots):
+        base = os.path.join(root, "nnal", "atb")
+        if not os.path.isdir(base):
+            continue
+        folder = _latest(base) or _highest(base, _listdir(base))
+        if folder:
+            out.append((folder, root))
+    return out
+
+
+def _read_nnal(
+    info: InstallInfo, candidates: List[Tuple[str, str, bool]], env: Mapping[str, str]
+) -> None:
+    """NNAL/ATB's version (its ``version.info``, else its folder's name) and whether it is
+    the toolkit's: ATB is built against one CANN release and must match it."""
+    for folder, source in _atb_folders(info, candidates, env):
+        if not os.path.isdir(folder):
+            continue
+        version, came_from = None, None
+        for name in ("version.info", NNAL_INFO):
+            path = os.path.join(folder, name)
+            if not os.path.lexists(path):
+                continue
+            text, why = read_small_text(path)
+            version = versions.parse_atb_version_info(text or "")
+            if version:
+                came_from = VERSION_FROM_INFO
+                break
+            info.problems.append(
+                (
+                    "cann",
+                    msg(
+                        "{} is {}",
+                        path,
+                        why or "without a readable 'Ascend-cann-atb : <version>' line",
+                    ),
+                    NNAL_FIX,
+                )
+            )
+        if not version:
+            real = os.path.realpath(folder)
+            version = versions.version_from_folder_name(os.path.basename(real))
+            came_from = VERSION_FROM_FOLDER if version else None
+        if not version:
+            continue
+        info.atb, info.atb_home, info.atb_version_from = version, folder, came_from
+        info.looked.append(Looked(folder, "NNAL", source, True))
+        break
+    if info.atb and info.cann:
+        info.atb_matches = versions.same_release(_release(info.atb), _release(info.cann))
+        if not info.atb_matches:
+            info.problems.append(
+                (
+                    "cann",
+                    msg(
+                        "NNAL/ATB {} ({}) is not the CANN toolkit's version {}: ATB must match "
+                        "the toolkit",
+                        info.atb,
+                        info.atb_home,
+                        info.cann,
+                    ),
+                    msg(
+                        "Install NNAL {} (Ascend-cann-nnal_{}_linux-<arch>.run --install), then "
+                        "source <root>/nnal/atb/set_env.sh",
+                        info.cann,
+                        info.cann,
+                    ),
+                )
+            )
+
+
+def _release(version: str) -> str:
+    """``8.0.RC2.beta1`` -> ``8.0.RC2``: the release a pre-release build belongs to."""
+    return re.sub(r"[.\-](?:alpha|beta)\.?\d{0,4}$", "", version.strip(), flags=re.I)

@@ -156,8 +156,12 @@ def test_bad_version_files_become_problems(tmp_path, content):
     with open(info_file, "w", encoding="utf-8", errors="replace") as f:
         f.write(content)
     info = install.read_install(m.root)
-    assert (info.driver, info.firmware, info.cann) == (None, None, None)
-    assert [p[0] for p in info.problems] == ["driver", "firmware", "cann"]
+    # the bad info file is said; the version then comes from the folder it sits in (#36)
+    assert (info.driver, info.firmware, info.cann) == (None, None, "8.3.RC2")
+    assert info.cann_version_from == install.VERSION_FROM_FOLDER
+    assert [p[0] for p in info.problems] == ["driver", "firmware", "cann", "cann"]
+    assert "ascend_toolkit_install.info is" in info.problems[2][1]
+    assert "CANN version 8.3.RC2 read from" in info.problems[3][1]
     assert all(p[2] for p in info.problems)  # each has a fix
 
 
