@@ -106,10 +106,13 @@ def measure(case: Dict[str, Any]) -> Tuple[str, str]:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, default=None)
-    parser.add_argument("--show-heldout", action="store_true")
+    parser.add_argument("--heldout", action="store_true", help="count the held-out half too")
+    parser.add_argument("--show-heldout", action="store_true", help="and print its lines")
     args = parser.parse_args(argv)
     counts: Dict[Tuple[str, str], Dict[str, int]] = {}
     for kind, case in cases(args.batch):
+        if case["half"] != "dev" and not (args.heldout or args.show_heldout):
+            continue
         verdict, seen = measure(case)
         key = (kind, case["half"])
         counts.setdefault(key, {}).setdefault(verdict, 0)

@@ -26,6 +26,7 @@ from ascend_lab.parsers.ir.ir_text import (
     unread_lines,
 )
 from ascend_lab.viewfile.sources import payload_for_path
+from tests.parsers.measure_ir_real import source_file
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 MANIFEST = json.loads((REAL / "analyze_fail" / "manifest.json").read_text())
@@ -49,10 +50,9 @@ def test_every_dev_file_is_drawn_with_the_stop_node_selected(case):
     # the first note says where it stopped, with the source line the manifest recorded
     note = payload["meta"]["notes"][0]
     assert note.startswith(f"Compile failure: inference stopped at {want} (")
-    source = case["failure"]["source_line"]
+    source = source_file(case["failure"]["source_line"])  # "#  In file" in 1.0/1.1
     if source:
-        path_part = source.split("# In file ", 1)[1].split("(")[0].split(":")[0]
-        assert path_part.rsplit("/", 1)[-1] in note
+        assert source in note
 
 
 def test_the_1x_dat_of_the_docs_names_the_call_with_one_argument_too_many():

@@ -39,6 +39,7 @@ from typing import Dict, List, Optional, Tuple
 from ascend_lab.model.graph import Graph, Node, TensorType
 from ascend_lab.parsers.errors import GraphParseError
 from ascend_lab.parsers.ir.ir_text import MARK_ATTR, NOTES_ATTR, UNREAD_ATTR, source_code
+from ascend_lab.parsers.ir.ir_values import SHORT_DTYPES as _DTYPES
 from ascend_lab.parsers.ir.ir_values import _match_close as match_close
 from ascend_lab.parsers.ir.ir_values import split_top
 from ascend_lab.parsers.limits import IR_MAX_BYTES_ENV, IR_MAX_LINE_ENV, limit, too_large
@@ -53,21 +54,6 @@ _FG_NAME_RE = re.compile(r"# (fg_\d{1,12})=(\S+)")
 _MARK_PREFIX = "#------------------------>"
 _UNREAD_MAX = 1000
 _EXTRA_MAX = 4096
-_DTYPES = {
-    "F16": "Float16",
-    "F32": "Float32",
-    "F64": "Float64",
-    "BF16": "BFloat16",
-    "I8": "Int8",
-    "I16": "Int16",
-    "I32": "Int32",
-    "I64": "Int64",
-    "U8": "UInt8",
-    "U16": "UInt16",
-    "U32": "UInt32",
-    "U64": "UInt64",
-    "Bool": "Bool",
-}
 _OP_PREFIXES = ("S-Prim-", "S_Prim_")
 
 
@@ -79,13 +65,15 @@ def looks_like_dat(text: str) -> bool:
 
 
 def _in_file(text: str) -> Optional[Tuple[str, str, int]]:
-    """``# In file x.py(17)/code/`` (1.x) or ``# In file x.py:17/code/`` (later) ->
-    ``(path, line, index just past the line number)``; None if not one. str scans only: a
-    path may hold brackets and colons (``C:\\...``), each position is looked at once."""
+    """``# In file x.py(17)/code/`` (1.x; ``#  In file`` in 1.0/1.1) or ``# In file
+    x.py:17/code/`` (later) -> ``(path, line, index just past the line number)``; None if
+    not one. str scans only: a path may hold brackets and colons (``C:\\...``), each
+    position is looked at once."""
     text = text.lstrip()
-    if not text.startswith("# In file "):
+    body = text[1:].lstrip(" ")  # 1.0/1.1 print "#  In file" (two spaces)
+    if not text.startswith("#") or not body.startswith("In file "):
         return None
-    start = len("# In file ")
+    start = len(text) - len(body) + len("In file ")
     at = start
     while True:
         paren, colon = text.find("(", at), text.find(":", at)
@@ -178,7 +166,7 @@ class _DatReader:
                 if m:
                     pending_name, pending_source = m.group(2), None
                     continue
-                if line.startswith("# In file ") and pending_name is not None:
+                if pending_name is not None and _in_file(line) is not None:
                     pending_source = line
                     continue
                 if line.startswith(_FUNCGRAPH):

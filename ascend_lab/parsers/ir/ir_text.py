@@ -147,6 +147,7 @@ _PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
 _PARAM_TYPED_RE = re.compile(r"(%para\d+_.*?): (<.*)$")
 _ODD_NAME_RE = re.compile(r"[\s()\[\]{}\"',]")
 _SUBGRAPH_PREFIX = "subgraph @"
+_PRIM_RETURN = "  Primitive::Return{"  # 1.11-2.0: `  Primitive::Return{prim_type=1}(%2)`
 _PARENT_PREFIX = " parent: [subgraph @"
 _SPACE_RE = re.compile(r"\s")
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
@@ -225,6 +226,50 @@ def _loose_subgraph_header(line: str) -> Optional[Tuple[str, str]]:
     return (name, body[paren + 1 : close]) if name and " " not in name else None
 
 
+def _multiline_header(lines: List[str], idx: int) -> Optional[Tuple[str, str, List[str], int]]:
+    """A block's header over several lines, as MindSpore 1.11-2.0 print it in
+    ``analyze_fail.ir``: ``subgraph @name(`` (a ``parent: [...]`` clause may come before the
+    ``(``), one parameter a line (``, %para2_b : <Ref[Tensor(F32)], (4)>  :  has_default``),
+    then ``) {``. -> (name, the ids joined by commas, their types without ``<>``, the index of
+    the ``) {`` line); None when the lines are not one. Reads only the parameter lines."""
+    head = lines[idx].rstrip()
+    if not head.endswith("("):
+        return None
+    name = head[len(_SUBGRAPH_PREFIX) : -1].split(" ", 1)[0]
+    if not name:
+        return None
+    ids: List[str] = []
+    types: List[str] = []
+    for j in range(idx + 1, len(lines)):
+        text = lines[j].strip()
+        if text.startswith(")"):
+            return (name, ", ".join(ids), types, j) if text.endswith("{") else None
+        if text.startswith(","):
+            text = text[1:].lstrip()
+        if not text.startswith("%"):
+            return None
+        pid, _, rest = text.partition(" : ")
+        ptype = rest.split("  :  ", 1)[0].strip()
+        ids.append(pid.strip())
+        types.append(ptype[1:-1] if ptype.startswith("<") and ptype.endswith(">") else "")
+    return None
+
+
+def _block_shift(lines: List[str], start: int) -> str:
+    """The indent a block's node lines have beyond the two spaces MindSpore prints (a block
+    pasted deeper into a page: ``    %0(x) = ...``), read off its first line that is not
+    blank or a comment; ""."""
+    for line in lines[start : start + 8]:
+        body = line.lstrip(" ")
+        if not body or body.startswith("#"):  # a blank line, a comment or a mark
+            continue
+        depth = len(line) - len(body)
+        if depth > 2 and (body.startswith("%") or body.startswith("Return(")):
+            return " " * (depth - 2)
+        return ""
+    return ""
+
+
 def source_code(comment: str, start: int = 0) -> str:
     """``# In file x.py:18, 23~41/        c = f(a)/`` -> ``c = f(a)`` (the user's code MindSpore
     prints between slashes; 1.x prints ``x.py(18)/code/#name``); ``start``: just past the
@@ -245,7 +290,9 @@ def _first_graph_name(text: str) -> Optional[str]:
     end = text.find("\n", at + 1)
     line = text[at + 1 if at else 0 : end if end >= 0 else len(text)]
     header = _subgraph_header(line) or _loose_subgraph_header(line)
-    return header[0] if header else None
+    if header is None and line.rstrip().endswith("("):  # a header over several lines
+        header = (line[len(_SUBGRAPH_PREFIX) :].split("(", 1)[0].split(" ", 1)[0], "")
+    return header[0] if header and header[0] else None
 
 
 def unread_lines(graph: Graph) -> List[str]:
@@ -317,6 +364,13 @@ def _bracketed_op(rest: str) -> Optional[_OpMatch]:
 
 
 def _strip_prim(op: str) -> str:
+    """The operator's name: ``PrimFunc_Add`` -> ``Add``; as 1.x-2.0 print it,
+    ``DoSignaturePrimitive::S-Prim-MatMul{prim_type=1}`` -> ``MatMul``."""
+    if "::" in op:
+        op = op.rpartition("::")[2].split("{", 1)[0] or op
+        for prefix in ("S-Prim-", "S_Prim_"):
+            if op.startswith(prefix) and len(op) > len(prefix):
+                op = op[len(prefix) :]
     return op[9:] if op.startswith("PrimFunc_") else op
 
 
@@ -533,6 +587,7 @@ class _IRParser:
         mark: Optional[int] = None  # a `#------------------------> N` line before a node
         marks: List[Tuple[int, str, str]] = []  # (N, graph, node id) of each marked node
         marked: Optional[Node] = None  # the last marked node (its source code is kept)
+        shift = ""  # indent the block's lines have beyond the usual two spaces
 
         for idx, line in enumerate(lines):
             if idx < skip_to:
@@ -565,11 +620,14 @@ class _IRParser:
                         node = None
                         dropping = False
                         mark = None
+                        shift = _block_shift(lines, max(idx + 1, skip_to))
                 else:
                     self._header_line(lines, idx, line)
                     skip_to = self._skip_to
                 continue
             # Inside `subgraph @name(...) { ... }`.
+            if shift and line.startswith(shift):  # a block printed deeper (docs' pages)
+                line = line[len(shift) :]
             if line.startswith("      "):
                 if node is None:
                     if not dropping:  # the lines of a node that was not read go with it
@@ -584,6 +642,9 @@ class _IRParser:
                 stripped = line.lstrip()
                 if stripped.startswith(": "):  # the next commonest: a types line
                     self._types(node, stripped[2:], type_lines)
+                    type_lines += 1
+                elif stripped.startswith(":("):  # 1.11-2.0 print it without the space
+                    self._types(node, stripped[1:], type_lines)
                     type_lines += 1
                 else:
                     self._continuation(node, line, stripped, node is marked)
@@ -604,7 +665,7 @@ class _IRParser:
                     mark = None
                 type_lines = 0
                 continue
-            if line.startswith("  Return("):
+            if line.startswith("  Return(") or line.startswith(_PRIM_RETURN):
                 node, skip_to = self._return_line(graph, lines, idx, line, skip_to)
                 dropping = True
                 if node is not None and mark is not None:
@@ -624,6 +685,8 @@ class _IRParser:
                 node = None
                 continue
             if not line.strip():
+                continue
+            if line.lstrip().startswith("#"):  # a comment of its own in a block (docs' pages)
                 continue
             self._unparsed_line(graph, line)
             node = None
@@ -836,6 +899,11 @@ class _IRParser:
         preamble's attributes, or None when its block is not drawn (a header not read, or a
         block printed twice the same)."""
         header = _subgraph_header(line) or _loose_subgraph_header(line)
+        if header is None:
+            multi = _multiline_header(lines, idx)
+            if multi is not None:  # its parameter lines are read: the nodes come next
+                header, self._pending_param_types = multi[:2], multi[2]
+                self._skip_to = multi[3] + 1
         end = self._block_end.find(idx)
         if header is None:
             self._skip("cannot read subgraph header; its block is not drawn", line)
@@ -1043,6 +1111,9 @@ class _IRParser:
         for stand_in, real in self._odd_ids.items():
             rest = rest.replace(real, stand_in)
         m = callee_re(rest)
+        if m is not None and "[" in (m.group("prim") or ""):
+            # `Op{prim_type=1}[attr=Bool(0)](...)`: the `(` was inside its attributes
+            m = _bracketed_op(rest) or m
         if not m:
             m = _PARAM_CALL_RE.match(rest)
             if m is not None and m.group("ref") is not None and "@" not in m.group("sw"):

@@ -19,6 +19,24 @@ _SPECIAL_RE = re.compile(r"[()\[\]{}\"',]")
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")", "]", "}"}
 _TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]\]?, \(([^)]*)\)")
+# 1.x names a tensor's dtype short: `Tensor(F32)`, and `<Ref[Tensor(F32)], (4)>` in a 1.11/2.0
+# block's header; SHORT_DTYPES spells them out as the later dumps print them.
+_SHORT_TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\((\w+)\)\]?, \(([^)]*)\)")
+SHORT_DTYPES = {
+    "F16": "Float16",
+    "F32": "Float32",
+    "F64": "Float64",
+    "BF16": "BFloat16",
+    "I8": "Int8",
+    "I16": "Int16",
+    "I32": "Int32",
+    "I64": "Int64",
+    "U8": "UInt8",
+    "U16": "UInt16",
+    "U32": "UInt32",
+    "U64": "UInt64",
+    "Bool": "Bool",
+}
 _SCALAR_RE = re.compile(r"([^\s,\[\]]+), NoShape$")
 _ELEM_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]")
 _TUPLE_SEP = "], TupleShape("
@@ -298,6 +316,11 @@ def _parse_type_uncached(text: str) -> List[TensorType]:
     m = _TENSOR_RE.match(text)
     if m:
         return [TensorType(dtype=m.group(1), shape=_shape(m.group(2)))]
+    m = _SHORT_TENSOR_RE.match(text)
+    if m:
+        return [
+            TensorType(dtype=SHORT_DTYPES.get(m.group(1), m.group(1)), shape=_shape(m.group(2)))
+        ]
     m = _SCALAR_RE.match(text)
     if m:
         return [TensorType(dtype=m.group(1), shape=())]
