@@ -37,6 +37,7 @@ WORDS = (
     N_("CANN not found; looked in: {}"),
     N_("CANN version from: {}"),
     N_("CANN versions side by side: {}"),
+    N_("NNAL/ATB: {}"),
     N_("install-info file"),
     N_("folder name"),
     N_("conda-meta"),

@@ -334,6 +334,11 @@ class DeviceStatus:
             side = [x for x in inst.get("cann_installs") or [] if isinstance(x, dict)]
             if len(side) > 1:
                 out.append(("CANN versions side by side: {}", _side_by_side_text(side), False))
+            atb = inst.get("atb")
+            if isinstance(atb, str) and atb:
+                where = inst.get("atb_home")
+                shown = f"{atb} ({where})" if isinstance(where, str) and where else atb
+                out.append(("NNAL/ATB: {}", shown, False))
         elif "looked" in inst:
             places: List[str] = []
             for x in inst.get("looked") or []:

@@ -7,16 +7,21 @@ path a real machine takes; ``tests/device/measure_install_layouts.py`` prints th
 judgement as numbers. Files the tests write that are not real artifacts say so.
 """
 
+import json
 import os
 import shutil
 
+import jsonschema
 import pytest
 
+from ascend_lab.model.device_status import SCHEMA_PATH, DeviceStatus
 from ascend_lab.parsers import versions
 from ascend_lab.probes import ascend_install as install
 from tests.device import layout_cases
 
 CASES = layout_cases.names()
+with open(SCHEMA_PATH, encoding="utf-8") as _f:
+    SCHEMA = json.load(_f)
 
 
 @pytest.fixture
@@ -48,8 +53,7 @@ def test_each_real_layout_reads_as_its_source_says(name, tmp_path, clean_env):
     wrong = {f: (w, g) for f, (w, g, ok) in result["fields"].items() if ok is not True}
     assert result["outcome"] == "right", (wrong, result["reasons"])
     # the status JSON of the reading validates (the install block carries the new fields)
-    block = info.to_dict()
-    assert block["cann_arch"] == case["expect"].get("arch", block["cann_arch"])
+    jsonschema.validate(DeviceStatus(install=info.to_dict()).to_dict(), SCHEMA)
 
 
 # -- the files' forms, one parser each ------------------------------------------------------
@@ -154,9 +158,15 @@ def test_atb_of_another_release_than_the_toolkit_is_flagged(tmp_path, clean_env)
 
 
 def test_atb_matching_the_toolkit_says_nothing(tmp_path, clean_env):
-    _machine_, info = _machine(tmp_path, "report-cann-9.1.0-x86_64-nnal-9.1.0")
+    machine, info = _machine(tmp_path, "report-cann-9.1.0-x86_64-nnal-9.1.0")
     assert info.atb == "9.1.0" and info.atb_matches is True
     assert not [m for c, m, f in info.problems if "NNAL" in m]
+    # the status names it, with the folder it was read from, and its JSON validates
+    status = DeviceStatus(install=info.to_dict())
+    lines = {t: v for t, v, _ in status.install_lines()}
+    atb_home = machine.at("/usr/local/Ascend/nnal/atb/latest")  # via ATB_HOME_PATH
+    assert lines["NNAL/ATB: {}"] == f"9.1.0 ({atb_home})"
+    jsonschema.validate(status.to_dict(), SCHEMA)
 
 
 def test_pre_release_atb_matches_its_release():
