@@ -116,8 +116,8 @@ class Machine:
                 name = entry.strip().rstrip("/")
                 if name not in (".", ".."):
                     os.makedirs(os.path.join(folder, name), exist_ok=True)
-            else:
-                path = os.path.join(folder, entry.strip())
+            else:  # ls -F marks executables with '*'
+                path = os.path.join(folder, entry.strip().rstrip("*"))
                 if not os.path.exists(path):
                     self.write(path, "")
 
