@@ -32,6 +32,10 @@ _LIBRARY = re.compile(
     r"error while loading shared libraries: ([A-Za-z0-9_.+-]{1,100}\.so[0-9.]{0,20})"
 )
 _PERMISSION = re.compile(r"(?i)permission denied")
+# Printed before a DCMI code when the device nodes could not be opened (a user outside the
+# HwHiAiUser group, a sandbox): "DrvMngGetConsoleLogLevel failed. (ret=4)"; a normal
+# failure prints "(g_conLogLevel=3)" there instead.
+_DRVMNG_ACCESS = re.compile(r"DrvMngGetConsoleLogLevel failed\.?\s{0,3}\(?ret\s{0,3}=\s{0,3}4\)")
 _NO_DEVICE_NODE = re.compile(
     r"/dev/davinci[a-z_]{0,20}\d{0,3}[^\n]{0,40}(?:No such file|not exist)"
 )
@@ -74,6 +78,9 @@ class SmiFailure:
     line: str
     code: str = ""
     library: str = ""
+    # "access" when the driver's manager printed "DrvMngGetConsoleLogLevel failed. (ret=4)"
+    # before the DCMI code: the user (or a sandbox) could not open the device nodes
+    detail: str = ""
 
 
 def failure_of(text: str) -> Optional[SmiFailure]:
@@ -88,7 +95,8 @@ def failure_of(text: str) -> Optional[SmiFailure]:
 
     m = _DCMI_RET.search(text)
     if m:
-        return SmiFailure("dcmi", line_at(m.start()), code=m.group(1))
+        detail = "access" if _DRVMNG_ACCESS.search(text) else ""
+        return SmiFailure("dcmi", line_at(m.start()), code=m.group(1), detail=detail)
     m = _LIBRARY.search(text)
     if m:
         return SmiFailure("library", line_at(m.start()), library=m.group(1))

@@ -43,6 +43,8 @@ def driver_fix() -> str:
 
 def explain_failure(failure: SmiFailure) -> Tuple[str, str]:
     """(cause, next step) of a recognised npu-smi failure, in English."""
+    if failure.kind == "dcmi" and failure.detail == "access":
+        return access_reason(failure.code), access_fix()
     if failure.kind == "dcmi":
         item = dcmi_codes().get(failure.code)
         if item:
@@ -59,6 +61,23 @@ def explain_failure(failure: SmiFailure) -> Tuple[str, str]:
 
 def dcmi_reason(code: str, name: str, meaning: str) -> str:
     return msg("DCMI error {} ({}): {}", code, name, meaning)
+
+
+def access_reason(code: str) -> str:
+    return msg(
+        "DCMI error {} after 'DrvMngGetConsoleLogLevel failed. (ret=4)': this user cannot open "
+        "the NPU's device nodes (not in the HwHiAiUser group, or a sandbox or container hides "
+        "/dev/davinci*)",
+        code,
+    )
+
+
+def access_fix() -> str:
+    return (
+        "Check `id` and `ls -l /dev/davinci*`: add the user to HwHiAiUser (`sudo usermod -aG "
+        "HwHiAiUser $USER`, then log in again), or run outside the sandbox; `sudo npu-smi info` "
+        "shows whether the NPU itself is fine"
+    )
 
 
 def unknown_dcmi_reason(code: str) -> str:

@@ -136,6 +136,8 @@ def _check_failure(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
         bad.append(f"kind: want {want['failure']!r}, got {failure.kind!r}")
     if want.get("code") and failure.code != want["code"]:
         bad.append(f"code: want {want['code']!r}, got {failure.code!r}")
+    if want.get("detail") and getattr(failure, "detail", "") != want["detail"]:
+        bad.append(f"detail: want {want['detail']!r}, got {getattr(failure, 'detail', '')!r}")
     reason, fix = _status_of_failure(text)
     if "cause:" not in reason or not fix:
         bad.append(f"status names no cause and next step: {reason!r}")
