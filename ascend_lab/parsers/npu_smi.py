@@ -601,10 +601,72 @@ def parse_list(text: str) -> NpuList:
     return out
 
 
+@dataclass
+class WatchSample:
+    """One line of ``npu-smi info watch``; ``values`` holds every column by its header name
+    (``"AI Core(%)"``, ``"Memory BW(%)"``...), ``None`` where the value is not a number."""
+
+    npu: int
+    chip: Optional[int] = None
+    power_w: Optional[float] = None
+    temp_c: Optional[float] = None
+    aicore_percent: Optional[float] = None
+    values: Dict[str, Optional[float]] = field(default_factory=dict)
+
+
+MAX_SAMPLES = 10000
+
+
+def _watch_columns(line: str) -> List[str]:
+    """``"NpuID(Idx)  ChipId(Idx) Pwr(W)  AI Core(%)"`` -> ``["NpuID(Idx)", "ChipId(Idx)",
+    "Pwr(W)", "AI Core(%)"]``: every column name ends with its unit in parentheses."""
+    names: List[str] = []
+    words: List[str] = []
+    for word in line.split():
+        words.append(word)
+        if word.endswith(")"):
+            names.append(" ".join(words))
+            words = []
+    return names
+
+
+def parse_watch(text: str) -> List[WatchSample]:
+    """``npu-smi info watch [-i N] [-s ...]``: a header of column names, then one line of
+    numbers per device and refresh. Lines with another number of values are skipped."""
+    out: List[WatchSample] = []
+    if not isinstance(text, str):
+        return out
+    names: List[str] = []
+    for line in text[:MAX_TEXT].splitlines()[:MAX_LINES]:
+        s = line.strip()
+        if "npuid" in s.lower() and "(" in s:
+            names = _watch_columns(s)
+            continue
+        words = s.split()
+        if not names or len(words) != len(names) or _int(words[0]) is None:
+            continue
+        values = {name: _float(word) for name, word in zip(names, words)}
+        key = {n.lower().split("(")[0].replace(" ", ""): n for n in names}
+        chip = values.get(key.get("chipid", ""))
+        out.append(
+            WatchSample(
+                npu=int(words[0]),
+                chip=int(chip) if chip is not None else None,
+                power_w=values.get(key.get("pwr", "")),
+                temp_c=values.get(key.get("temp", "")),
+                aicore_percent=values.get(key.get("aicore", "")),
+                values=values,
+            )
+        )
+        if len(out) >= MAX_SAMPLES:
+            break
+    return out
+
+
 def kind_of(text: str) -> str:
     """What an npu-smi text is: "info" (the chip table), "map" (``-m``), "list" (``-l``),
-    "values" (``-t TYPE``: ``Key : Value`` lines), "failure" (a failure npu-smi printed
-    instead), or "unknown"."""
+    "watch" (``info watch``), "values" (``-t TYPE``: ``Key : Value`` lines), "failure" (a
+    failure npu-smi printed instead), or "unknown"."""
     if not isinstance(text, str):
         return "unknown"
     if parse_info(text).has_table:
@@ -613,6 +675,8 @@ def kind_of(text: str) -> str:
         return "map"
     if parse_list(text).total is not None:
         return "list"
+    if parse_watch(text):
+        return "watch"
     if failure_of(text) is not None:
         return "failure"
     if parse_key_values(text):

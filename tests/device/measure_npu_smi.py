@@ -11,6 +11,8 @@ half was measured. What is checked, per kind:
 - ``map`` (``npu-smi info -m``): the compute chips (NPU, chip, logic id), their names, and
   how many other rows (the Mcu) there are;
 - ``list`` (``npu-smi info -l``): the total count and each NPU's chip count;
+- ``watch`` (``npu-smi info watch``): the number of samples, the first's and the last's
+  NPU, chip, power, temperature and AI Core use;
 - ``keyvalue`` (``npu-smi info -t ...``): the listed keys and values;
 - ``failure``: the failure kind and DCMI code, and that the status names a cause and a next
   step for it.
@@ -98,6 +100,22 @@ def _check_list(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
     return ("wrong" if bad else "right"), bad
 
 
+def _check_watch(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
+    from ascend_lab.parsers import npu_smi
+
+    parse = getattr(npu_smi, "parse_watch", None)
+    samples = parse(text) if parse is not None else []
+    if not samples:
+        return "unread", ["no watch samples read"]
+
+    def row(s: Any) -> List[Any]:
+        return [s.npu, s.chip, s.power_w, s.temp_c, s.aicore_percent]
+
+    got = {"samples": len(samples), "first": row(samples[0]), "last": row(samples[-1])}
+    bad = [f"{k}: want {want[k]!r}, got {got[k]!r}" for k in want if got.get(k) != want[k]]
+    return ("wrong" if bad else "right"), bad
+
+
 def _check_keyvalue(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
     from ascend_lab.parsers import npu_smi
 
@@ -148,6 +166,7 @@ CHECKS = {
     "info": _check_info,
     "map": _check_map,
     "list": _check_list,
+    "watch": _check_watch,
     "keyvalue": _check_keyvalue,
     "failure": _check_failure,
 }

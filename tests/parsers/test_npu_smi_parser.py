@@ -226,7 +226,9 @@ def test_fuzz_shuffled_fixture_lines_never_raise(lines):
     info = npu_smi.parse_info(text)
     assert all(isinstance(r.npu, int) for r in npu_smi.parse_map(text))
     assert all(isinstance(n, int) for n, _ in npu_smi.parse_list(text).npus)
-    assert npu_smi.kind_of(text) in ("info", "map", "list", "failure", "values", "unknown")
+    assert all(isinstance(w.npu, int) for w in npu_smi.parse_watch(text))
+    kinds = ("info", "map", "list", "watch", "failure", "values", "unknown")
+    assert npu_smi.kind_of(text) in kinds
     for p in info.processes:
         assert isinstance(p.pid, int)
     for c in info.chips:
