@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from ascend_lab.parsers.ir.analyze_fail import failure_point
-from ascend_lab.parsers.ir.ir_text import parse_ir_text, unread_lines
+from ascend_lab.parsers.ir.ir_paste import PARTIAL_ATTR
+from ascend_lab.parsers.ir.ir_text import NOTES_ATTR, parse_ir_text, unread_lines
 from tests.parsers.measure_ir_real import REAL, cases, measure, source_file
 
 ALL = cases(batch=2)
@@ -149,3 +150,53 @@ def test_the_1_0_dat_names_the_source_after_two_spaces():
     g = parse_ir_text(text, "analyze_fail.dat")
     stop = failure_point(g).stop
     assert (stop.node_id, stop.source, stop.code) == ("%1", "/a/conv.py:261", "y = self.neg(x)")
+
+
+def test_a_parameter_listed_twice_an_op_with_attribute_groups_and_a_1_2_return():
+    text = (
+        "# IR entry: @g\n"
+        "subgraph @g parent: [subgraph @f](%para0_fn, %para0_fn) {\n"
+        "  %0(o) = HyperMapPy_hyper_map[_ones_like]{fn_leaf: M{(Tensor), (Number)}}(%para0_fn)\n"
+        "  return(%0)\n"
+        "}\n"
+    )
+    g = parse_ir_text(text)
+    assert [n.id for n in g.nodes if n.kind == "input"] == ["%para0_fn"]
+    assert [(n.op, n.inputs) for n in g.nodes if n.kind == "op"] == [
+        ("HyperMapPy_hyper_map", ["%para0_fn"]),
+        ("Return", ["%0"]),
+    ]
+    assert not unread_lines(g) and "lists %para0_fn twice" in g.attrs[NOTES_ATTR]
+
+
+def test_the_1_x_entry_header_and_its_x_joined_types_are_read():
+    text = (
+        "#IR entry      : @w.21\n#attrs         :\n#Total params  : 1\n\n"
+        "%para1_x : <Tensor[Float32]x(2, 3)>\n\n#Total subgraph : 1\n\n"
+        "subgraph attr:\nUndeterminate : 0\n"
+        "subgraph @w.21(%para2_x) {\n"
+        "  %0(a) = Neg(%para2_x) {instance name: neg} primitive_attrs: {output_names: [output]}\n"
+        "      : (<Tensor[Float32]x(2, 3)>) -> (<Tensor[Float32]x(2, 3)>)\n"
+        "      # In file train.py(34)/        a = self.neg(x)/\n"
+        "  return(%0)\n}\n"
+    )
+    g = parse_ir_text(text)
+    assert g.name == "w.21" and PARTIAL_ATTR not in g.attrs and not unread_lines(g)
+    neg = g.node("%0")
+    assert (neg.op, neg.outputs[0].dtype, neg.outputs[0].shape) == ("Neg", "Float32", (2, 3))
+
+
+def test_a_dump_pasted_with_every_line_indented_is_read_as_the_dump():
+    dump = (
+        "# Params:\n%para1_x: <Tensor[Float32], ()>\n\n"
+        "subgraph @f() {\n"
+        "%0(a) = PrimFunc_Neg(%para1_x)\n"
+        "    : (<Tensor[Float32], ()>) -> (<Tensor[Float32], ()>)\n"
+        "Return(%0)\n"
+        "    : (<Tensor[Float32], ()>)\n"
+        "}\n"
+    )
+    g = parse_ir_text("\n".join("    " + line if line else "" for line in dump.split("\n")))
+    assert [n.op for n in g.nodes if n.kind == "op"] == ["Neg", "Return"]
+    assert g.node("%0").outputs[0].dtype == "Float32" and not unread_lines(g)
+    assert "every line indented 4 spaces" in g.attrs[PARTIAL_ATTR]

@@ -104,6 +104,24 @@ def _rename_repeated_graphs(lines: List[str]) -> Tuple[List[str], int]:
     return lines, renamed
 
 
+_DUMP_STARTS = ("subgraph @", "# IR entry", "# Params:", "funcgraph fg_", "# [No.")
+
+
+def _dedent_dump(lines: List[str], notes: List[str]) -> List[str]:
+    """A dump pasted with every line indented (a page's list item, a quote): the common
+    indent removed when a dump's own column-0 line (``subgraph @``, ``# Params:``,
+    ``funcgraph fg_``) is under it; the lines unchanged otherwise (node lines alone keep
+    their indent)."""
+    text_lines = [line for line in lines if line.strip()]
+    if not text_lines:
+        return lines
+    depth = min(len(line) - len(line.lstrip(" ")) for line in text_lines)
+    if depth == 0 or not any(line[depth:].startswith(_DUMP_STARTS) for line in text_lines):
+        return lines
+    notes.append(f"every line indented {depth} spaces: the indent removed")
+    return [line[depth:] for line in lines]
+
+
 def _strip_marks(lines: List[str], notes: List[str]) -> List[str]:
     """The lines without ``vi`` numbers and ``...`` elision lines; a note for each kind."""
     lines, numbered = _strip_line_numbers(lines)
@@ -120,6 +138,7 @@ def strip_paste_marks(text: str) -> Tuple[str, List[str]]:
     a paste of any IR form may carry), and what was removed."""
     notes: List[str] = []
     lines = _strip_marks(text.replace("\r\n", "\n").split("\n"), notes)
+    lines = _dedent_dump(lines, notes)
     return "\n".join(lines), notes
 
 
@@ -128,6 +147,7 @@ def clean_pasted_ir(text: str) -> Tuple[str, List[str]]:
     of change made (empty when nothing was changed)."""
     notes: List[str] = []
     lines = _strip_marks(text.replace("\r\n", "\n").split("\n"), notes)
+    lines = _dedent_dump(lines, notes)
     lines, joined = _join_wrapped(lines)
     if joined:
         notes.append(f"{joined} wrapped lines joined")

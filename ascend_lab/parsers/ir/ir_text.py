@@ -135,6 +135,7 @@ _UNREAD_MAX = 1000
 _UNREAD_TEXT_MAX = 300
 
 _ENTRY_PREFIX = "# IR entry: @"
+_OLD_ENTRY_RE = re.compile(r"^#IR entry +: @", re.M)
 _SOURCE_CACHE_MAX = 100_000
 _COUNT_RE = re.compile(r"Total number of (nodes|cnodes): (\d+)")
 _TOTAL_RE = re.compile(r"# Total (subgraphs|params): (\d+)")
@@ -147,7 +148,9 @@ _PARAM_RE = re.compile(r"(%para\d+_[^:\s]*|%[^:\s]+): ?(.*)$")
 _PARAM_TYPED_RE = re.compile(r"(%para\d+_.*?): (<.*)$")
 _ODD_NAME_RE = re.compile(r"[\s()\[\]{}\"',]")
 _SUBGRAPH_PREFIX = "subgraph @"
-_PRIM_RETURN = "  Primitive::Return{"  # 1.11-2.0: `  Primitive::Return{prim_type=1}(%2)`
+# A block's return line: `  Return(%2)`; 1.11-2.0 `  Primitive::Return{prim_type=1}(%2)`;
+# 1.2 `  return(%1)`.
+_RETURNS = ("  Return(", "  Primitive::Return{", "  return(")
 _PARENT_PREFIX = " parent: [subgraph @"
 _SPACE_RE = re.compile(r"\s")
 _NODE_RE = re.compile(r"  (%[^\s(=]+)(?:\(([^)]*)\))? = (.*)$")
@@ -255,19 +258,29 @@ def _multiline_header(lines: List[str], idx: int) -> Optional[Tuple[str, str, Li
     return None
 
 
-def _block_shift(lines: List[str], start: int) -> str:
-    """The indent a block's node lines have beyond the two spaces MindSpore prints (a block
-    pasted deeper into a page: ``    %0(x) = ...``), read off its first line that is not
-    blank or a comment; ""."""
+def _shifted(line: str, shift: int) -> str:
+    """``line`` of a block printed ``shift`` spaces deeper (or, below 0, shallower) than
+    MindSpore prints it, at MindSpore's indent; a block's ``}`` stays as it is."""
+    if shift > 0 and line.startswith(" " * shift):
+        return line[shift:]
+    if shift < 0 and line and line != "}":
+        return " " * -shift + line
+    return line
+
+
+def _block_shift(lines: List[str], start: int) -> int:
+    """How much deeper than the two spaces MindSpore prints a block's node lines are (a
+    block pasted deeper into a page: ``    %0(x) = ...``; flush left, -2, when a paste lost
+    its indent), read off its first line that is not blank or a comment; 0."""
     for line in lines[start : start + 8]:
         body = line.lstrip(" ")
         if not body or body.startswith("#"):  # a blank line, a comment or a mark
             continue
         depth = len(line) - len(body)
-        if depth > 2 and (body.startswith("%") or body.startswith("Return(")):
-            return " " * (depth - 2)
-        return ""
-    return ""
+        if depth != 2 and (body.startswith("%") or body.startswith("Return(")):
+            return depth - 2
+        return 0
+    return 0
 
 
 def source_code(comment: str, start: int = 0) -> str:
@@ -353,19 +366,30 @@ class _OpMatch:
 
 
 def _bracketed_op(rest: str) -> Optional[_OpMatch]:
-    """``Name[...](`` at the start of ``rest`` (brackets matched, quotes kept), or None."""
-    bracket = rest.find("[")
-    if bracket <= 0 or any(c in rest[:bracket] for c in " (%@"):
+    """``Name[...](`` at the start of ``rest``, or ``Name[...]{...}(`` / ``Name{...}(``
+    (attribute groups, each matched with its nesting and quotes, then the arguments); None
+    if not one. Each character is looked at once."""
+    starts = [i for i in (rest.find("["), rest.find("{")) if i > 0]
+    if not starts:
         return None
-    close = _match_close(rest, bracket)
-    if close < 0 or not rest.startswith("(", close):
+    name_end = min(starts)
+    if any(c in rest[:name_end] for c in " (%@"):
         return None
-    return _OpMatch(rest[:bracket], close + 1)
+    at = name_end
+    while rest.startswith("[", at) or rest.startswith("{", at):
+        at = _match_close(rest, at)
+        if at < 0:
+            return None
+    if not rest.startswith("(", at):
+        return None
+    return _OpMatch(rest[:name_end], at + 1)
 
 
 def _strip_prim(op: str) -> str:
     """The operator's name: ``PrimFunc_Add`` -> ``Add``; as 1.x-2.0 print it,
     ``DoSignaturePrimitive::S-Prim-MatMul{prim_type=1}`` -> ``MatMul``."""
+    if op == "return":  # 1.2 prints `  return(%1)`
+        return "Return"
     if "::" in op:
         op = op.rpartition("::")[2].split("{", 1)[0] or op
         for prefix in ("S-Prim-", "S_Prim_"):
@@ -587,7 +611,7 @@ class _IRParser:
         mark: Optional[int] = None  # a `#------------------------> N` line before a node
         marks: List[Tuple[int, str, str]] = []  # (N, graph, node id) of each marked node
         marked: Optional[Node] = None  # the last marked node (its source code is kept)
-        shift = ""  # indent the block's lines have beyond the usual two spaces
+        shift = 0  # indent the block's lines have beyond the usual two spaces (or below)
 
         for idx, line in enumerate(lines):
             if idx < skip_to:
@@ -626,8 +650,8 @@ class _IRParser:
                     skip_to = self._skip_to
                 continue
             # Inside `subgraph @name(...) { ... }`.
-            if shift and line.startswith(shift):  # a block printed deeper (docs' pages)
-                line = line[len(shift) :]
+            if shift:  # a block printed deeper (docs' pages) or flush left (a paste)
+                line = _shifted(line, shift)
             if line.startswith("      "):
                 if node is None:
                     if not dropping:  # the lines of a node that was not read go with it
@@ -650,9 +674,10 @@ class _IRParser:
                     self._continuation(node, line, stripped, node is marked)
                 continue
             if line.startswith("  %"):
-                if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
+                if idx + 1 < len(lines) and value_line_follows(_shifted(lines[idx + 1], shift)):
                     # a tensor constant printed over the lines below (numpy's layout)
                     line, skip_to = join_value_lines(lines, idx, max_line)
+                    line = _shifted(line, shift)
                 m = node_re(line)
                 node = (
                     self._read_node(graph, m.group(1), m.group(2), m.group(3), line)
@@ -665,8 +690,8 @@ class _IRParser:
                     mark = None
                 type_lines = 0
                 continue
-            if line.startswith("  Return(") or line.startswith(_PRIM_RETURN):
-                node, skip_to = self._return_line(graph, lines, idx, line, skip_to)
+            if line.startswith(_RETURNS):
+                node, skip_to = self._return_line(graph, lines, idx, line, skip_to, shift)
                 dropping = True
                 if node is not None and mark is not None:
                     marked = self._mark(node, graph, mark, marks)
@@ -702,12 +727,14 @@ class _IRParser:
         return None
 
     def _return_line(
-        self, graph: Graph, lines: List[str], idx: int, line: str, skip_to: int
+        self, graph: Graph, lines: List[str], idx: int, line: str, skip_to: int, shift: int
     ) -> Tuple[Optional[Node], int]:
         """``  Return(...)``: its node (None when not read), and the line to read next from
-        (past a tensor constant printed over the lines below it, which is joined in)."""
-        if idx + 1 < len(lines) and value_line_follows(lines[idx + 1]):
+        (past a tensor constant printed over the lines below it, which is joined in).
+        ``shift``: the block's extra indent (see :func:`_block_shift`)."""
+        if idx + 1 < len(lines) and value_line_follows(_shifted(lines[idx + 1], shift)):
             line, skip_to = join_value_lines(lines, idx, self.max_line)
+            line = _shifted(line, shift)
         return self._read_node(graph, "return", None, line[2:], line), skip_to
 
     def _continuation(self, node: Node, line: str, stripped: str, is_marked: bool) -> None:
@@ -942,7 +969,10 @@ class _IRParser:
         header_ids: Set[str] = set()
         param_types = self._pending_param_types
         for i, pid in enumerate(split_top(header[1])):
-            if not pid.startswith("%") or pid in header_ids:
+            if pid in header_ids:  # MindSpore 2.3 prints `(%para0_f, %para0_f)`: one node
+                self._notes.append(f"@{name} lists {pid} twice: drawn once")
+                continue
+            if not pid.startswith("%"):
                 self._skip("subgraph parameter not read", pid)
                 continue
             header_ids.add(pid)
@@ -1111,7 +1141,8 @@ class _IRParser:
         for stand_in, real in self._odd_ids.items():
             rest = rest.replace(real, stand_in)
         m = callee_re(rest)
-        if m is not None and "[" in (m.group("prim") or ""):
+        prim = m.group("prim") if m is not None else None
+        if prim is not None and ("[" in prim or "{" in prim):
             # `Op{prim_type=1}[attr=Bool(0)](...)`: the `(` was inside its attributes
             m = _bracketed_op(rest) or m
         if not m:
@@ -1291,6 +1322,8 @@ def parse_ir_text(text: str, path: Optional[str] = None, memo: Optional[BlockMem
     if not isinstance(text, str):
         raise TypeError("parse_ir_text() takes the text of an .ir file (str)")
     notes: List[str] = []
+    if "#IR entry " in text:  # 1.0-1.10: `#IR entry      : @name`, read as the later header
+        text = _OLD_ENTRY_RE.sub(_ENTRY_PREFIX, text, count=1)
     if not has_entry_header(text):
         from ascend_lab.parsers.ir.ir_dat import looks_like_dat, parse_dat_text
 

@@ -22,6 +22,8 @@ _TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]\]?, \(([^)]*)\)")
 # 1.x names a tensor's dtype short: `Tensor(F32)`, and `<Ref[Tensor(F32)], (4)>` in a 1.11/2.0
 # block's header; SHORT_DTYPES spells them out as the later dumps print them.
 _SHORT_TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\((\w+)\)\]?, \(([^)]*)\)")
+# 1.1-1.10 join the dtype and the shape with an `x`: `Tensor[Float32]x(2, 3)`.
+_X_TENSOR_RE = re.compile(r"(?:Ref\[)?Tensor\[([^\]]+)\]\]?x\(([^)]*)\)$")
 SHORT_DTYPES = {
     "F16": "Float16",
     "F32": "Float32",
@@ -316,7 +318,7 @@ def _parse_type_uncached(text: str) -> List[TensorType]:
     m = _TENSOR_RE.match(text)
     if m:
         return [TensorType(dtype=m.group(1), shape=_shape(m.group(2)))]
-    m = _SHORT_TENSOR_RE.match(text)
+    m = _SHORT_TENSOR_RE.match(text) or _X_TENSOR_RE.match(text)
     if m:
         return [
             TensorType(dtype=SHORT_DTYPES.get(m.group(1), m.group(1)), shape=_shape(m.group(2)))
