@@ -136,7 +136,7 @@ def run_capped(
         )
     text = out.decode("utf-8", errors="replace")
     if proc.returncode != 0:
-        first = _first_line(err.decode("utf-8", errors="replace")) or _first_line(text)
+        first = first_line(err.decode("utf-8", errors="replace")) or first_line(text)
         reason = msg("{} exited with code {}", label, proc.returncode)
         if first:
             reason = msg("{}: {}", reason, first)
@@ -186,7 +186,8 @@ def _read_capped(
     )
 
 
-def _first_line(text: str) -> str:
+def first_line(text: str) -> str:
+    """The first line of ``text`` that is not blank, stripped, at most 200 characters."""
     for line in text.splitlines():
         line = line.strip()
         if line:

@@ -62,6 +62,9 @@ def _read_table(stdout: str) -> SmiReading:
         smi.reason, smi.failed = "npu-smi printed nothing", True
     elif not parsed.has_table:
         smi.reason, smi.failed = "npu-smi printed no NPU table (unrecognised output)", True
+        first = npu_smi_runner.first_line(stdout)
+        if first:  # what it printed instead, so the reason says more than "unrecognised"
+            smi.reason = msg("{}: {}", smi.reason, first)
     elif not parsed.chips:
         smi.reason, smi.failed = "npu-smi found no NPU chips", True
     return smi

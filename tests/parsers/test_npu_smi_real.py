@@ -146,3 +146,16 @@ def test_every_failure_kind_has_a_cause_and_a_next_step():
     ):
         cause, step = smi_failure.explain_failure(failure)
         assert cause and step, failure
+
+
+def test_an_unrecognised_printout_shows_its_first_line_in_the_status():
+    from ascend_lab.probes import npu_smi_runner, smi_reading
+
+    text = _read("watch_x8_npu_util_npu_smi_reference.txt")  # not what `npu-smi info` prints
+
+    def run(exe, argv, timeout):
+        return npu_smi_runner.RunResult(ok=True, stdout=text)
+
+    smi = smi_reading.read_npu_smi("/usr/local/sbin/npu-smi", True, run, 5.0)
+    assert smi.failed and smi.reason.startswith("npu-smi printed no NPU table")
+    assert "NpuID(Idx)  Pwr(W)" in smi.reason
