@@ -364,17 +364,7 @@ class _TableReader:
         if _is_process_header(cells) and self.info.has_table:
             self.end_block()
             self.section = "processes"
-            low = [c.lower() for c in cells]
-            self.proc_cols = {
-                key: i
-                for i, c in enumerate(low)
-                for key, needle in (
-                    ("pid", "process id"),
-                    ("name", "process name"),
-                    ("mem", "memory"),
-                )
-                if needle in c
-            }
+            self.proc_cols = _process_columns(cells)
             return True
         return False
 
@@ -503,23 +493,52 @@ def _chip_from_rows(
     )
 
 
+def _process_columns(cells: List[str]) -> Dict[str, int]:
+    """Where the process header puts each column: ``pid`` ("Process id"), ``name``,
+    ``mem`` ("Process memory(MB)"), ``cells`` (how many). 26.x adds "Process id in
+    container" after the memory: a column that is not the process id, nor the last one."""
+    cols = {"cells": len(cells)}
+    for i, cell in enumerate(cells):
+        c = cell.lower()
+        if "container" in c:
+            key = "container_pid"
+        elif "process id" in c:
+            key = "pid"
+        elif "process name" in c:
+            key = "name"
+        elif "memory" in c:
+            key = "mem"
+        else:
+            continue
+        cols.setdefault(key, i)
+    return cols
+
+
 def _process_from_cells(
     cells: List[str], cols: Optional[Dict[str, int]] = None
 ) -> Optional[Process]:
     """A process row, its cells named by the process header (``NPU Chip | Process id |
-    Process name | Process memory(MB)``); a name that holds ``|`` keeps it."""
+    Process name | Process memory(MB) [| Process id in container]``). A name that holds
+    ``|`` spans the extra cells; without a header the old layout is assumed."""
+    cols = cols or {"pid": 1, "name": 2, "mem": 3, "cells": 4}
     if len(cells) < 3:
         return None
     head = cells[0].split()
     if len(head) < 2:
         return None
-    at = (cols or {}).get("pid", 1)
-    npu, chip = _int(head[0]), _int(head[1])
-    pid = _int(cells[at]) if at < len(cells) else None
+    extra = max(0, len(cells) - cols.get("cells", len(cells)))  # "|" inside the name
+
+    def at(key: str, default: int) -> Optional[str]:
+        i = cols.get(key, default)
+        i = i + extra if i > cols.get("name", 2) else i
+        return cells[i] if 0 <= i < len(cells) else None
+
+    npu, chip, pid = _int(head[0]), _int(head[1]), _int(at("pid", 1))
     if npu is None or chip is None or pid is None:
         return None
-    name = " | ".join(cells[2:-1]) if len(cells) > 3 else ""
-    memory = _int(cells[-1]) if len(cells) > 3 else _int(cells[2])
+    first = cols.get("name", 2)
+    name = " | ".join(cells[first : first + extra + 1]) if first < len(cells) else ""
+    memory = _int(at("mem", len(cells) - 1))
     return Process(npu=npu, chip=chip, pid=pid, name=name.strip(), memory_mb=memory)
 
 

@@ -58,6 +58,7 @@ def _check_info(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
         "hbm": [_pair(c.hbm_used_mb, c.hbm_total_mb) for c in parsed.chips],
         "memory": [_pair(c.memory_used_mb, c.memory_total_mb) for c in parsed.chips],
         "processes": [p.pid for p in parsed.processes],
+        "process_memory": [p.memory_mb for p in parsed.processes],
         "npu_smi_version": parsed.npu_smi_version,
         "driver_version": parsed.driver_version,
     }

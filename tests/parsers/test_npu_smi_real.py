@@ -159,3 +159,12 @@ def test_an_unrecognised_printout_shows_its_first_line_in_the_status():
     smi = smi_reading.read_npu_smi("/usr/local/sbin/npu-smi", True, run, 5.0)
     assert smi.failed and smi.reason.startswith("npu-smi printed no NPU table")
     assert "NpuID(Idx)  Pwr(W)" in smi.reason
+
+
+def test_the_26_process_table_is_read_by_its_header():
+    text = _read("info_910b2_procs_container_pid_26.0.rc1_bench_test.txt")
+    (p,) = npu_smi.parse_info(text).processes
+    assert (p.npu, p.chip, p.pid, p.name, p.memory_mb) == (0, 0, 1504884, "", 35358)
+    named = text.replace("| 1504884       |                    |", "| 1504884       | run|job |")
+    (p,) = npu_smi.parse_info(named).processes
+    assert (p.pid, p.name, p.memory_mb) == (1504884, "run | job", 35358)
