@@ -300,6 +300,24 @@ def _table_lines(text: str) -> List[str]:
     return out
 
 
+_HEALTH_WORD = re.compile(r"^[A-Za-z0-9]{1,12}$")
+
+
+def _looks_like_npu_row(cells: List[str]) -> bool:
+    """An NPU row seen before any header: ``| 0  310B4 | Alarm | 0.0  64  15 / 15 |``
+    (an NPU id and a name, a one-word health, a cell of numbers)."""
+    if len(cells) < 3:
+        return False
+    head = cells[0].split()
+    return (
+        len(head) == 2
+        and _int(head[0]) is not None
+        and _int(head[1]) is None
+        and bool(_HEALTH_WORD.match(cells[1].strip()))
+        and _float(cells[2].split()[0] if cells[2].split() else None) is not None
+    )
+
+
 def _is_bus_like(cell: str) -> bool:
     c = cell.strip()
     return c in _MISSING or ":" in c
@@ -438,11 +456,16 @@ def parse_info(text: str) -> NpuSmiInfo:
                 continue
         if reader.header(cells) or reader.section == "done":
             continue
-        if reader.section == "chips":
+        if reader.section == "" and _looks_like_npu_row(cells):
+            reader.section = "implicit"  # rows pasted without the header: npu-smi's order
+        if reader.section in ("chips", "implicit"):
             reader.chip_row(cells, line)
         elif reader.section == "processes":
             reader.process_row(cells, line)
     reader.end_block()
+    if reader.section == "implicit" and info.chips:
+        info.has_table = True
+        info.add_problem("no header row: the columns are read in npu-smi's usual order")
     if reader.more_chips:
         info.add_problem(f"{reader.more_chips} more chips not read (the first {MAX_CHIPS} are)")
     return info
@@ -704,20 +727,34 @@ def kind_of(text: str) -> str:
 
 
 def parse_key_values(text: str) -> Dict[str, str]:
-    """Parse ``Key : Value`` lines (``npu-smi info -t board|usages|health``).
+    """Parse ``Key : Value`` lines (``npu-smi info -t board|usages|health|memory|...``).
 
     Keys keep npu-smi's spelling (``"HBM Capacity(MB)"``); blank and odd lines are skipped.
+    A line indented to the previous value (``-t health``'s long ``Error Information``) or
+    without a colon under a value continues that value.
     """
     out: Dict[str, str] = {}
     if not isinstance(text, str):
         return out
-    for raw in text.splitlines():
+    last: Optional[str] = None
+    value_col = 0
+    for raw in text[:MAX_TEXT].splitlines()[:MAX_LINES]:
+        if not raw.strip():
+            last = None
+            continue
+        indent = len(raw) - len(raw.lstrip())
         key, sep, value = raw.partition(":")
+        if last is not None and indent > 0 and (not sep or indent >= value_col - 1):
+            out[last] = (out[last] + " " + raw.strip()).strip()
+            continue
         if not sep:
+            last = None
             continue
         key = key.strip()
         if key:
             out[key] = value.strip()
+            last = key
+            value_col = len(raw) - len(value.lstrip()) if value.strip() else len(raw)
     return out
 
 

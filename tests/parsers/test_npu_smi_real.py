@@ -168,3 +168,17 @@ def test_the_26_process_table_is_read_by_its_header():
     named = text.replace("| 1504884       |                    |", "| 1504884       | run|job |")
     (p,) = npu_smi.parse_info(named).processes
     assert (p.pid, p.name, p.memory_mb) == (1504884, "run | job", 35358)
+
+
+def test_rows_without_a_header_are_read_only_as_a_pair():
+    rows = _read("info_310b4_rows_only_alarm_report.txt")
+    info = npu_smi.parse_info(rows)
+    assert info.has_table and [(c.name, c.health, c.memory_used_mb) for c in info.chips] == [
+        ("310B4", "Alarm", 6680)
+    ]
+    assert info.problems == ["no header row: the columns are read in npu-smi's usual order"]
+    # a markdown table in prose is not a chip table: no chip row follows its rows
+    prose = "| 1 Ascend | Yes | 3 |\n| 2 Other | No | 4 |\n"
+    info = npu_smi.parse_info(prose)
+    assert (info.has_table, info.chips, info.problems) == (False, [], [])
+    assert npu_smi.kind_of(prose) != "info"
