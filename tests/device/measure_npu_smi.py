@@ -54,6 +54,7 @@ def _check_info(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
     got = {
         "chips": [[c.npu, c.chip] for c in parsed.chips],
         "names": [c.name for c in parsed.chips],
+        "devices": [c.device for c in parsed.chips],
         "health": [c.health for c in parsed.chips],
         "hbm": [_pair(c.hbm_used_mb, c.hbm_total_mb) for c in parsed.chips],
         "memory": [_pair(c.memory_used_mb, c.memory_total_mb) for c in parsed.chips],
