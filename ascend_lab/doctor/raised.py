@@ -191,6 +191,34 @@ COMPONENTS = {
             _REPRO,
         ),
         _c(
+            "vllm",
+            N_("vLLM or vllm-ascend (the serving engine and its Ascend plugin)"),
+            N_("loads the model, plans the KV cache and runs the NPU kernels through torch_npu"),
+            N_(
+                "Check that vllm, vllm-ascend, torch_npu and CANN are the versions one "
+                "vllm-ascend release names"
+            ),
+            _REPRO,
+        ),
+        _c(
+            "mindformers",
+            N_("MindSpore Transformers (mindformers)"),
+            N_("builds the model, its parallel configuration and training loop from a YAML file"),
+            N_(
+                "Check the YAML configuration against the model's documented one, and that "
+                "mindformers and MindSpore are a supported pair"
+            ),
+        ),
+        _c(
+            "mindspeed",
+            N_("MindSpeed (Megatron on Ascend)"),
+            N_("patches Megatron-LM to train on the NPU through torch_npu"),
+            N_(
+                "Check that MindSpeed, Megatron-LM, torch_npu and CANN are the versions one "
+                "MindSpeed release names"
+            ),
+        ),
+        _c(
             "user",
             N_("your own code"),
             N_("the code the traceback's last frame belongs to"),
@@ -236,6 +264,11 @@ _MODULES = (
     ("mindspore.nn", "ms-nn"),
     ("mindspore", "ms-other"),
     ("torch_npu", "torch_npu"),
+    ("vllm_ascend", "vllm"),
+    ("vllm", "vllm"),
+    ("mindformers", "mindformers"),
+    ("mindspeed", "mindspeed"),
+    ("mindspeed_llm", "mindspeed"),
     ("tbe", "cann"),
     ("te_fusion", "cann"),
 )
@@ -315,6 +348,7 @@ _KNOWN_PACKAGES = (
     "mindformers",
     "mindnlp",
     "mindspeed",
+    "mindspeed_llm",
     "tbe",
     "te_fusion",
 )

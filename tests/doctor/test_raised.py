@@ -97,3 +97,28 @@ def test_long_and_hostile_lines_cost_their_size():
     hostile += "A." * 200_000 + "Error\n" + "ccsrc/" + "x/" * 100_000 + "\n"
     r = read_raised(hostile)
     assert r is None or r.component in COMPONENTS
+
+
+@pytest.mark.parametrize(
+    "path, component",
+    [
+        ("/usr/local/lib/python3.10/site-packages/vllm_ascend/worker/model_runner_v1.py", "vllm"),
+        ("/opt/conda/lib/python3.9/site-packages/mindformers/trainer/base.py", "mindformers"),
+        ("/home/u/MindSpeed-LLM/mindspeed_llm/training/training.py", "mindspeed"),
+        ("/root/mindspore/mindspore/dataset/engine/iterators.py", "ms-dataset"),
+        ("/usr/lib/python3/dist-packages/numpy/core/numeric.py", "library"),
+    ],
+)
+def test_the_innermost_library_frame_names_the_part(path, component):
+    # a frame as Python prints it, under the user's own frame
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 7, in <module>\n'
+        "    main()\n"
+        f'  File "{path}", line 120, in run\n'
+        "    raise ValueError(msg)\n"
+        "ValueError: bad value\n"
+    )
+    r = read_raised(text)
+    assert r is not None and r.component == component
+    assert r.user_frame is not None and (r.user_frame.path, r.user_frame.line) == ("train.py", 7)
