@@ -65,8 +65,11 @@ def test_prose_and_empty_text_show_nothing():
 
 
 def test_a_finding_only_when_nothing_else_names_it():
-    # the real argument-check traceback, its last line made an error nobody has a rule for
+    # the real argument-check traceback, its raise line and last line made an error nobody has
+    # a rule for (the frame's source line is evidence too: rules read the check that raised)
     lines = _read("mindocr_630_export_illegal_file_name.txt").splitlines()
+    assert "raise ValueError(" in lines[-2]
+    lines[-2] = '    raise ValueError(f"The {name!r} is frobnicated beyond {n} quuxes.")'
     text = "\n".join(lines[:-1] + ["ValueError: The 'zq' is frobnicated beyond 7 quuxes."])
     diag = diagnose_text(text)
     assert [f.rank for f in diag.findings] == ["raised"]
