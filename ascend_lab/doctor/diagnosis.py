@@ -429,7 +429,14 @@ def order_findings(findings: Sequence[Finding]) -> List[Finding]:
     signature names the failure, the follow-on lines name none. Measured on composites of
     the dev texts with such lines before and after them (tests/doctor/test_composites.py).
     """
-    return sorted(findings, key=tier)  # stable: the order within a tier is kept
+    return sorted(findings, key=_order_key)  # stable: the order within a tier is kept
+
+
+def _order_key(f: Finding) -> Tuple[int, int]:
+    # Among known codes, a CANN message code (EL0002 'The device ID is invalid') says why the
+    # call failed; the API's return code (507033 'device setup error') only that it did.
+    t = tier(f)
+    return t, int(t == 1 and f.code is not None and f.code.kind != "cann")
 
 
 def add_memory_numbers(findings: Sequence[Finding], text: str) -> None:
