@@ -55,6 +55,10 @@ def load_manifest():
 
 def load_fresh():
     """The fresh batch's cases, each ``file`` made absolute (read_case then reads it as is)."""
+    if not os.path.isfile(os.path.join(FRESH, "manifest.json")):
+        sys.exit(
+            f"no fresh batch: {FRESH}/manifest.json is missing (batches move to dev once measured)"
+        )
     with open(os.path.join(FRESH, "manifest.json"), encoding="utf-8") as f:
         cases = json.load(f)["cases"]
     for case in cases:

@@ -77,6 +77,17 @@ def _dev_cases():
     return [c for c in cases if c["half"] == "dev"]
 
 
+def _dev_params():
+    # A dev case the doctor does not read right yet says why ("pending", in the manifest): it is
+    # expected to fail, strictly, so a rule that comes to read it says to drop the mark.
+    return [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=c["pending"]))
+        if c.get("pending")
+        else c
+        for c in _dev_cases()
+    ]
+
+
 def _text(case):
     return (CORPUS / case["file"]).read_text(encoding="utf-8")
 
@@ -88,7 +99,7 @@ def _first_topic(diag):
     return f.topics[0] if f.topics else f.id
 
 
-@pytest.mark.parametrize("case", _dev_cases(), ids=lambda c: c["id"])
+@pytest.mark.parametrize("case", _dev_params(), ids=lambda c: c["id"])
 def test_a_specific_reading_survives_follow_on_lines(case):
     text = _text(case)
     alone = diagnose_text(text)
