@@ -401,14 +401,24 @@ RETURN_TOPICS: Dict[str, Tuple[str, str]] = {
 }  # fmt: skip
 
 
+# The model parsers' codes (ATC / GE, titled *_Model_Data, *_Model_Weight, *_Model_Size,
+# Invalid_Argument_Model): the model file given is not one that can be loaded or converted,
+# unless the message says an operator of it has no parser or is unsupported.
+MODEL_TITLE = re.compile(r"_Model_(?:Data|Weight|Size)$|^Invalid_Argument_Model$")
+MODEL_TOPIC = ("model-file", "a model parser's code: the model file cannot be loaded or converted")
+MODEL_OP_UNSUPPORTED = re.compile(r"[Nn]o (?:ONNX )?parser is registered|is unsupported\.")
+
+
 def _meaning_topic(code: str, title: str, message: str, family: str) -> List[str]:
-    """The topic CODE_TOPICS / ENV_TOPIC / OP_CHECK_TOPIC give a code, else none."""
+    """The topic CODE_TOPICS / ENV_TOPIC / OP_CHECK_TOPIC / MODEL_TOPIC give a code, else none."""
     if code in CODE_TOPICS:
         return [CODE_TOPICS[code][0]]
     if ENV_TITLE in title.lower():
         return [ENV_TOPIC[0]]
     if family in OP_FAMILIES + ("E6", "E7") and OP_CHECK.match(message):
         return [OP_CHECK_TOPIC[0]]
+    if MODEL_TITLE.search(title):
+        return ["op-unsupported" if MODEL_OP_UNSUPPORTED.search(message) else MODEL_TOPIC[0]]
     return []
 
 
@@ -581,6 +591,8 @@ def coverage(facts: Dict[str, Any], table: Dict[str, Any]) -> List[str]:
                f" ({own} with a note of their own, the rest by class)")  # fmt: skip
     out.append(f"  HCCL results: {len(table['hccl'])} / {len(facts['hccl']) - 1}")
     out.append(f"  DCMI codes: {len(table['dcmi'])} / {len(facts['dcmi'])}")
+    named = sum(1 for c in table["codes"].values() if not c["topics"][0].startswith("code:"))
+    out.append(f"  E-codes whose meaning names a topic: {named} / {len(table['codes'])}")
     kinds = Counter(c["kind"] for c in table["codes"].values())
     out.append("  kinds of the E-codes: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
     return out
