@@ -16,10 +16,10 @@ from tests.doctor.test_corpus_manifest import KINDS, REAL, TOPICS, check_labels
 
 FRESH = REAL / "fresh"
 # The floors this batch reached (see the README: the brief asked for 40 texts from 15 sources;
-# batch 3 reached 40 from 19 sources, 5 printed by MindSpore).
-MIN_CASES = 40
-MIN_SOURCES = 19
-MIN_MINDSPORE = 5
+# batch 3 reached 41 from 20 sources, 6 printed by MindSpore).
+MIN_CASES = 41
+MIN_SOURCES = 20
+MIN_MINDSPORE = 6
 _THREAD = re.compile(r"github\.com/([^/\s]+/[^/\s#]+)/(?:issues|pull|discussions)/(\d+)")
 _SCHEME = re.compile(r"^https?://(?:www\.)?", re.IGNORECASE)
 
