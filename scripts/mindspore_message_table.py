@@ -350,7 +350,9 @@ def fill(template: str) -> str:
         clause = re.split(r"[,.;]", out)[-1][-45:].lower()
         words = [w for w in re.findall(r"[a-z]+", clause) if w not in STOP]
         value = "conv1.weight"
-        if COUNT.search(clause) and not re.search(r"(?:shape|type|name)\W{0,4}$", clause):
+        if re.search(r"\b(?:for|primitive\[?) ?'?$", out[-14:].lower()):
+            value = "Conv2D"  # "For '{}', ...": the operator (or API) that checks its inputs
+        elif COUNT.search(clause) and not re.search(r"(?:shape|type|name)\W{0,4}$", clause):
             value = "1024"
         elif words:
             value = next(
@@ -358,6 +360,18 @@ def fill(template: str) -> str:
             )
         out += value
     return out + rest
+
+
+def message(row: Dict) -> str:
+    """A mapped template as MindSpore raises it: its exception kind (a Python exception when the
+    source names one, else RuntimeError, as MS_LOG(EXCEPTION) raises) and the filled template."""
+    kind = row.get("kind") or ""
+    kind = (
+        kind
+        if re.fullmatch(r"(?:Value|Type|Index|Key|Attribute|Runtime|NotImplemented)Error", kind)
+        else "RuntimeError"
+    )
+    return kind + ": " + fill(row["template"])
 
 
 def read_table(path: str = TABLE) -> List[Dict]:
@@ -383,7 +397,7 @@ def do_check(list_area: Optional[str]) -> int:
     if list_area:
         for r in rows:
             if r["area"] == list_area:
-                shown = _first_topic(diagnose("RuntimeError: " + fill(r["template"]))) or ""
+                shown = _first_topic(diagnose(message(r))) or ""
                 print(f"{r['file'][-40:]:40} {shown:16} {r['template'][:200]}")
         return 0
 
@@ -397,7 +411,7 @@ def do_check(list_area: Optional[str]) -> int:
             continue
         topic = mapped[0]
         c["mapped"] += 1
-        first = _first_topic(diagnose("RuntimeError: " + fill(r["template"])))
+        first = _first_topic(diagnose(message(r)))
         if first == topic:
             c["read right"] += 1
         elif first:

@@ -33,7 +33,7 @@ def _mapped():
     for row in ROWS:
         for area, pattern, topic in SCRIPT.MAPPED:
             if area == row["area"] and re.search(pattern, row["template"]):
-                out.append((row["area"], topic, row["template"]))
+                out.append((row["area"], topic, row))
                 break
     return out
 
@@ -71,11 +71,24 @@ def test_fill_puts_a_value_of_the_announced_kind():
     )
     assert "Ascend" in SCRIPT.fill("type name in address:{}, type name in context:{}")
     assert "[32, 3, 224, 224]" in SCRIPT.fill("expected shape for this column is:{}")
+    assert SCRIPT.fill("For '{}', the type of 'x' must be Tensor, but got {}.").startswith(
+        "For 'Conv2D',"
+    )
 
 
-@pytest.mark.parametrize("area, topic, template", MAPPED_ROWS, ids=lambda v: str(v)[:60])
-def test_a_mapped_template_is_read_with_its_topic(area, topic, template):
-    text = "RuntimeError: " + SCRIPT.fill(template)
+def test_a_message_carries_the_exception_kind_mindspore_raises():
+    row = {"kind": "ValueError", "template": "For '{}', 'x' must be positive, but got {}."}
+    assert SCRIPT.message(row).startswith("ValueError: For 'Conv2D',")
+    assert SCRIPT.message(dict(row, kind="ERROR log")).startswith("RuntimeError: ")
+
+
+@pytest.mark.parametrize(
+    "area, topic, row",
+    MAPPED_ROWS,
+    ids=lambda v: str(v.get("template") if isinstance(v, dict) else v)[:60],
+)
+def test_a_mapped_template_is_read_with_its_topic(area, topic, row):
+    text = SCRIPT.message(row)
     diag = diagnose(text)
     assert diag.findings, f"nothing recognised in {text!r}"
     assert diag.findings[0].topics[:1] == (topic,), (text, diag.findings[0].entry.id)
