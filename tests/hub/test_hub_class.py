@@ -120,7 +120,10 @@ def test_a_class_of_ten_on_one_8_chip_server(hub):
     assert min(per_chip.values()) >= 1  # least-loaded: every chip used before one is shared
     for name in LEARNERS:
         pid = hub.api("GET", f"/users/{name}").json()["servers"][""]["state"]["pid"]
-        env = _environ(pid)
+        try:
+            env = _environ(pid)
+        except ProcessLookupError:  # a "ready" server that is gone: say why, from the hub
+            raise AssertionError(f"{name}'s server {pid} exited\n{hub.log_tail()}") from None
         assert env["ASCEND_RT_VISIBLE_DEVICES"] == str(seats[name]), name
         assert env["ASCEND_LAB_CHIP"] == str(seats[name]) and env["DEVICE_ID"] == "0"
         assert env["JUPYTERHUB_USER"] == name
