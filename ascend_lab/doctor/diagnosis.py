@@ -422,7 +422,8 @@ def order_findings(findings: Sequence[Finding]) -> List[Finding]:
        error E?9999, :data:`FOLLOW_ON_CODES`), then a code only its family explains.
     2. Within a tier, rules keep the matcher's order (priority first, then the earliest in
        the text: :func:`.match.rank_key`) and codes the order of their first appearance in
-       the text (the first error in time).
+       the text (the first error in time), except that among known codes a CANN message
+       code comes before an API's return code (:func:`_order_key`).
 
     Why: a pasted log holds the root cause and what followed from it (the wrapper
     exception, the generic inner-error code, the other ranks' timeouts); the specific
