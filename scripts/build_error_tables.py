@@ -402,9 +402,10 @@ RETURN_TOPICS: Dict[str, Tuple[str, str]] = {
 
 
 # The model parsers' codes (ATC / GE, titled *_Model_Data, *_Model_Weight, *_Model_Size,
-# Invalid_Argument_Model): the model file given is not one that can be loaded or converted,
-# unless the message says an operator of it has no parser or is unsupported.
-MODEL_TITLE = re.compile(r"_Model_(?:Data|Weight|Size)$|^Invalid_Argument_Model$")
+# Invalid_Argument_Model, and the parser's own ONNX_Model_Data_Error): the model file given is
+# not one that can be loaded or converted, unless the message says an operator of it has no
+# parser or is unsupported.
+MODEL_TITLE = re.compile(r"_Model_(?:Data|Weight|Size)(?:_Error)?$|^Invalid_Argument_Model$")
 MODEL_TOPIC = ("model-file", "a model parser's code: the model file cannot be loaded or converted")
 MODEL_OP_UNSUPPORTED = re.compile(r"[Nn]o (?:ONNX )?parser is registered|is unsupported\.")
 
