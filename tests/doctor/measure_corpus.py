@@ -6,7 +6,11 @@
 For each half, runs ``ascend_lab.doctor.diagnose_text(text)`` on every case and counts:
 
 - right: the first answer is one the case accepts (its manifest ``expect``);
-- wrong: there is a first answer and the case does not accept it;
+- wrong: the first answer names a cause (a topic) the case does not accept;
+- code, no cause: the first answer is a code whose table names no topic (an internal error,
+  a generic argument check: the doctor shows its meaning and claims no cause) and the case
+  does not accept the code itself. Counted apart from wrong since 12-07 (before, it was
+  counted wrong; the two added give the old count);
 - no topics: the first finding's rule carries no topic (topics.json), so it cannot be judged;
 - unrecognised: no finding and no error code;
 - unsure: of the above, how many the doctor flagged as unsure between its first two
@@ -180,6 +184,8 @@ def score(cases, answers, topics_by_rule):
             verdict = "no-topics"  # a rule fired that names no topic: it cannot be judged
         elif any(s in case["expect"] for s in spellings):
             verdict = "right"
+        elif shown.startswith("code:"):
+            verdict = "code-only"  # a code without a topic: its meaning is shown, no cause
         else:
             verdict = "wrong"
         if ans.get("unsure"):
@@ -195,6 +201,7 @@ def report(label, rows, half):
     n = len(rows)
     print(
         f"{label} {half}: {total['right']} of {n} right, {total['wrong']} wrong, "
+        f"{total['code-only']} a code without a cause, "
         f"{total['no-topics']} by a rule without topics, {total['unrecognised']} unrecognised, "
         f"{total['traceback']} tracebacks; flagged unsure: {unsure['right']} right, "
         f"{unsure['wrong']} wrong"
@@ -217,11 +224,12 @@ def report(label, rows, half):
         c = Counter(v for _, v in collected)
         print(
             f"  of which collected while writing rules (split: dev): {c['right']} of "
-            f"{len(collected)} right, {c['wrong']} wrong, {c['unrecognised']} unrecognised"
+            f"{len(collected)} right, {c['wrong']} wrong, {c['code-only']} a code without a "
+            f"cause, {c['unrecognised']} unrecognised"
         )
     if half == "dev":
         for case, verdict, shown in rows:
-            if verdict in ("wrong", "no-topics", "unrecognised"):
+            if verdict in ("wrong", "code-only", "no-topics", "unrecognised"):
                 want = ", ".join(case["expect"])
                 print(f"  {verdict}: {case['id']} -> {shown or '-'} (expect {want})")
     tracebacks = [case["id"] for case, verdict, _ in rows if verdict == "traceback"]
