@@ -117,6 +117,23 @@ SOURCES = OrderedDict(
 )
 
 
+# The CANN troubleshooting references of other versions (hiascend.com, 5.0.4 ... 9.2.0), read
+# with the search tool's docs corpus: each code the sources above lack, with its title, message
+# template and the versions / pages it was seen on (facts.json "cann_docs"). --extract keeps them.
+DOCS_SOURCE = "cann-docs-versions"
+
+
+def _recorded(key: str) -> Optional[Dict[str, Any]]:
+    """What facts.json recorded for a source no mirror can give again (its record and codes)."""
+    if not os.path.exists(FACTS):
+        return None
+    with open(FACTS, encoding="utf-8") as f:
+        facts = json.load(f, object_pairs_hook=OrderedDict)
+    if key not in facts.get("sources", {}):
+        return None
+    return {"source": facts["sources"][key], "codes": facts.get("cann_docs", {})}
+
+
 def _git(repo_dir: str, *args: str) -> str:
     out = subprocess.run(["git", "-C", repo_dir, *args], capture_output=True, check=True)
     return out.stdout.decode("utf-8")
@@ -182,6 +199,11 @@ def extract(mirrors: str) -> Dict[str, Any]:
         cann.setdefault(
             code, {"title": "Inner_Error", "message": "", "source": "cann-internal-codes"}
         )
+    # The codes other CANN versions' troubleshooting pages document (read with the search tool,
+    # not from a mirror): kept as they were recorded, minus those the sources now carry.
+    old = _recorded(DOCS_SOURCE)
+    if old:
+        sources[DOCS_SOURCE] = old["source"]
 
     returns: Dict[str, Dict[str, str]] = OrderedDict()
     pt = repo_dir("Ascend/pytorch")
@@ -218,11 +240,15 @@ def extract(mirrors: str) -> Dict[str, Any]:
         r"#define (DCMI_ERR_CODE_[A-Z_]+)\s+\(DCMI_ERROR_CODE_BASE - (\d+)\)", text
     ):
         dcmi[str(-8000 - int(m.group(2)))] = {"name": m.group(1)}
+    docs = OrderedDict(
+        (c, e) for c, e in sorted((old or {}).get("codes", {}).items()) if c not in cann
+    )
     return OrderedDict(
         [
             ("format", "ascend-lab.error-facts/1"),
             ("sources", sources),
             ("cann", OrderedDict(sorted(cann.items()))),
+            ("cann_docs", docs),
             ("returns", OrderedDict(sorted(returns.items()))),
             ("hccl", hccl),
             ("dcmi", dcmi),
@@ -251,20 +277,28 @@ def _kind_of_title(title: str, family: str) -> str:
         ("insufficient_device_memory", "oom-device"),
         ("memory_allocation_failure", "oom-device"),
         ("insufficient_host_memory", "oom-host"),
+        ("allocate_memory", "oom-device"),
         ("incorrect_driver_version", "version-mismatch"),
         ("incorrect_hccl_version", "version-mismatch"),
         ("incorrect_python_version", "install-package"),
         ("package_error", "install-package"),
+        ("module_import", "install-package"),
+        ("not_installed", "install-package"),
         ("import_python_module", "install-package"),
         ("call_python_function", "install-package"),
         ("stream_synchronize_timeout", "task-timeout"),
         ("operator_timeout", "task-timeout"),
+        ("operation_timeout", "task-timeout"),
         ("startup_timeout", "device-fault"),
         ("invalid_device_id", "device-id"),
         ("no_permission", "permission"),
+        ("permission_denied", "permission"),
+        ("remote_device", "other"),  # Auto Tune's remote host, not an NPU
         ("device_absent", "device-fault"),
         ("device_connection", "device-fault"),
         ("device_status", "device-fault"),
+        ("device_error", "device-fault"),
+        ("driver_failure", "device-fault"),
         ("invalid_device_access", "device-fault"),
         ("tsdaemon", "device-fault"),
         ("resource_busy", "device-busy"),
@@ -285,6 +319,7 @@ def _kind_of_title(title: str, family: str) -> str:
         ("not_supported", "unsupported"),
         ("dtype", "unsupported"),
         ("data_type", "unsupported"),
+        ("file_format", "file"),
         ("format", "unsupported"),
         ("profiling", "profiling"),
         ("environment_variable", "config"),
@@ -305,6 +340,7 @@ def _kind_of_title(title: str, family: str) -> str:
         ("inner_error", "internal"),
         ("environment_error", "link-setup" if family == "EJ" else "config"),
         ("attr", "op-input"),
+        ("operator_data", "op-input"),
         ("input", "op-input"),
         ("invalid", "invalid-argument"),
         ("parameter_error", "invalid-argument"),
@@ -477,6 +513,9 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
     cann = dict(facts["cann"])
     for code, title, message in HCOMM_CODES:
         cann.setdefault(code, {"title": title, "message": message, "source": HCOMM_SOURCE})
+    for code, entry in facts.get("cann_docs", {}).items():
+        # a code of today's sources keeps today's facts; the others say where they were seen
+        cann.setdefault(code, dict(entry, source=DOCS_SOURCE))
     for code, entry in sorted(cann.items()):
         family = code[:2]
         if family not in families:
@@ -496,6 +535,10 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
         if en:
             item["doc"] = en
             item["doc_zh"] = zh
+        if "seen" in entry:  # only in other versions' docs: those versions, the newest page
+            item["versions"] = list(OrderedDict.fromkeys(s["version"] for s in entry["seen"]))
+            own = [s for s in entry["seen"] if s.get("page") != "list"]  # else its family's list
+            item["doc"] = item["doc_zh"] = (own or entry["seen"])[-1]["url"]
         codes[code] = item
     notes = words["return_notes"]
     returns: Dict[str, Any] = OrderedDict()
@@ -577,12 +620,16 @@ def _return_groups(old: Dict[str, Any], facts: Dict[str, Any], words: Dict[str, 
 
 
 def coverage(facts: Dict[str, Any], table: Dict[str, Any]) -> List[str]:
-    out = ["codes per family: in the table / in the sources"]
+    out = ["codes per family: in the table / in the sources (+ only in other versions' docs)"]
     src = Counter(c[:2] for c in facts["cann"])
+    docs = Counter(c[:2] for c in facts.get("cann_docs", {}) if c not in facts["cann"])
     have = Counter(c[:2] for c in table["codes"])
-    for fam in sorted(set(src) | {f["prefix"] for f in table["families"]}):
-        out.append(f"  {fam}: {have.get(fam, 0)} / {src.get(fam, 0)}")
-    out.append(f"  CANN E-codes: {sum(have.values())} / {sum(src.values())}")
+    for fam in sorted(set(src) | set(docs) | {f["prefix"] for f in table["families"]}):
+        extra = f" + {docs[fam]}" if docs.get(fam) else ""
+        out.append(f"  {fam}: {have.get(fam, 0)} / {src.get(fam, 0)}{extra}")
+    out.append(f"  CANN E-codes: {sum(have.values())} / {sum(src.values())} + {sum(docs.values())}"
+               f" only in other CANN versions' troubleshooting pages"
+               f" ({facts['sources'].get(DOCS_SOURCE, {}).get('versions', '-')})")  # fmt: skip
     src_r = Counter(n[:3] for n in facts["returns"])
     have_r = Counter(n[:3] for n in table["returns"])
     for prefix in sorted(src_r):

@@ -197,6 +197,8 @@ def _check_codes(doc: Dict[str, Any]) -> None:
         if item.get("kind") not in kinds:
             raise CodeTableError(f"code {code}: unknown kind {item.get('kind')!r}")
         check_topics(f"code {code}", item.get("topics"))
+        if "versions" in item:
+            _check_versions(doc, code, item["versions"])
     prefixes = {g["prefix"] for g in doc["return_codes"]}
     for number, item in doc.get("returns", {}).items():
         if not re.fullmatch(r"[1-5]\d{5}", number) or number[:3] not in prefixes:
@@ -211,6 +213,24 @@ def _check_codes(doc: Dict[str, Any]) -> None:
             check_topics(f"{group} {number}", item.get("topics"))
             if group == "dcmi" and len(item.get("next", [])) != len(item.get("next_zh", [])):
                 raise CodeTableError(f"dcmi {number}: next_zh needs one step per English step")
+
+
+def _check_versions(doc: Dict[str, Any], code: str, versions: Any) -> None:
+    """A code seen only in other CANN versions' docs: its versions, and the words that say so."""
+    if (
+        not isinstance(versions, list)
+        or not versions
+        or not all(isinstance(v, str) and v for v in versions)
+    ):
+        raise CodeTableError(f"code {code}: versions must be a non-empty list of strings")
+    words = doc.get("other_versions")
+    for texts in (words, (words or {}).get("zh")):
+        if not isinstance(texts, dict) or "{versions}" not in str(texts.get("meaning", "")):
+            raise CodeTableError("other_versions needs meaning ({versions}) in English and Chinese")
+        if "{first}" not in str(texts.get("range", "")):
+            raise CodeTableError(
+                "other_versions needs range ({first}, {last}) in English and Chinese"
+            )
 
 
 def _texts(item: Dict[str, Any], lang: str) -> Dict[str, Any]:
@@ -365,13 +385,31 @@ def explain(
     )
 
 
+def _other_versions(item: Dict[str, Any], lang: str, table: Dict[str, Any]) -> str:
+    """For a code only other CANN versions document: which versions, in the reader's language."""
+    versions = item.get("versions")
+    if not versions:
+        return ""
+    words = _texts(table["other_versions"], lang)
+    seen = versions[0]
+    if len(versions) > 1:
+        seen = words["range"].format(first=versions[0], last=versions[-1], count=len(versions))
+    return str(words["meaning"].format(versions=seen))
+
+
 def _explain_cann(code: str, line: int, name: str, lang: str, table: Dict[str, Any]) -> CodeNote:
     fam = next(f for f in table["families"] if f["prefix"] == code[:2])
     texts = _texts(fam, lang)
     internal = _texts(table["internal"], lang)
-    is_internal = int(code[2:]) >= 9000
     docs = _docs(table, fam["docs"], lang)
     item = table.get("codes", {}).get(code)
+    # 9000-9999 is a module's internal range, unless the code's documented meaning names a
+    # failure of the vocabulary (E19010 / EZ9010: no parser for the operator): then it is that.
+    is_internal = int(code[2:]) >= 9000 and not (
+        item is not None
+        and not item["topics"][0].startswith("code:")
+        and "inner_error" not in item["title"].lower()
+    )
     if item is None:
         steps = list(texts["next"]) + (list(internal["next"]) if is_internal else [])
         meaning = texts["meaning"]
@@ -404,7 +442,9 @@ def _explain_cann(code: str, line: int, name: str, lang: str, table: Dict[str, A
         line=line,
         name=name,
         internal=is_internal,
-        detail=item["title"] + (": " + item["message"] if item.get("message") else ""),
+        detail=item["title"]
+        + (": " + item["message"] if item.get("message") else "")
+        + _other_versions(item, lang, table),
         causes=tuple(words["causes"]),
         topics=tuple(item["topics"]),
         rank="code",

@@ -49,8 +49,10 @@ def test_every_source_is_recorded_with_its_commit_and_date():
 
 def test_every_code_of_the_sources_is_in_the_table():
     facts, table = _facts(), load_table()
-    # plus the newer HCCL codes the build adds from hicann/hcomm's error list (EI0009...)
-    assert set(facts["cann"]) | {c for c, _, _ in _script().HCOMM_CODES} == set(table["codes"])
+    # plus the newer HCCL codes the build adds from hicann/hcomm's error list (EI0009...), and
+    # the codes only other CANN versions' troubleshooting pages document (E19010...)
+    hcomm = {c for c, _, _ in _script().HCOMM_CODES}
+    assert set(facts["cann"]) | hcomm | set(facts["cann_docs"]) == set(table["codes"])
     assert set(facts["returns"]) == set(table["returns"])
     assert {v["name"] for k, v in facts["hccl"].items() if k != "0"} == {
         v["name"] for v in table["hccl"].values()
@@ -112,6 +114,50 @@ def test_every_code_explains_itself_in_both_languages():
         assert all(u.startswith("https://") for _, u in en.docs + zh.docs), code
         real = [t for t in en.topics if ":" not in t]
         assert all(t in known_topics() for t in real), code
+
+
+def test_codes_only_other_versions_document_keep_their_pages_and_versions():
+    facts, table = _facts(), load_table()
+    docs = facts["cann_docs"]
+    assert {"E19010", "E19022", "EE2001", "EN0007", "EZ0030"} <= set(docs)
+    assert not set(docs) & set(facts["cann"])  # a code of today's sources keeps today's facts
+    for code, entry in docs.items():
+        assert entry["title"] and entry["seen"], code
+        item = table["codes"][code]
+        assert item["source"] == "cann-docs-versions"
+        assert item["versions"] == list(dict.fromkeys(s["version"] for s in entry["seen"]))
+        own = [s for s in entry["seen"] if s.get("page") != "list"] or entry["seen"]
+        assert item["doc"] == own[-1]["url"]  # the newest page of its own, else its family's list
+        assert all(s["url"].startswith("https://www.hiascend.com/") for s in entry["seen"]), code
+    assert table["codes"]["E13010"]["source"] == "cann-ge-docs"  # also in 8.5.0's pages
+
+
+@pytest.mark.parametrize(
+    "text, code, topic",
+    [
+        # CANN 5.0.4-8.3.RC1 (GE); today's sources have only EZ9010 for it
+        ("ATC run failed, Please check the detail log\nE19010: Op [Resize_117] failed", "E19010",
+         "op-unsupported"),
+        ("EE2001: Failure to allocate memory", "EE2001", "oom-device"),  # 5.0.4 runtime
+        ("E19024: Value [] for environment variable [ASCEND_OPP_PATH] is invalid when load.",
+         "E19024", "env-not-sourced"),
+        ("EN0007: hi_mpi_vdec_send_stream times out. Reason: buffer full.", "EN0007",
+         "task-timeout"),
+        ("EC0010: Failed to import Python module [auto_tune].", "EC0010", "install-package"),
+    ],
+)  # fmt: skip
+def test_a_code_only_older_versions_document_is_read_with_its_topic(text, code, topic):
+    from ascend_lab.doctor import diagnose_text
+
+    (note,) = find_codes(text)
+    assert (note.code, note.rank, note.topics[0]) == (code, "code", topic)
+    assert not note.internal  # E19xxx: a 9xxx number, but its meaning names the failure
+    assert "documented in the troubleshooting pages of CANN" in note.detail
+    assert note.docs[0][1].startswith("https://www.hiascend.com/")
+    zh = explain(code, "cann", 1, lang="zh_CN")
+    assert "故障处理文档" in zh.detail and zh.topics == note.topics
+    diag = diagnose_text(text)
+    assert diag.findings[0].rank == "code" and diag.findings[0].topics == note.topics
 
 
 def test_ranks_signature_then_code_then_family():
