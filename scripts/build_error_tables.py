@@ -320,6 +320,8 @@ def _kind_of_title(title: str, family: str) -> str:
         ("dtype", "unsupported"),
         ("data_type", "unsupported"),
         ("file_format", "file"),
+        ("execute_function", "op-compile"),  # an operator's Python check/format function (TE)
+        ("obtain_op_format", "op-compile"),
         ("format", "unsupported"),
         ("profiling", "profiling"),
         ("environment_variable", "config"),
@@ -330,6 +332,7 @@ def _kind_of_title(title: str, family: str) -> str:
         ("file", "file"),
         ("directory", "file"),
         ("model", "model"),
+        ("name_conflict", "model"),  # two operators of the graph with one name
         ("ge_graph", "model"),
         ("graph_pattern", "model"),
         ("call_sequence", "call-order"),

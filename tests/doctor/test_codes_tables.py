@@ -144,6 +144,9 @@ def test_codes_only_other_versions_document_keep_their_pages_and_versions():
         ("EN0007: hi_mpi_vdec_send_stream times out. Reason: buffer full.", "EN0007",
          "task-timeout"),
         ("EC0010: Failed to import Python module [auto_tune].", "EC0010", "install-package"),
+        # aclnn's parameter checks of CANN 9.1 (today's sources list EZ0001-EZ0007 only)
+        ("EZ0009: Parameter self of operator aclnnFoo has incorrect shape [2,3]. Reason: rank 4.",
+         "EZ0009", "op-input-check"),
     ],
 )  # fmt: skip
 def test_a_code_only_older_versions_document_is_read_with_its_topic(text, code, topic):
