@@ -419,6 +419,8 @@ _UNSUP = ("op-unsupported", "not supported here (feature, task type, kernel, dyn
 _OPIN = ("op-input-check", "an operator's format, shape or dtype did not fit")
 _DYN = ("dynamic-shape", "a dynamic batch / input size or a model without dynamic shapes")
 _HW = ("device-fault", "a driver failure or a failed hardware stress test")
+_MODEL = ("model-file", "a model file that cannot be read, parsed, deserialised or loaded")
+_CAPTURE = ("mode-mismatch", "a call not allowed while a stream is captured into a graph")
 RETURN_TOPICS: Dict[str, Tuple[str, str]] = {
     "ACL_ERROR_INVALID_PROFILING_CONFIG": _PROF, "ACL_ERROR_PROF_ALREADY_RUN": _PROF,
     "ACL_ERROR_PROF_NOT_RUN": _PROF, "ACL_ERROR_PROF_REPEAT_SUBSCRIBE": _PROF,
@@ -437,6 +439,21 @@ RETURN_TOPICS: Dict[str, Tuple[str, str]] = {
     "ACL_ERROR_RT_LINK_ERROR": ("link-setup", "a link between devices failed"),
     "ACL_ERROR_DRV_FAILURE": _HW, "ACLNN_STRESS_BIT_FAIL": _HW, "ACLNN_STRESS_LOW_BIT_FAIL": _HW,
     "ACLNN_STRESS_HIGH_BIT_FAIL": _HW, "ACLNN_CLEAR_DEVICE_STATE_FAIL": _HW,
+    "ACL_ERROR_DESERIALIZE_MODEL": _MODEL, "ACL_ERROR_PARSE_MODEL": _MODEL,
+    "ACL_ERROR_READ_MODEL_FAILURE": _MODEL, "ACL_ERROR_MODEL_SIZE_INVALID": _MODEL,
+    "ACL_ERROR_MODEL_MISSING_ATTR": _MODEL, "ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID": _MODEL,
+    "ACL_ERROR_GE_LOAD_MODEL": _MODEL, "ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED": _MODEL,
+    "ACL_ERROR_GE_EXEC_LOAD_WEIGHT_PARTITION_FAILED": _MODEL,
+    "ACL_ERROR_GE_EXEC_LOAD_TASK_PARTITION_FAILED": _MODEL,
+    "ACL_ERROR_GE_EXEC_LOAD_KERNEL_PARTITION_FAILED": _MODEL,
+    "ACL_ERROR_RT_MODEL_CAPTURED": _CAPTURE, "ACL_ERROR_RT_STREAM_CAPTURED": _CAPTURE,
+    "ACL_ERROR_RT_EVENT_CAPTURED": _CAPTURE, "ACL_ERROR_RT_STREAM_NOT_CAPTURED": _CAPTURE,
+    "ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT": _CAPTURE, "ACL_ERROR_RT_CAPTURE_DEPENDENCY": _CAPTURE,
+    "ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT": _CAPTURE, "ACL_ERROR_STREAM_CAPTURE_CONFLICT": _CAPTURE,
+    "ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED": _CAPTURE, "ACL_ERROR_RT_STREAM_UNJOINED": _CAPTURE,
+    "ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED": _CAPTURE,
+    "ACL_ERROR_RT_SOC_VERSION": ("version-mismatch", "software built for another chip (SoC)"),
+    "ACL_ERROR_WAIT_CALLBACK_TIMEOUT": ("task-timeout", "waiting for a stream's callback timed out"),
 }  # fmt: skip
 
 

@@ -112,7 +112,9 @@ def first_answer(ans, topics_by_rule):
         first = ans["findings"][0]
         topics = first["topics"] or topics_by_rule.get(first["id"], [])
         if topics:
-            return topics[0], (topics[0],)
+            # a code's finding shows the code too: a case that accepts the code accepts it
+            shown_codes = tuple(t for t in topics[1:] if t.startswith(("code:", "family:")))
+            return topics[0], (topics[0],) + shown_codes
         return f"rule:{first['id']} (no topics)", ()
     if ans["codes"]:
         note = ans["codes"][0]
