@@ -439,22 +439,19 @@ RETURN_TOPICS: Dict[str, Tuple[str, str]] = {
     "ACL_ERROR_RT_LINK_ERROR": ("link-setup", "a link between devices failed"),
     "ACL_ERROR_DRV_FAILURE": _HW, "ACLNN_STRESS_BIT_FAIL": _HW, "ACLNN_STRESS_LOW_BIT_FAIL": _HW,
     "ACLNN_STRESS_HIGH_BIT_FAIL": _HW, "ACLNN_CLEAR_DEVICE_STATE_FAIL": _HW,
-    "ACL_ERROR_DESERIALIZE_MODEL": _MODEL, "ACL_ERROR_PARSE_MODEL": _MODEL,
-    "ACL_ERROR_READ_MODEL_FAILURE": _MODEL, "ACL_ERROR_MODEL_SIZE_INVALID": _MODEL,
-    "ACL_ERROR_MODEL_MISSING_ATTR": _MODEL, "ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID": _MODEL,
-    "ACL_ERROR_GE_LOAD_MODEL": _MODEL, "ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED": _MODEL,
-    "ACL_ERROR_GE_EXEC_LOAD_WEIGHT_PARTITION_FAILED": _MODEL,
-    "ACL_ERROR_GE_EXEC_LOAD_TASK_PARTITION_FAILED": _MODEL,
-    "ACL_ERROR_GE_EXEC_LOAD_KERNEL_PARTITION_FAILED": _MODEL,
-    "ACL_ERROR_RT_MODEL_CAPTURED": _CAPTURE, "ACL_ERROR_RT_STREAM_CAPTURED": _CAPTURE,
-    "ACL_ERROR_RT_EVENT_CAPTURED": _CAPTURE, "ACL_ERROR_RT_STREAM_NOT_CAPTURED": _CAPTURE,
-    "ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT": _CAPTURE, "ACL_ERROR_RT_CAPTURE_DEPENDENCY": _CAPTURE,
-    "ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT": _CAPTURE, "ACL_ERROR_STREAM_CAPTURE_CONFLICT": _CAPTURE,
-    "ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED": _CAPTURE, "ACL_ERROR_RT_STREAM_UNJOINED": _CAPTURE,
-    "ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED": _CAPTURE,
     "ACL_ERROR_RT_SOC_VERSION": ("version-mismatch", "software built for another chip (SoC)"),
-    "ACL_ERROR_WAIT_CALLBACK_TIMEOUT": ("task-timeout", "waiting for a stream's callback timed out"),
+    "ACL_ERROR_WAIT_CALLBACK_TIMEOUT": ("task-timeout", "a stream's callback timed out"),
 }  # fmt: skip
+# Names that state a meaning by their words, whatever the number: a model file that cannot be
+# read, parsed, deserialised or loaded (ACL's and GE's executor's), and a call not allowed on
+# a stream being captured into a graph (the runtime's capture codes).
+RETURN_NAME_TOPICS = (
+    (re.compile(r"^ACL_ERROR_(?:DESERIALIZE_MODEL|PARSE_MODEL|READ_MODEL_FAILURE|MODEL_SIZE_INVALID"
+                r"|MODEL_MISSING_ATTR|GE_EXEC_MODEL_PATH_INVALID|GE_LOAD_MODEL"
+                r"|GE_EXEC_LOAD_[A-Z]{1,12}_PARTITION_FAILED)$"), _MODEL),
+    (re.compile(r"^ACL_ERROR_(?:RT_)?(?:\w{0,30}CAPTURE\w{0,30}|\w{1,20}_CAPTURED"
+                r"|STREAM_UNJOINED)$"), _CAPTURE),
+)  # fmt: skip
 
 
 # The model parsers' codes (ATC / GE, titled *_Model_Data, *_Model_Weight, *_Model_Size,
@@ -499,6 +496,9 @@ def _return_topics(note: Dict[str, Any], cls: Dict[str, Any], name: str) -> List
     topics = list(note.get("topics", cls.get("topics", [])))
     if not topics and name in RETURN_TOPICS:
         topics = [RETURN_TOPICS[name][0]]
+    for pattern, (topic, _why) in RETURN_NAME_TOPICS:
+        if not topics and pattern.match(name):
+            topics = [topic]
     return topics
 
 
