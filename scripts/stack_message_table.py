@@ -1,0 +1,463 @@
+"""The error messages of the stacks around CANN, read from their source, and which doctor rule
+reads them.
+
+    python scripts/stack_message_table.py --extract MIRRORS_DIR   # read the snapshots
+    python scripts/stack_message_table.py                          # check the mapped templates
+    python scripts/stack_message_table.py --list STACK             # one stack's templates, as read
+
+The stacks: llama.cpp's CANN backend (ggml-cann, read in ggml-org/ggml, which llama.cpp vendors),
+PaddlePaddle's custom-device plugin for the NPU (PaddleCustomDevice backends/npu), dlinfer and
+LMDeploy's dlinfer/Ascend backend, xLLM's NPU layers (ATB), triton-ascend's Ascend backend, and
+ONNX Runtime's CANN execution provider (whose snapshot is over the fetch limit: its templates
+were read file by file in the search index and are kept, with their commits, in
+``error_tables/stack_messages_by_hand.json``).
+
+Stage 1 (``--extract``) reads git snapshots (as the ``fetch`` tool brings them, under
+``MIRRORS_DIR/<owner>+<name>/repo``) and records the message templates each stack prints on
+failure, with the macro that prints it: ``GGML_ABORT`` / ``GGML_LOG_ERROR``, ``PADDLE_ENFORCE*`` /
+``PADDLE_THROW`` with ``phi::errors::Kind``, glog's ``LOG(ERROR|FATAL)`` and ``CHECK*(...) <<``,
+``TORCH_CHECK``, Python ``raise XError(...)``. A template keeps its literal text; what the code
+formats or streams into it becomes ``{}``. The checking wrappers that print the call they check
+(ggml-cann's ``ACL_CHECK(stmt)``: 'CANN error: ...' then the statement; PaddleCustomDevice's
+``ACL_CHECK`` / ``HCCL_CHECK`` / ``ATB_CHECK``: 'Call <stmt> failed : <code>') give one template
+per call site, since the call says what failed. The table
+(``error_tables/stack_messages.json``) keeps facts only: stack, macro, template, file, snapshot.
+
+Stage 2 (default) is the review: ``error_tables/stack_message_map.json`` (by hand, after reading
+the templates) says which templates have one meaning that a doctor topic names. Each mapped
+template is filled with illustrative values, printed the way its stack prints it (a Paddle enforce
+with its '(Kind)' and 'at file:line', a GGML abort with its file and line, a Python exception with
+its class) and run through the doctor. A mapped template read with another topic is an error
+(exit 1); an unmapped template the doctor reads with a topic is listed, for review.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import sys
+from collections import Counter, OrderedDict
+from typing import Dict, Iterator, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+TABLE = os.path.join(HERE, "error_tables", "stack_messages.json")
+BY_HAND = os.path.join(HERE, "error_tables", "stack_messages_by_hand.json")
+MAP_FILE = os.path.join(HERE, "error_tables", "stack_message_map.json")
+
+# What is read of each snapshot: (stack, owner+name, paths, paths skipped).
+STACKS = [
+    ("ggml-cann", "ggml-org+ggml", ["src/ggml-cann"], r"^$"),
+    (
+        "paddle-npu",
+        "PaddlePaddle+PaddleCustomDevice",
+        ["backends/npu/runtime", "backends/npu/kernels", "backends/npu/custom_op"],
+        r"/tests?/|_test\.",
+    ),
+    ("dlinfer", "DeepLink-org+dlinfer", ["dlinfer"], r"/tests?/|third_party/|_test\."),
+    (
+        "lmdeploy",
+        "InternLM+lmdeploy",
+        ["lmdeploy/pytorch/backends/dlinfer", "lmdeploy/pytorch/devices"],
+        r"/tests?/",
+    ),
+    (
+        "xllm",
+        "jd-opensource+xllm",
+        [
+            "xllm/core/platform/npu",
+            "xllm/core/kernels/npu",
+            "xllm/core/layers/npu",
+            "xllm/core/framework/parallel_state",
+        ],
+        r"/tests?/|_test\.|/(?:cuda|mlu|ilu|musa)/|cuda_|mlu_",
+    ),
+    ("triton-ascend", "triton-lang+triton-ascend", ["third_party/ascend/backend"], r"/tests?/"),
+]
+SOURCE = re.compile(r"\.(?:cc|cpp|h|hpp|py)$")
+
+# The start of a statement that prints a message, in C/C++ and in Python.
+CXX_START = re.compile(
+    r"\b(?P<macro>GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE\w*|PADDLE_THROW|LOG\((?:ERROR|FATAL)\)|"
+    r"CHECK(?:_EQ|_NE|_GT|_GE|_LT|_LE)?|TORCH_CHECK|ORT_THROW|ORT_ENFORCE|throw std::\w+)\s*\("
+    r"|\b(?P<log>LOG\((?:ERROR|FATAL)\))"
+)
+PY_START = re.compile(r"\braise (?P<macro>\w+(?:Error|Exception))\(")
+# Wrappers that print the call they check, and the text they print around it.
+CALL_WRAPPERS = {
+    "ggml-cann": (
+        re.compile(r"\bACL_CHECK\("),
+        "CANN error: {}\n  current device: {}, in function {} at {}:{}\n  ",
+        "",
+    ),
+    "paddle-npu": (
+        re.compile(r"\b(?:ACL_CHECK|HCCL_CHECK|ATB_CHECK)\("),
+        "Call ",
+        " failed : {} at file {} line {}",
+    ),
+}
+GREP = r"GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE|PADDLE_THROW|LOG\(|CHECK|raise |throw std::"
+STRING = re.compile(
+    r'(f|r|fr|rf|R|F|L|u8)?("(?:[^"\\\n]|\\.){0,2000}"|\'(?:[^\'\\\n]|\\.){0,2000}\')'
+)
+PRINTF = re.compile(r"%[-+ #0]{0,3}\d{0,3}(?:\.\d{1,2})?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfgGcsp]")
+FIELD = re.compile(r"\{[^{}\n]{0,200}\}")
+ERROR_KIND = re.compile(r"(?:phi|common|platform)::errors::(\w+)\(")
+
+
+def _mindspore_table():
+    spec = importlib.util.spec_from_file_location(
+        "mindspore_message_table", os.path.join(HERE, "mindspore_message_table.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_MS = _mindspore_table()
+fill = _MS.fill  # the same illustrative values as MindSpore's own messages
+first_topic = _MS._first_topic  # the answer a reader sees first, as measure_corpus takes it
+_git = _MS._git  # git -C DIR ..., its stdout
+
+
+def _statement(lines: List[str], i: int, python: bool) -> str:
+    """The statement starting at line i: to its ';' (C/C++) or its closing parenthesis."""
+    text = ""
+    for j in range(i, min(i + 14, len(lines))):
+        text += lines[j].strip() + " "
+        if python and text.count("(") <= text.count(")"):
+            break
+        if not python and lines[j].rstrip().endswith((";", "{")):
+            break
+    return text
+
+
+def _args(body: str) -> str:
+    """The text of the call's arguments: up to the parenthesis that closes the one opened."""
+    depth = 1
+    for k, ch in enumerate(body):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return body[:k]
+    return body
+
+
+def template_of(body: str, python: bool) -> str:
+    """The literal text of a message, {} where the code puts a value."""
+    parts: List[str] = []
+    last = 0
+    for s in STRING.finditer(body):
+        gap = body[last : s.start()]
+        if parts and re.search(r"[A-Za-z0-9_\]\)]", gap.replace("std::endl", "")):
+            parts.append("{}")
+        lit = s.group(2)[1:-1]
+        lit = lit.replace('\\"', '"').replace("\\'", "'").replace("\\n", " ").replace("\\t", " ")
+        prefix = (s.group(1) or "").lower()
+        if python and "f" in prefix:
+            lit = FIELD.sub("{}", lit)
+        elif python and (".format(" in body[s.end() : s.end() + 9]):
+            lit = FIELD.sub("{}", lit)
+        lit = PRINTF.sub("{}", lit)
+        if not python:
+            lit = FIELD.sub("{}", lit)  # fmt / spdlog / c10 style
+        parts.append(lit)
+        last = s.end()
+    if parts and re.search(r"(?:<<|\+)\s*[A-Za-z_(]", body[last:]):
+        parts.append("{}")  # a value streamed or added after the last literal
+    return re.sub(r"\s{2,}", " ", "".join(parts)).strip()
+
+
+def _message_body(stmt: str, start: "re.Match[str]", python: bool) -> Tuple[str, str]:
+    """(kind, the part of the statement that holds the message)."""
+    macro = start.group("macro") or start.group("log") or ""
+    rest = stmt[start.end() :]
+    if python:
+        return macro, _args(rest)
+    if macro.startswith("LOG("):
+        return macro, rest
+    args = _args(rest)
+    kind = ERROR_KIND.search(args)
+    if kind:  # PADDLE_ENFORCE(cond, phi::errors::Kind("...")): the message is the kind's
+        return macro + ":" + kind.group(1), args[kind.end() :]
+    if macro.startswith(("CHECK", "PADDLE_ENFORCE")) and "TORCH" not in macro:
+        after = rest[len(args) + 1 :]  # CHECK(cond) << "message"
+        if "<<" in after:
+            return macro, after
+    if macro in ("TORCH_CHECK", "ORT_ENFORCE") or macro.startswith("PADDLE_ENFORCE"):
+        return macro, args.split(",", 1)[1] if "," in args else ""
+    return macro, args
+
+
+def extract_file(stack: str, path: str, text: str) -> Iterator[Dict[str, str]]:
+    python = path.endswith(".py")
+    lines = text.splitlines()
+    wrapper = CALL_WRAPPERS.get(stack)
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(("//", "#", "*")) and not python:
+            continue
+        if python and line.lstrip().startswith("#"):
+            continue
+        start = (PY_START if python else CXX_START).search(line)
+        call = wrapper[0].search(line) if wrapper and not python else None
+        if call and wrapper and "define" not in line:
+            stmt = _statement(lines, i, python)
+            expr = re.sub(r"\s+", " ", _args(stmt[stmt.find(call.group(0)) + len(call.group(0)) :]))
+            yield {"macro": call.group(0)[:-1], "template": wrapper[1] + expr.strip() + wrapper[2]}
+            continue
+        if not start or "#define" in line:
+            continue
+        stmt = _statement(lines, i, python)
+        start = (PY_START if python else CXX_START).search(stmt)
+        if not start:
+            continue
+        kind, body = _message_body(stmt, start, python)
+        tmpl = template_of(body, python)
+        if len(re.findall(r"[A-Za-z]{3,}", tmpl)) < 2:
+            continue
+        yield {"macro": kind, "template": tmpl}
+
+
+def extract(mirrors: str) -> Tuple[List[Dict], List[Dict]]:
+    snapshots: List[Dict] = []
+    rows: Dict[Tuple[str, str], Dict] = {}
+    for stack, name, paths, skip in STACKS:
+        git_dir = os.path.join(mirrors, name, "repo")
+        if not os.path.isdir(git_dir):
+            print(f"{stack}: no snapshot at {git_dir}, skipped")
+            continue
+        commit = _git(git_dir, "rev-parse", "HEAD").strip()
+        date = _git(git_dir, "log", "-1", "--format=%cs", "HEAD").strip()
+        snapshots.append(
+            {"stack": stack, "repo": name.replace("+", "/"), "commit": commit, "date": date}
+        )
+        files = _git(git_dir, "grep", "-l", "-E", GREP, commit, "--", *paths).splitlines()
+        n = 0
+        for hit in files:
+            path = hit.split(":", 1)[1]
+            if not SOURCE.search(path) or re.search(skip, "/" + path):
+                continue
+            for row in extract_file(stack, path, _git(git_dir, "show", commit + ":" + path)):
+                key = (stack, row["template"])
+                if key not in rows:
+                    rows[key] = dict(row, stack=stack, file=path, snapshot=len(snapshots) - 1)
+                    n += 1
+        print(f"{stack} {name} @ {commit[:10]} ({date}): {n} templates")
+    return snapshots, list(rows.values())
+
+
+def do_extract(mirrors: str) -> int:
+    snapshots, rows = extract(mirrors)
+    head = OrderedDict(
+        [
+            ("format", "ascend-lab.stack-messages/1"),
+            (
+                "description",
+                "Message templates the stacks around CANN print on failure, read from their "
+                "source by scripts/stack_message_table.py --extract. Facts only: the literal "
+                "text ({} where the code puts a value), the macro that prints it, one file that "
+                "has it, and the snapshot (index into 'snapshots') it was read in.",
+            ),
+            ("snapshots", snapshots),
+            ("columns", ["stack", "macro", "template", "file", "snapshot"]),
+        ]
+    )
+    rows.sort(key=lambda r: (r["stack"], r["file"], r["template"]))
+    text = json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "messages": [\n'
+    text += ",\n".join(
+        "  "
+        + json.dumps(
+            [r["stack"], r["macro"], r["template"], r["file"], r["snapshot"]], ensure_ascii=False
+        )
+        for r in rows
+    )
+    with open(TABLE, "w", encoding="utf-8") as fh:
+        fh.write(text + "\n ]\n}\n")
+    print(f"{len(rows)} templates -> {os.path.relpath(TABLE, REPO)}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# Stage 2: the reviewed mapping, and each template printed as its stack prints it.
+# ---------------------------------------------------------------------------------------
+
+
+def read_table(path: str = TABLE, by_hand: str = BY_HAND) -> List[Dict]:
+    """The messages of both tables as dicts (stack, macro, template, file, repo, commit)."""
+    out: List[Dict] = []
+    for p in (path, by_hand):
+        with open(p, encoding="utf-8") as fh:
+            data = json.load(fh)
+        for row in data["messages"]:
+            r = dict(zip(data["columns"], row))
+            snap = data["snapshots"][r.pop("snapshot")]
+            r["repo"], r["commit"] = snap["repo"], snap["commit"]
+            out.append(r)
+    return out
+
+
+def read_map(path: str = MAP_FILE) -> List[Dict[str, str]]:
+    """The reviewed mapping, first match wins: stack, a regex on the template, optional regexes
+    on the macro (with Paddle's error kind: 'PADDLE_THROW:Unimplemented') and on the file, and
+    the topic."""
+    with open(path, encoding="utf-8") as fh:
+        return [dict({"macro": "", "file": ""}, **m) for m in json.load(fh)["map"]]
+
+
+MAPPED = read_map()
+
+# Paddle's error kinds and the Python exception each becomes (paddle/common/enforce.cc).
+PADDLE_PY = {
+    "InvalidArgument": "ValueError",
+    "NotFound": "RuntimeError",
+    "OutOfRange": "IndexError",
+    "AlreadyExists": "RuntimeError",
+    "ResourceExhausted": "MemoryError",
+    "PreconditionNotMet": "RuntimeError",
+    "PermissionDenied": "RuntimeError",
+    "ExecutionTimeout": "RuntimeError",
+    "Unimplemented": "NotImplementedError",
+    "Unavailable": "RuntimeError",
+    "Fatal": "SystemError",
+    "External": "OSError",
+}
+
+
+# What a wrapper or a printf-style message puts in its fields, before the general fill: the
+# runtime's message when none was recorded ("(null)"), the device, the function, the code.
+PRE_FILL = [
+    (r"CANN error: \{\}", "CANN error: (null)"),
+    (
+        r"current device: \{\}, in function \{\} at \{\}:\{\}",
+        "current device: 0, in function ggml_cann_pool_alloc at "
+        "/home/user/llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:412",
+    ),
+    (r"##OP_NAME##", "Mul"),
+    (r"__VA_ARGS__", "acl_src, acl_dst"),
+    (r"invalid device \{\}", "invalid device 8"),
+    (
+        r"^\{\}: failed to initialize CANN: \{\}",
+        "ggml_cann_init: failed to initialize CANN: (null)",
+    ),
+    (
+        r"^\{\}: op not supported \{\} \(\{\}\)",
+        "evaluate_and_capture_cann_graph: op not supported ffn_moe_gate-0 (MUL_MAT_ID)",
+    ),
+    (r"device \{\}", "device 0"),
+    (r"\{\} MiB", "16384.00 MiB"),
+    (r"^\{\}: ", "ggml_backend_cann_init: "),
+    (r"(aclrtMalloc\([^\n]{0,300}) failed : \{\}", r"\1 failed : 207001"),
+    (r" failed : \{\}", " failed : 7"),
+    (
+        r"^CANN failure \{\}: \{\}(?=[^\n]{0,40}expr=aclrtMalloc\()",
+        "CANN failure 207001: ACL_ERROR_RT_MEMORY_ALLOCATION",
+    ),
+    (r"^CANN failure \{\}: \{\}", "CANN failure 500002: ACL_ERROR_GE_FAILURE"),
+    (r"NPU=\{\} ; hostname=\{\}", "NPU=0 ; hostname=node1"),
+    (
+        r"at file \{\} line \{\}",
+        "at file /workspace/PaddleCustomDevice/backends/npu/runtime/runtime.cc line 596",
+    ),
+]
+
+
+def message(row: Dict) -> str:
+    """A template filled with illustrative values and printed the way its stack prints it."""
+    text = row["template"]
+    for pat, value in PRE_FILL:
+        text = re.sub(pat, value, text)
+    text = fill(text)
+    macro, stack, path = row["macro"], row["stack"], row["file"]
+    where = "/workspace/{}/{}:{}".format(row["repo"].split("/")[-1], path, 123)
+    if stack == "ggml-cann" and macro == "ACL_CHECK":  # ggml_cann_error aborts after its lines
+        return text + "\n/home/user/llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:70: CANN error"
+    if stack == "ggml-cann" and macro == "GGML_ABORT":
+        return f"{where}: {text}"
+    if macro.startswith(("PADDLE_ENFORCE", "PADDLE_THROW")):
+        kind = macro.split(":", 1)[1] if ":" in macro else "InvalidArgument"
+        return "{}: ({}) {}\n  [Hint: Expected ...] (at {})".format(
+            PADDLE_PY.get(kind, "RuntimeError"), kind, text, where
+        )
+    if macro.startswith(("LOG(", "CHECK")):
+        line = f"F20251208 11:52:44.736321 69197 {os.path.basename(path)}:96] {text}"
+        return line if macro.startswith("LOG") else line.replace("] ", "] Check failed: x ", 1)
+    if macro == "TORCH_CHECK":
+        return "RuntimeError: " + text
+    if macro.startswith("throw std::"):
+        return "RuntimeError: " + text
+    if macro.startswith("ORT_"):
+        return (
+            "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : "
+            + text
+        )
+    if re.fullmatch(r"\w+(?:Error|Exception)", macro):
+        return macro + ": " + text
+    return text
+
+
+def mapped_topic(row: Dict, mapping: Optional[List[Dict[str, str]]] = None) -> Optional[str]:
+    """The topic the review gives this template, or None (left unclaimed on purpose)."""
+    for m in MAPPED if mapping is None else mapping:
+        if (
+            m["stack"] == row["stack"]
+            and re.search(m["pattern"], row["template"])
+            and re.search(m["macro"], row["macro"])
+            and re.search(m["file"], row["file"])
+        ):
+            return m["topic"]
+    return None
+
+
+def do_check(list_stack: Optional[str]) -> int:
+    rows = read_table()
+    sys.path.insert(0, REPO)
+    from ascend_lab.doctor import diagnose  # noqa: E402 - the doctor of this checkout
+
+    if list_stack:
+        for r in rows:
+            if r["stack"] == list_stack:
+                shown = first_topic(diagnose(message(r))) or ""
+                mark = mapped_topic(r) or ""
+                print(f"{r['file'][-34:]:34} {mark:14} {shown:16} {r['template'][:160]}")
+        return 0
+    per: Dict[str, Counter] = {}
+    problems = []
+    for r in rows:
+        topic, first = mapped_topic(r), first_topic(diagnose(message(r)))
+        outcome: Tuple[str, ...] = (
+            ("mapped", "read right")
+            if topic and first == topic
+            else ("mapped", "WRONG" if first else "unread")
+            if topic
+            else ("unmapped, read",)
+            if first
+            else ()
+        )
+        per.setdefault(r["stack"], Counter()).update(("extracted",) + outcome)
+        if topic and first != topic:
+            problems.append(
+                f"{outcome[-1]} {r['stack']}: {r['template'][:140]} -> {first} ({topic})"
+            )
+    print("\n".join(problems))
+    for stack, c in sorted(per.items()):
+        print(
+            f"{stack:16} extracted {c['extracted']:4}  mapped {c['mapped']:3}  "
+            f"read right {c['read right']:3}  (unmapped but read: {c['unmapped, read']})"
+        )
+    errors = sum(c["WRONG"] for c in per.values())
+    return 1 if errors else 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--extract", metavar="MIRRORS_DIR")
+    ap.add_argument("--list", metavar="STACK")
+    args = ap.parse_args(argv)
+    if args.extract:
+        return do_extract(args.extract)
+    return do_check(args.list)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
