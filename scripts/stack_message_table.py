@@ -354,6 +354,7 @@ PRE_FILL = [
         "CANN failure 207001: ACL_ERROR_RT_MEMORY_ALLOCATION",
     ),
     (r"^CANN failure \{\}: \{\}", "CANN failure 500002: ACL_ERROR_GE_FAILURE"),
+    (r"^CANNGRAPH failure \{\}: \{\}", "CANNGRAPH failure -1: GRAPH_FAILED"),
     (r"NPU=\{\} ; hostname=\{\}", "NPU=0 ; hostname=node1"),
     (
         r"at file \{\} line \{\}",
@@ -386,6 +387,11 @@ def message(row: Dict) -> str:
         return "RuntimeError: " + text
     if macro.startswith("throw std::"):
         return "RuntimeError: " + text
+    if stack == "onnxruntime-cann" and macro == "LOGS(ERROR)":
+        return (
+            "2024-05-09 07:05:28.107324198 [E:onnxruntime:Default, cann_call.cc:139 CannCall] "
+            + text
+        )
     if macro.startswith("ORT_"):
         return (
             "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : "

@@ -25,6 +25,8 @@ TABLE_RULES = {
     "ggml-cann-op-unsupported",
     "acl-malloc-call-failed",
     "triton-ascend-toolkit-env",
+    "triton-ascend-not-installed",
+    "aclnn-api-missing-in-opapi",
 }
 
 
