@@ -108,7 +108,7 @@ $(PY38_VENV)/.installed: pyproject.toml
 py38: $(STAMP)
 	$(call need_python,$(PY38),Python 3.8,3.8.18)
 	@if [ -x "$(PY38)" ]; then $(MAKE) --no-print-directory $(PY38_VENV)/.installed && \
-	  $(PY38_VENV)/bin/python -m pytest $(XDIST_ARGS) -q -p no:cacheprovider -m "not mindspore and not browser and not packaging and not hub" \
+	  ASCEND_LAB_SWEEP_EVERY=5 $(PY38_VENV)/bin/python -m pytest $(XDIST_ARGS) -q -p no:cacheprovider -m "not mindspore and not browser and not packaging and not hub" \
 	    --ignore-glob='*_mindspore.py' tests; fi
 
 # Python 3.9 with the oldest MindSpore for it: the trace, memory and course-helper tests.

@@ -29,3 +29,24 @@ def _no_inherited_kernel_cache():
         os.environ.pop("MS_COMPILER_CACHE_PATH", None)
     else:
         os.environ["MS_COMPILER_CACHE_PATH"] = _KERNEL_CACHE_AT_START
+
+
+def pytest_collection_modifyitems(config, items):
+    """``ASCEND_LAB_SWEEP_EVERY=N``: of the tests marked ``sweep`` (one per row of a data
+    table: a rule's examples, a message template, a corpus case), keep every N-th. The
+    Python 3.8 leg sets it: the code those rows run is the same for every row (and the
+    knowledge loader compiles every pattern whichever rows run), so a sample checks 3.8
+    while the main leg runs every row."""
+    every = os.environ.get("ASCEND_LAB_SWEEP_EVERY", "")
+    if not every.isdigit() or int(every) <= 1:
+        return
+    n, kept, dropped, seen = int(every), [], [], 0
+    for item in items:
+        if item.get_closest_marker("sweep") is None:
+            kept.append(item)
+            continue
+        (kept if seen % n == 0 else dropped).append(item)
+        seen += 1
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept

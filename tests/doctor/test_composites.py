@@ -109,6 +109,7 @@ def _read_as(diag, expect):
     return any(t in expect for t in shown)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("case", _dev_params(), ids=lambda c: c["id"])
 def test_a_specific_reading_survives_follow_on_lines(case):
     text = _text(case)

@@ -54,6 +54,7 @@ def check_labels(case, topics):
         assert answer in topics or answer.startswith(PREFIXES), answer
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c["id"])
 def test_case(case):
     topics = set(json.loads(TOPICS.read_text(encoding="utf-8"))["topics"])

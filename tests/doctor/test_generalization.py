@@ -29,6 +29,7 @@ def _first_topic(text):
     return f.topics[0] if f.topics else f.id
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
 def test_every_example_varied_is_read_the_same(entry):
     want = expected_topic(entry)

@@ -22,6 +22,7 @@ def _doc():
     return read_knowledge()
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.id for e in ENTRIES])
 def test_entry_is_complete(entry):
     assert entry.examples, "every entry needs at least one real error text"
@@ -32,6 +33,7 @@ def test_entry_is_complete(entry):
     assert entry.confirm is None or entry.confirm in CONFIRM_CHECKS
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("entry_id,index,text", EXAMPLES, ids=[f"{e}-{i}" for e, i, _ in EXAMPLES])
 def test_example_is_recognised_and_ranked_first(entry_id, index, text):
     entry = next(e for e in ENTRIES if e.id == entry_id)
@@ -120,6 +122,7 @@ def test_required_literal_extraction():
 PATTERNS = [(e, i) for e in ENTRIES for i in range(len(e.patterns))]
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("entry,index", PATTERNS, ids=[f"{e.id}-p{i}" for e, i in PATTERNS])
 def test_every_pattern_is_exercised_by_an_example(entry, index):
     pattern = entry.patterns[index]

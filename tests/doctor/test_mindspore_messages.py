@@ -82,6 +82,7 @@ def test_a_message_carries_the_exception_kind_mindspore_raises():
     assert SCRIPT.message(dict(row, kind="ERROR log")).startswith("RuntimeError: ")
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize(
     "area, topic, row",
     MAPPED_ROWS,
