@@ -269,13 +269,17 @@ def do_extract(specs: List[str]) -> int:
         )
         for r in rows
     )
-    with open(TABLE, "w", encoding="utf-8") as fh:
-        fh.write(lines + "\n ]\n}\n")
-    print(f"{len(rows)} templates -> {os.path.relpath(TABLE, REPO)}")
-    print(
-        "per area: "
-        + ", ".join(f"{k} {v}" for k, v in sorted(Counter(r["area"] for r in rows).items()))
-    )
+    return write_table(TABLE, lines, rows)
+
+
+def write_table(path: str, text: str, rows: List[Dict]) -> int:
+    """Write a table's text (its head and its rows, without the closing brackets) and say what
+    was written, per area."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text + "\n ]\n}\n")
+    print(f"{len(rows)} templates -> {os.path.relpath(path, REPO)}")
+    per_area = sorted(Counter(r["area"] for r in rows).items())
+    print("per area: " + ", ".join(f"{k} {v}" for k, v in per_area))
     return 0
 
 
@@ -389,29 +393,23 @@ def _first_topic(diag) -> Optional[str]:
     return None
 
 
-def do_check(list_area: Optional[str]) -> int:
-    rows = read_table()
+def check_rows(rows: List[Dict], topic_of, message_of, width: int = 14) -> int:
+    """Run each mapped row (``topic_of(row)`` is its topic or None) through the doctor, as
+    ``message_of(row)`` prints it; print the misses and, per area, extracted / mapped / read
+    right. Returns 1 when a mapped row is read with another topic, else 0."""
     sys.path.insert(0, REPO)
     from ascend_lab.doctor import diagnose  # noqa: E402 - the doctor of this checkout
-
-    if list_area:
-        for r in rows:
-            if r["area"] == list_area:
-                shown = _first_topic(diagnose(message(r))) or ""
-                print(f"{r['file'][-40:]:40} {shown:16} {r['template'][:200]}")
-        return 0
 
     per: Dict[str, Counter] = {}
     errors = 0
     for r in rows:
         c = per.setdefault(r["area"], Counter())
         c["extracted"] += 1
-        mapped = [t for a, pat, t in MAPPED if a == r["area"] and re.search(pat, r["template"])]
-        if not mapped:
+        topic = topic_of(r)
+        if topic is None:
             continue
-        topic = mapped[0]
         c["mapped"] += 1
-        first = _first_topic(diagnose(message(r)))
+        first = _first_topic(diagnose(message_of(r)))
         if first == topic:
             c["read right"] += 1
         elif first:
@@ -422,10 +420,37 @@ def do_check(list_area: Optional[str]) -> int:
     for area in sorted(per):
         c = per[area]
         print(
-            f"{area:14} extracted {c['extracted']:4}  mapped {c['mapped']:3}  "
+            f"{area:{width}} extracted {c['extracted']:4}  mapped {c['mapped']:3}  "
             f"read right {c['read right']:3}"
         )
     return 1 if errors else 0
+
+
+def list_rows(rows: List[Dict], area: str, message_of) -> int:
+    """One area's templates with the topic the doctor reads first."""
+    sys.path.insert(0, REPO)
+    from ascend_lab.doctor import diagnose  # noqa: E402 - the doctor of this checkout
+
+    for r in rows:
+        if r["area"] == area:
+            shown = _first_topic(diagnose(message_of(r))) or ""
+            print(f"{r['file'][-40:]:40} {shown:16} {r['template'][:200]}")
+    return 0
+
+
+def mapped_topic(row: Dict) -> Optional[str]:
+    """The reviewed topic of a row (first mapping of its area whose regex finds the template)."""
+    for area, pat, topic in MAPPED:
+        if area == row["area"] and re.search(pat, row["template"]):
+            return topic
+    return None
+
+
+def do_check(list_area: Optional[str]) -> int:
+    rows = read_table()
+    if list_area:
+        return list_rows(rows, list_area, message)
+    return check_rows(rows, mapped_topic, message)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

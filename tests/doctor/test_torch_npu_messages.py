@@ -1,0 +1,102 @@
+"""torch_npu's and vllm-ascend's own messages (#36), read from their source by
+scripts/torch_npu_message_table.py: every template the review maps to a topic is read with that
+topic once its {} hold values and it is raised as the stack prints it (exception kind, template,
+torch_npu's ERR line), and no mapping is left without a template."""
+
+import json
+import re
+import runpy
+import types
+from pathlib import Path
+
+import pytest
+
+from ascend_lab.doctor.diagnosis import diagnose
+from ascend_lab.doctor.knowledge import known_topics
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# The script's namespace (run as a module, not as __main__).
+SCRIPT = types.SimpleNamespace(
+    **runpy.run_path(
+        str(ROOT / "scripts" / "torch_npu_message_table.py"), run_name="torch_npu_message_table"
+    )
+)
+ROWS = SCRIPT.read_tables()
+MAPPED_ROWS = [(r["area"], SCRIPT.mapped_topic(r), r) for r in ROWS if SCRIPT.mapped_topic(r)]
+
+
+@pytest.mark.parametrize("stack", sorted(SCRIPT.TABLES))
+def test_each_table_records_where_it_was_read(stack):
+    data = json.loads(Path(SCRIPT.TABLES[stack]).read_text(encoding="utf-8"))
+    assert data["stack"] == stack and data["snapshots"], "no snapshot recorded"
+    for snap in data["snapshots"]:
+        assert re.fullmatch(r"[0-9a-f]{40}", snap["commit"]), snap
+        assert snap["repo"] and snap["ref"] and snap["version"] and snap["date"]
+    areas = {f"{stack}/{name}" for name, _ in SCRIPT.AREAS[stack]}
+    for row in SCRIPT.read_table(stack):
+        assert row["area"] in areas, row
+        assert re.search(r"[A-Za-z]{3}", row["template"]), row
+        assert not row["code"] or re.fullmatch(r"ERR0[0-4]\d{3} [A-Z]{2,5} [a-z ]+", row["code"])
+        assert all(0 <= i < len(data["snapshots"]) for i in row["seen"]), row
+
+
+def test_every_mapping_names_a_known_topic_and_finds_a_template():
+    topics = known_topics()
+    for area, pattern, topic, code in SCRIPT.MAPPED:
+        assert topic in topics, topic
+        assert any(
+            re.fullmatch(area, r["area"])
+            and re.search(pattern, r["template"])
+            and (not code or re.search(code, r["code"]))
+            for r in ROWS
+        ), f"mapping {area} {pattern!r} matches no template"
+
+
+def test_the_extractor_reads_torch_npu_calls():
+    kind, text, code = SCRIPT.cxx_template(
+        'TORCH_CHECK(ptr != nullptr, #aclnn_api, " or ", #aclnn_api "GetWorkspaceSize", '
+        '" not in ", GetOpApiLibName(), ", or ", GetOpApiLibName(), " not found.", '
+        "OPS_ERROR(ErrCode::PTR));",
+        "TORCH_CHECK",
+    )
+    assert (kind, text, code) == (
+        "RuntimeError",
+        "{} or {}GetWorkspaceSize not in {}, or {} not found.",
+        "ERR01004 OPS invalid pointer",
+    )
+    kind, text, _ = SCRIPT.cxx_template(
+        'ASCEND_LOGE("Device %d init failed, ret = %d", id, ret);', "ASCEND_LOGE"
+    )
+    assert (kind, text) == ("ERROR log", "Device {} init failed, ret = {}")
+    kind, text, code = SCRIPT.py_template(
+        'raise RuntimeError(f"Invalid value {x} for rank" + pta_error(ErrCode.VALUE))'
+    )
+    assert (kind, text, code) == (
+        "RuntimeError",
+        "Invalid value {} for rank",
+        "ERR00003 PTA invalid value",
+    )
+
+
+def test_a_message_is_raised_as_torch_npu_prints_it():
+    row = {"kind": "RuntimeError", "template": "Invalid device_index: {}, valid range is [0, {})"}
+    row["code"] = "ERR00001 PTA invalid parameter"
+    text = SCRIPT.message(row)
+    assert text.startswith("RuntimeError: Invalid device_index: 8, valid range is [0, 8)")
+    assert text.endswith("(PID:12345, Device:0, RankID:0) ERR00001 PTA invalid parameter")
+    loader = SCRIPT.fill("{} or {}GetWorkspaceSize not in {}, or {} not found.")
+    assert loader == (
+        "aclnnMatmul or aclnnMatmulGetWorkspaceSize not in libopapi.so, or libopapi.so not found."
+    )
+
+
+@pytest.mark.parametrize(
+    "row", [row for _, _, row in MAPPED_ROWS], ids=lambda row: row["template"][:60]
+)
+def test_each_mapped_template_reads_as_its_topic(row):
+    topic = SCRIPT.mapped_topic(row)
+    text = SCRIPT.message(row)
+    first = SCRIPT.MS._first_topic(diagnose(text))
+    assert first == topic, (text, first)
