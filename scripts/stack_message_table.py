@@ -16,7 +16,8 @@ Stage 1 (``--extract``) reads git snapshots (as the ``fetch`` tool brings them, 
 ``MIRRORS_DIR/<owner>+<name>/repo``) and records the message templates each stack prints on
 failure, with the macro that prints it: ``GGML_ABORT`` / ``GGML_LOG_ERROR``, ``PADDLE_ENFORCE*`` /
 ``PADDLE_THROW`` with ``phi::errors::Kind``, glog's ``LOG(ERROR|FATAL)`` and ``CHECK*(...) <<``,
-``TORCH_CHECK``, Python ``raise XError(...)``. A template keeps its literal text; what the code
+``TORCH_CHECK``, Python ``raise XError(...)``, and CMake's ``message(FATAL_ERROR ...)`` at
+configure time. A template keeps its literal text; what the code
 formats or streams into it becomes ``{}``. The checking wrappers that print the call they check
 (ggml-cann's ``ACL_CHECK(stmt)``: 'CANN error: ...' then the statement; PaddleCustomDevice's
 ``ACL_CHECK`` / ``HCCL_CHECK`` / ``ATB_CHECK``: 'Call <stmt> failed : <code>') give one template
@@ -52,10 +53,21 @@ STACKS = [
     (
         "paddle-npu",
         "PaddlePaddle+PaddleCustomDevice",
-        ["backends/npu/runtime", "backends/npu/kernels", "backends/npu/custom_op"],
+        [
+            "backends/npu/runtime",
+            "backends/npu/kernels",
+            "backends/npu/custom_op",
+            "backends/npu/CMakeLists.txt",
+            "backends/npu/cmake",
+        ],
         r"/tests?/|_test\.",
     ),
-    ("dlinfer", "DeepLink-org+dlinfer", ["dlinfer"], r"/tests?/|third_party/|_test\."),
+    (
+        "dlinfer",
+        "DeepLink-org+dlinfer",
+        ["dlinfer", "cmake", "CMakeLists.txt"],
+        r"/tests?/|third_party/|_test\.",
+    ),
     (
         "lmdeploy",
         "InternLM+lmdeploy",
@@ -70,12 +82,15 @@ STACKS = [
             "xllm/core/kernels/npu",
             "xllm/core/layers/npu",
             "xllm/core/framework/parallel_state",
+            "CMakeLists.txt",
         ],
         r"/tests?/|_test\.|/(?:cuda|mlu|ilu|musa)/|cuda_|mlu_",
     ),
     ("triton-ascend", "triton-lang+triton-ascend", ["third_party/ascend/backend"], r"/tests?/"),
 ]
-SOURCE = re.compile(r"\.(?:cc|cpp|h|hpp|py)$")
+SOURCE = re.compile(r"\.(?:cc|cpp|h|hpp|py|cmake)$|CMakeLists\.txt$")
+# CMake's own failures at configure time: message(FATAL_ERROR|SEND_ERROR "..." ...).
+CMAKE_START = re.compile(r"\bmessage\(\s*(?P<macro>FATAL_ERROR|SEND_ERROR)\b")
 
 # The start of a statement that prints a message, in C/C++ and in Python.
 CXX_START = re.compile(
@@ -97,7 +112,10 @@ CALL_WRAPPERS = {
         " failed : {} at file {} line {}",
     ),
 }
-GREP = r"GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE|PADDLE_THROW|LOG\(|CHECK|raise |throw std::"
+GREP = (
+    r"message\(|GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE|PADDLE_THROW|LOG\(|CHECK|raise |"
+    r"throw std::"
+)
 STRING = re.compile(
     r'(f|r|fr|rf|R|F|L|u8)?("(?:[^"\\\n]|\\.){0,2000}"|\'(?:[^\'\\\n]|\\.){0,2000}\')'
 )
@@ -190,9 +208,27 @@ def _message_body(stmt: str, start: "re.Match[str]", python: bool) -> Tuple[str,
     return macro, args
 
 
+def _cmake_messages(lines: List[str]) -> Iterator[Dict[str, str]]:
+    """CMake's FATAL_ERROR / SEND_ERROR messages: the quoted strings up to the closing ')'."""
+    for i, line in enumerate(lines):
+        start = CMAKE_START.search(line)
+        if not start or line.lstrip().startswith("#"):
+            continue
+        body = " ".join(x.strip() for x in lines[i : i + 8])
+        body = _args(body[body.find("message(") + 8 :])
+        text = "".join(re.findall(r'"((?:[^"\\]|\\.){0,500})"', body))
+        text = re.sub(r"\$(?:ENV)?\{[^{}]{1,80}\}", "{}", text).replace('\\"', '"')
+        text = text.replace("\\n", " ")
+        if len(re.findall(r"[A-Za-z]{3,}", text)) >= 2:
+            yield {"macro": "CMake " + start.group("macro"), "template": text.strip()}
+
+
 def extract_file(stack: str, path: str, text: str) -> Iterator[Dict[str, str]]:
-    python = path.endswith(".py")
     lines = text.splitlines()
+    if not re.search(r"\.(?:cc|cpp|h|hpp|py)$", path):
+        yield from _cmake_messages(lines)
+        return
+    python = path.endswith(".py")
     wrapper = CALL_WRAPPERS.get(stack)
     for i, line in enumerate(lines):
         if line.lstrip().startswith(("//", "#", "*")) and not python:
@@ -387,6 +423,9 @@ def message(row: Dict) -> str:
         return "RuntimeError: " + text
     if macro.startswith("throw std::"):
         return "RuntimeError: " + text
+    if macro.startswith("CMake "):
+        tail = "\n\n\n-- Configuring incomplete, errors occurred!"
+        return f"CMake Error at {path}:12 (message):\n  {text}{tail}"
     if stack == "onnxruntime-cann" and macro == "LOGS(ERROR)":
         return (
             "2024-05-09 07:05:28.107324198 [E:onnxruntime:Default, cann_call.cc:139 CannCall] "

@@ -27,6 +27,7 @@ TABLE_RULES = {
     "triton-ascend-toolkit-env",
     "triton-ascend-not-installed",
     "aclnn-api-missing-in-opapi",
+    "cann-build-env-missing",
 }
 
 
