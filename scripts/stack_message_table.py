@@ -87,6 +87,18 @@ STACKS = [
         r"/tests?/|_test\.|/(?:cuda|mlu|ilu|musa)/|cuda_|mlu_",
     ),
     ("triton-ascend", "triton-lang+triton-ascend", ["third_party/ascend/backend"], r"/tests?/"),
+    (
+        "atb",
+        "hicann+ascend-transformer-boost",
+        [
+            "src/atb/utils",
+            "src/atb/operation",
+            "src/atb/runner",
+            "src/atb/context",
+            "src/atb/kernel_cache",
+        ],
+        r"/tests?/|_test\.",
+    ),
 ]
 SOURCE = re.compile(r"\.(?:cc|cpp|h|hpp|py|cmake)$|CMakeLists\.txt$")
 # CMake's own failures at configure time: message(FATAL_ERROR|SEND_ERROR "..." ...).
@@ -96,7 +108,7 @@ CMAKE_START = re.compile(r"\bmessage\(\s*(?P<macro>FATAL_ERROR|SEND_ERROR)\b")
 CXX_START = re.compile(
     r"\b(?P<macro>GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE\w*|PADDLE_THROW|LOG\((?:ERROR|FATAL)\)|"
     r"CHECK(?:_EQ|_NE|_GT|_GE|_LT|_LE)?|TORCH_CHECK|ORT_THROW|ORT_ENFORCE|throw std::\w+)\s*\("
-    r"|\b(?P<log>LOG\((?:ERROR|FATAL)\))"
+    r"|\b(?P<log>(?:ATB_|MKI_)?LOG\((?:ERROR|FATAL)\))"
 )
 PY_START = re.compile(r"\braise (?P<macro>\w+(?:Error|Exception))\(")
 # Wrappers that print the call they check, and the text they print around it.
@@ -113,8 +125,8 @@ CALL_WRAPPERS = {
     ),
 }
 GREP = (
-    r"message\(|GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE|PADDLE_THROW|LOG\(|CHECK|raise |"
-    r"throw std::"
+    r"message\(|ATB_LOG|MKI_LOG|GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE|PADDLE_THROW|LOG\(|"
+    r"CHECK|raise |throw std::"
 )
 STRING = re.compile(
     r'(f|r|fr|rf|R|F|L|u8)?("(?:[^"\\\n]|\\.){0,2000}"|\'(?:[^\'\\\n]|\\.){0,2000}\')'
@@ -193,7 +205,7 @@ def _message_body(stmt: str, start: "re.Match[str]", python: bool) -> Tuple[str,
     rest = stmt[start.end() :]
     if python:
         return macro, _args(rest)
-    if macro.startswith("LOG("):
+    if "LOG(" in macro:
         return macro, rest
     args = _args(rest)
     kind = ERROR_KIND.search(args)
@@ -372,6 +384,8 @@ PRE_FILL = [
     (r"##OP_NAME##", "Mul"),
     (r"__VA_ARGS__", "acl_src, acl_dst"),
     (r"invalid device \{\}", "invalid device 8"),
+    (r"\b(rank\w{0,6}) \[\{\}\]", r"\1 [16]"),
+    (r"\b(error|rank|rankSize|rankRoot|commMode|ret|code)(: ?)\{\}", r"\g<1>\g<2>7"),
     (
         r"^\{\}: failed to initialize CANN: \{\}",
         "ggml_cann_init: failed to initialize CANN: (null)",
@@ -416,6 +430,9 @@ def message(row: Dict) -> str:
         return "{}: ({}) {}\n  [Hint: Expected ...] (at {})".format(
             PADDLE_PY.get(kind, "RuntimeError"), kind, text, where
         )
+    if macro.startswith(("ATB_LOG(", "MKI_LOG(")):  # ATB's logger: time, level, pid, file:line
+        name = os.path.basename(path)
+        return f"[2025-12-08 11:52:44.735471] [error] [69197] [{name}:156] {text}"
     if macro.startswith(("LOG(", "CHECK")):
         line = f"F20251208 11:52:44.736321 69197 {os.path.basename(path)}:96] {text}"
         return line if macro.startswith("LOG") else line.replace("] ", "] Check failed: x ", 1)

@@ -28,6 +28,7 @@ TABLE_RULES = {
     "triton-ascend-not-installed",
     "aclnn-api-missing-in-opapi",
     "cann-build-env-missing",
+    "atb-comm-param-invalid",
 }
 
 
