@@ -14,6 +14,8 @@ half was measured. What is checked, per kind:
 - ``watch`` (``npu-smi info watch``): the number of samples, the first's and the last's
   NPU, chip, power, temperature and AI Core use;
 - ``keyvalue`` (``npu-smi info -t ...``): the listed keys and values;
+- ``topo`` (``npu-smi info -t topo``): the NPUs in the header's order, each row's CPU
+  affinity, and how many links of each kind the matrix holds (the diagonal ``X`` aside);
 - ``failure``: the failure kind and DCMI code, and that the status names a cause and a next
   step for it.
 
@@ -164,12 +166,30 @@ def _check_failure(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
     return ("wrong" if bad else "right"), bad
 
 
+def _check_topo(text: str, want: Dict[str, Any]) -> Tuple[str, List[str]]:
+    from ascend_lab.parsers import npu_smi
+
+    parse = getattr(npu_smi, "parse_topo", None)
+    topo = parse(text) if parse is not None else None
+    if topo is None or not topo.npus:
+        return "unread", ["no topology read"]
+    links: Dict[str, int] = {}
+    for row in topo.links:
+        for kind in row:
+            if kind and kind != "X":
+                links[kind] = links.get(kind, 0) + 1
+    got = {"npus": list(topo.npus), "affinity": list(topo.affinity), "links": links}
+    bad = [f"{k}: want {want[k]!r}, got {got[k]!r}" for k in want if got.get(k) != want[k]]
+    return ("wrong" if bad else "right"), bad
+
+
 CHECKS = {
     "info": _check_info,
     "map": _check_map,
     "list": _check_list,
     "watch": _check_watch,
     "keyvalue": _check_keyvalue,
+    "topo": _check_topo,
     "failure": _check_failure,
 }
 
