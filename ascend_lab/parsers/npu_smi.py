@@ -23,7 +23,11 @@ from ascend_lab.model.device_status import Chip, Process
 
 _MISSING = {"", "-", "--", "NA", "N/A", "na", "n/a"}
 _SEPARATOR = re.compile(r"^\s*\+[-=+]*\+?\s*$")
-# What npu-smi prints instead of a table (npu-smi's own messages, the loader's, the shell's).
+# What npu-smi prints instead of a table: its own messages (their printf formats in npu-smi's
+# main: "dcmi module initialize failed. ret is %d", "dcmi model initialized failed, because the
+# device is used. ret is %d", "npu get board type failed. ret is %d", "Failed to execute
+# npu-smi %s. ret is %d.", "Command or option is not found."; a query's "This device does not
+# support ..."), the loader's and the shell's.
 _DCMI_RET = re.compile(r"(?i)\bret(?: is|\s*=)\s{0,3}(-8\d{3})(?!\d)")
 _DCMI_FAILED = re.compile(
     r"(?i)dcmi[^\n]{0,40}initiali[sz]ed? failed|failed to init[^\n]{0,20}dcmi"
@@ -38,6 +42,28 @@ _PERMISSION = re.compile(r"(?i)permission denied")
 _DRVMNG_ACCESS = re.compile(r"DrvMngGetConsoleLogLevel failed\.?\s{0,3}\(?ret\s{0,3}=\s{0,3}4\)")
 _NO_DEVICE_NODE = re.compile(
     r"/dev/davinci[a-z_]{0,20}\d{0,3}[^\n]{0,40}(?:No such file|not exist)"
+)
+# The shell (bash, sh, zsh), docker exec or Python could not find the program itself.
+_NOT_FOUND = re.compile(
+    r"(?i)npu-smi\b[\"']?:?[^\n]{0,12}(?:command not found|: not found|No such file or directory"
+    r"|executable file not found)|command not found:\s{0,3}npu-smi\b"
+)
+# npu-smi's own "<what> failed. ret is <code>" lines after DCMI started: the board type, or
+# the command itself ("Failed to execute npu-smi info. ret is -8255.").
+_BOARD_TYPE = re.compile(r"(?i)npu get board type failed\.?\s{0,3}ret is\s{0,3}(-?\d{1,6})")
+_EXECUTE = re.compile(
+    r"(?i)Failed to execute npu-smi\s{1,3}([\w-]{1,20})\.?\s{0,3}ret is\s{0,3}(-?\d{1,6})"
+)
+# A query this board or driver does not offer ("This device does not support querying topo.",
+# "... does not support hccs topo."): an answer, not a fault.
+_UNSUPPORTED = re.compile(r"(?i)\b(?:this )?device does not support\s{1,3}([^\n.]{1,80})")
+_BAD_OPTION = re.compile(
+    r"(?i)Command or option is not found|\binvalid (?:option|parameter|argument)"
+)
+# An NPU or chip id that is not on this machine, in npu-smi's and the driver's words.
+_BAD_ID = re.compile(
+    r"(?i)\b(?:device|card|chip|npu)(?:[ _]?id)?\b[^\n]{0,30}?"
+    r"\b(?:is not exist|does not exist|not exist|is invalid|out of range)"
 )
 # Hostile or broken output must not turn into an unbounded status: keep the first few.
 MAX_PROBLEMS = 20
@@ -70,8 +96,12 @@ class SmiFailure:
 
     ``kind``: "dcmi" (a DCMI return code: ``code`` is "-8005"...), "dcmi-init" (DCMI failed
     to start, no code printed), "library" (a shared library did not load: ``library``),
-    "permission" or "device-node" (a /dev/davinci* node is missing). ``line`` is the line
-    that shows it, as printed (stripped, at most 200 characters).
+    "device-node" (a /dev/davinci* node is missing), "not-found" (the shell or docker found no
+    npu-smi), "board-type" (npu-smi could not tell the board: ``code``), "execute" (the command
+    failed after start-up: ``code``, and ``detail`` names the command), "unsupported" (this
+    device does not offer the query: ``detail`` is what it names), "bad-option", "bad-id" (an
+    NPU or chip id not on this machine) or "permission". ``line`` is the line that shows it,
+    as printed (stripped, at most 200 characters).
     """
 
     kind: str
@@ -79,13 +109,19 @@ class SmiFailure:
     code: str = ""
     library: str = ""
     # "access" when the driver's manager printed "DrvMngGetConsoleLogLevel failed. (ret=4)"
-    # before the DCMI code: the user (or a sandbox) could not open the device nodes
+    # before the DCMI code: the user (or a sandbox) could not open the device nodes; for
+    # "unsupported" / "execute", what the query or command was
     detail: str = ""
 
 
 def failure_of(text: str) -> Optional[SmiFailure]:
-    """The failure ``text`` (npu-smi's stdout and stderr) shows, or None. The most specific
-    wins: a DCMI code, a library, a device node, a DCMI start-up failure, a permission."""
+    """The failure ``text`` (npu-smi's stdout and stderr) shows, or None.
+
+    The most specific wins: a DCMI code, a library, a device node, the program not found,
+    npu-smi's own "... failed. ret is N" lines, a query the device does not support, a bad
+    option or id, a DCMI start-up failure without a code, a permission."""
+    if not isinstance(text, str):
+        return None
     text = text[:65536]
 
     def line_at(pos: int) -> str:
@@ -100,8 +136,25 @@ def failure_of(text: str) -> Optional[SmiFailure]:
     m = _LIBRARY.search(text)
     if m:
         return SmiFailure("library", line_at(m.start()), library=m.group(1))
+    m = _NO_DEVICE_NODE.search(text)
+    if m:
+        return SmiFailure("device-node", line_at(m.start()))
+    m = _NOT_FOUND.search(text)
+    if m:
+        return SmiFailure("not-found", line_at(m.start()))
+    m = _BOARD_TYPE.search(text)
+    if m:
+        return SmiFailure("board-type", line_at(m.start()), code=m.group(1))
+    m = _EXECUTE.search(text)
+    if m:
+        return SmiFailure("execute", line_at(m.start()), code=m.group(2), detail=m.group(1))
+    m = _UNSUPPORTED.search(text)
+    if m:
+        what = m.group(1).strip()[:80]
+        return SmiFailure("unsupported", line_at(m.start()), detail=what)
     for kind, pattern in (
-        ("device-node", _NO_DEVICE_NODE),
+        ("bad-option", _BAD_OPTION),
+        ("bad-id", _BAD_ID),
         ("dcmi-init", _DCMI_FAILED),
         ("permission", _PERMISSION),
     ):
@@ -411,7 +464,9 @@ class _TableReader:
             self.more_chips += 1
 
     def process_row(self, cells: List[str], line: str) -> None:
-        if "no running process" in line.lower():
+        if _NO_PROCESS.search(
+            line
+        ):  # "No running processes found in NPU 0", "No process in device."
             return
         proc = _process_from_cells(cells, self.proc_cols)
         if proc is None:
@@ -422,6 +477,7 @@ class _TableReader:
             self.info.more_processes += 1
 
 
+_NO_PROCESS = re.compile(r"(?i)\bno (?:running )?process")
 _VERSION = re.compile(r"(?i)\bnpu-smi\s{1,40}v?(\d[0-9A-Za-z._-]{0,40})")
 _DRIVER = re.compile(r"(?i)\bversion:\s{0,40}([^\s|]{1,40})")
 
@@ -516,11 +572,19 @@ def _chip_from_rows(
     )
 
 
+_UNIT_POWER = {"b": -2, "kb": -1, "mb": 0, "gb": 1}  # the unit as a power of 1024 MB
+_UNIT = re.compile(r"\((b|kb|mb|gb|kib|mib|gib)\)")
+
+
 def _process_columns(cells: List[str]) -> Dict[str, int]:
     """Where the process header puts each column: ``pid`` ("Process id"), ``name``,
-    ``mem`` ("Process memory(MB)"), ``cells`` (how many). 26.x adds "Process id in
-    container" after the memory: a column that is not the process id, nor the last one."""
-    cols = {"cells": len(cells)}
+    ``mem`` ("Process memory(MB)"), ``cells`` (how many); ``chip`` 1 when the first cell
+    names the chip too ("NPU Chip"), 0 when it names only the NPU ("NPU ID", Ascend 950's
+    form); ``unit`` the memory's unit as a power of 1024 MB (-2 for ``Process memory(B)``).
+    26.x adds "Process id in container" after the memory: a column that is not the process
+    id, nor the last one."""
+    first = cells[0].lower() if cells else ""
+    cols = {"cells": len(cells), "chip": 1 if "chip" in first or "npu" not in first else 0}
     for i, cell in enumerate(cells):
         c = cell.lower()
         if "container" in c:
@@ -531,6 +595,9 @@ def _process_columns(cells: List[str]) -> Dict[str, int]:
             key = "name"
         elif "memory" in c:
             key = "mem"
+            unit = _UNIT.search(c.replace(" ", ""))
+            if unit:
+                cols.setdefault("unit", _UNIT_POWER[unit.group(1).replace("i", "")])
         else:
             continue
         cols.setdefault(key, i)
@@ -541,13 +608,15 @@ def _process_from_cells(
     cells: List[str], cols: Optional[Dict[str, int]] = None
 ) -> Optional[Process]:
     """A process row, its cells named by the process header (``NPU Chip | Process id |
-    Process name | Process memory(MB) [| Process id in container]``). A name that holds
-    ``|`` spans the extra cells; without a header the old layout is assumed."""
-    cols = cols or {"pid": 1, "name": 2, "mem": 3, "cells": 4}
+    Process name | Process memory(MB) [| Process id in container]``, or ``NPU ID | ...``
+    without the chip). A name that holds ``|`` spans the extra cells; without a header the
+    old layout is assumed. Memory in another unit than MB is given in MB."""
+    cols = cols or {"pid": 1, "name": 2, "mem": 3, "cells": 4, "chip": 1}
     if len(cells) < 3:
         return None
     head = cells[0].split()
-    if len(head) < 2:
+    with_chip = cols.get("chip", 1) == 1
+    if len(head) < (2 if with_chip else 1):
         return None
     extra = max(0, len(cells) - cols.get("cells", len(cells)))  # "|" inside the name
 
@@ -556,12 +625,16 @@ def _process_from_cells(
         i = i + extra if i > cols.get("name", 2) else i
         return cells[i] if 0 <= i < len(cells) else None
 
-    npu, chip, pid = _int(head[0]), _int(head[1]), _int(at("pid", 1))
+    npu, pid = _int(head[0]), _int(at("pid", 1))
+    chip = _int(head[1]) if with_chip else (_int(head[1]) if len(head) > 1 else 0)
     if npu is None or chip is None or pid is None:
         return None
     first = cols.get("name", 2)
     name = " | ".join(cells[first : first + extra + 1]) if first < len(cells) else ""
     memory = _int(at("mem", len(cells) - 1))
+    unit = cols.get("unit", 0)
+    if memory is not None and unit:
+        memory = memory * 1024**unit if unit > 0 else memory // 1024 ** (-unit)
     return Process(npu=npu, chip=chip, pid=pid, name=name.strip(), memory_mb=memory)
 
 
@@ -576,37 +649,53 @@ class ChipMapEntry:
     phy_id: Optional[int] = None
 
 
-def parse_map(text: str) -> List[ChipMapEntry]:
-    """``npu-smi info -m``: ``NPU ID  Chip ID  Chip Logic ID  [Chip Phy-ID]  Chip Name``.
+def _map_columns(header: str) -> List[str]:
+    """``"NPU ID  Slot ID  Chip ID  Chip Logic ID  Chip Phy-ID  Chip Name"`` -> ["npu id",
+    "slot id", "chip id", "chip logic id", "chip phy-id", "chip name"]: a column's name ends
+    at a word ``ID``/``*-ID`` or at ``Name`` (the last column, whose values have spaces)."""
+    names: List[str] = []
+    words: List[str] = []
+    for word in header.split():
+        words.append(word.lower())
+        if word.lower() in ("id", "name") or word.lower().endswith("-id"):
+            names.append(" ".join(words))
+            words = []
+    return names
 
-    The header says how many id columns come before the name (names have spaces:
-    ``Ascend 910B3``); rows that do not fit are skipped."""
+
+def parse_map(text: str) -> List[ChipMapEntry]:
+    """``npu-smi info -m``: ``NPU ID  [Slot ID]  Chip ID  [Chip Logic ID]  [Chip Phy-ID]
+    Chip Name`` (Ascend 950 adds Slot ID and drops the logic id).
+
+    Each row is read by the header's columns (names have spaces: ``Ascend 910B3``); rows
+    that do not fit are skipped."""
     out: List[ChipMapEntry] = []
     if not isinstance(text, str):
         return out
-    ids: Optional[List[str]] = None
+    cols: Optional[List[str]] = None
     for line in text[:MAX_TEXT].splitlines()[:MAX_LINES]:
         s = _strip_prefix(line)
         low = s.lower()
         if "npu id" in low and "chip name" in low:
-            ids = [c for c in ("chip logic id", "chip phy-id", "chip phy id") if c in low]
+            cols = _map_columns(s)
             continue
-        if ids is None:
+        if not cols or cols[-1] != "chip name" or "chip id" not in cols:
             continue
         words = s.split()
-        n = 2 + len(ids)
-        if len(words) <= n or _int(words[0]) is None or _int(words[1]) is None:
+        n = len(cols) - 1
+        if len(words) <= n:
             continue
-        named = dict(zip(ids, words[2:n]))
-        logic = named.get("chip logic id")
-        phy = named.get("chip phy-id", named.get("chip phy id"))
+        named = dict(zip(cols[:n], words[:n]))
+        npu, chip = _int(named.get("npu id")), _int(named.get("chip id"))
+        if npu is None or chip is None:
+            continue
         out.append(
             ChipMapEntry(
-                npu=int(words[0]),
-                chip=int(words[1]),
-                logic_id=_int(logic),
+                npu=npu,
+                chip=chip,
+                logic_id=_int(named.get("chip logic id")),
                 name=" ".join(words[n:]),
-                phy_id=_int(phy),
+                phy_id=_int(named.get("chip phy-id", named.get("chip phy id"))),
             )
         )
         if len(out) >= MAX_CHIPS:
@@ -705,10 +794,84 @@ def parse_watch(text: str) -> List[WatchSample]:
     return out
 
 
+@dataclass
+class TopoMatrix:
+    """``npu-smi info -t topo``: how each pair of NPUs is linked, and each NPU's CPU affinity.
+
+    ``npus`` are the header's names in order (``"NPU0"``...), ``rows`` the row names as
+    printed, ``links[i][j]`` the kind row ``i`` prints under ``npus[j]`` (``"X"`` for itself,
+    ``"HCCS"``, ``"PIX"``, ``"SYS"``...), ``affinity[i]`` the row's CPU list (``"144-167"``) or
+    ``None`` where the header has no affinity column or the row leaves it out, ``legend`` the
+    kinds the Legend explains.
+    """
+
+    npus: List[str] = field(default_factory=list)
+    rows: List[str] = field(default_factory=list)
+    links: List[List[str]] = field(default_factory=list)
+    affinity: List[Optional[str]] = field(default_factory=list)
+    legend: Dict[str, str] = field(default_factory=dict)
+
+
+_TOPO_NAME = re.compile(r"^[A-Za-z]{1,12}\d{1,4}$")
+_TOPO_KIND = re.compile(r"^[A-Za-z][A-Za-z_-]{0,15}$")
+_LEGEND = re.compile(r"^\s{0,8}([A-Za-z][A-Za-z_-]{0,15})\s{0,8}=\s{0,8}(\S[^\n]{0,200})$")
+
+
+def _topo_header(line: str) -> Optional[Tuple[List[str], bool]]:
+    """``"\t   NPU0  NPU1 ... CPU Affinity"`` -> (["NPU0", "NPU1", ...], True): device names
+    (letters then digits), then optionally the words ``CPU Affinity``."""
+    words = line.split()
+    affinity = len(words) >= 2 and [w.lower() for w in words[-2:]] == ["cpu", "affinity"]
+    names = words[:-2] if affinity else words
+    if not names or not all(_TOPO_NAME.match(w) for w in names):
+        return None
+    if not affinity and len(names) < 2:
+        return None
+    return names, affinity
+
+
+def parse_topo(text: str) -> TopoMatrix:
+    """Parse ``npu-smi info -t topo``: a header of device names (and ``CPU Affinity``),
+    then one row per device: its name, one link kind per header name, and its CPU list.
+
+    The matrix is read by the header's names, wherever it sits in the text (after a prompt,
+    behind a tab); rows of another width are skipped; the Legend's ``KIND = meaning``
+    lines are kept. Bounded like the other readers."""
+    out = TopoMatrix()
+    if not isinstance(text, str):
+        return out
+    names: List[str] = []
+    has_affinity = False
+    for line in text[:MAX_TEXT].splitlines()[:MAX_LINES]:
+        head = _topo_header(line) if not out.rows else None
+        if head is not None:  # the last header before the first row is the matrix's
+            names, has_affinity = head[0][:MAX_CHIPS], head[1]
+            out.npus = list(names)
+            continue
+        if not names:
+            continue
+        legend = _LEGEND.match(line)
+        if legend:
+            out.legend[legend.group(1)] = legend.group(2).strip()
+            continue
+        words = line.split()
+        if len(words) < len(names) + 1 or not _TOPO_NAME.match(words[0]):
+            continue
+        kinds = words[1 : len(names) + 1]
+        if not all(_TOPO_KIND.match(k) for k in kinds):
+            continue
+        rest = words[len(names) + 1 :]
+        if len(out.rows) < MAX_CHIPS:
+            out.rows.append(words[0])
+            out.links.append(kinds)
+            out.affinity.append(" ".join(rest) if has_affinity and rest else None)
+    return out
+
+
 def kind_of(text: str) -> str:
     """What an npu-smi text is: "info" (the chip table), "map" (``-m``), "list" (``-l``),
-    "watch" (``info watch``), "values" (``-t TYPE``: ``Key : Value`` lines), "failure" (a
-    failure npu-smi printed instead), or "unknown"."""
+    "watch" (``info watch``), "topo" (``-t topo``), "values" (``-t TYPE``: ``Key : Value``
+    lines), "failure" (a failure npu-smi printed instead), or "unknown"."""
     if not isinstance(text, str):
         return "unknown"
     if parse_info(text).has_table:
@@ -719,6 +882,8 @@ def kind_of(text: str) -> str:
         return "list"
     if parse_watch(text):
         return "watch"
+    if parse_topo(text).rows:
+        return "topo"
     if failure_of(text) is not None:
         return "failure"
     if parse_key_values(text):
@@ -726,36 +891,69 @@ def kind_of(text: str) -> str:
     return "unknown"
 
 
-def parse_key_values(text: str) -> Dict[str, str]:
-    """Parse ``Key : Value`` lines (``npu-smi info -t board|usages|health|memory|...``).
+# npu-smi's keys: words, units in parentheses, a few signs ("HBM Capacity(MB)", "Temperature
+# (C)", "LM75A_TE (C)", "NPU Real-time Power(W)", "mac addr"). A shell prompt or a log stamp
+# before a colon ("root@host:~# ...", "2026-06-15T10:05:21Z") is not a key.
+_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9 _()./%+\[\],&'-]{0,79}$")
 
-    Keys keep npu-smi's spelling (``"HBM Capacity(MB)"``); blank and odd lines are skipped.
-    A line indented to the previous value (``-t health``'s long ``Error Information``) or
-    without a colon under a value continues that value.
-    """
-    out: Dict[str, str] = {}
+
+def _key_value_lines(text: str) -> List[Tuple[str, str]]:
+    """``(key, value)`` pairs in order, a continued value already joined to its key."""
+    out: List[Tuple[str, str]] = []
     if not isinstance(text, str):
         return out
-    last: Optional[str] = None
+    last = False  # the previous line was a key's (a continuation may follow)
     value_col = 0
     for raw in text[:MAX_TEXT].splitlines()[:MAX_LINES]:
         if not raw.strip():
-            last = None
+            last = False
             continue
         indent = len(raw) - len(raw.lstrip())
         key, sep, value = raw.partition(":")
-        if last is not None and indent > 0 and (not sep or indent >= value_col - 1):
-            out[last] = (out[last] + " " + raw.strip()).strip()
-            continue
-        if not sep:
-            last = None
+        if last and out and indent > 0 and (not sep or indent >= value_col - 1):
+            k, v = out[-1]
+            out[-1] = (k, (v + " " + raw.strip()).strip())
             continue
         key = key.strip()
-        if key:
-            out[key] = value.strip()
-            last = key
-            value_col = len(raw) - len(value.lstrip()) if value.strip() else len(raw)
+        if not sep or not _KEY.match(key):
+            last = False
+            continue
+        out.append((key, value.strip()))
+        last = True
+        value_col = len(raw) - len(value.lstrip()) if value.strip() else len(raw)
+        if len(out) >= MAX_LINES:
+            break
     return out
+
+
+def parse_key_values(text: str) -> Dict[str, str]:
+    """Parse ``Key : Value`` lines (``npu-smi info -t board|usages|health|memory|...``).
+
+    Keys keep npu-smi's spelling (``"HBM Capacity(MB)"``); blank and odd lines are skipped,
+    and so is a prompt or log stamp before a colon. A line indented to the previous value
+    (``-t health``'s long ``Error Information``) or without a colon under a value continues
+    that value. A key printed again (one block per chip) keeps its last value; see
+    :func:`parse_key_value_records` for each block.
+    """
+    return dict(_key_value_lines(text))
+
+
+def parse_key_value_records(text: str) -> List[Dict[str, str]]:
+    """The ``Key : Value`` lines in blocks: a key printed a second time starts the next
+    block (``-t usages -i N`` on a board with two chips prints ``Chip ID``... twice). The
+    keys before the first repeat (``NPU ID``, ``Chip Count``) belong to the first block."""
+    records: List[Dict[str, str]] = []
+    current: Dict[str, str] = {}
+    for key, value in _key_value_lines(text):
+        if key in current:
+            records.append(current)
+            current = {}
+            if len(records) >= MAX_CHIPS:
+                return records
+        current[key] = value
+    if current:
+        records.append(current)
+    return records
 
 
 def parse_board(text: str) -> Dict[str, str]:

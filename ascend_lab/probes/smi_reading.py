@@ -8,7 +8,7 @@ health on request.
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ascend_lab.i18n import msg
 from ascend_lab.model.device_status import DeviceStatus, StatusWarning
@@ -51,6 +51,8 @@ def read_npu_smi(
     if failure is not None:  # name the cause and the next step, from the code tables
         cause, smi.fix = smi_failure.explain_failure(failure)
         smi.reason = smi_failure.smi_failure_reason(smi.reason, cause, smi.fix)
+    elif not result.ok and getattr(result, "timed_out", False):  # it printed nothing to read
+        smi.fix = smi_failure.timeout_fix()  # the likely cause and the next step
     return smi
 
 
@@ -114,12 +116,15 @@ def _parse_warnings(parsed: npu_smi.NpuSmiInfo) -> List[StatusWarning]:
 
 
 def add_details(status: DeviceStatus, exe: str, timeout: float, start: float, run: Runner) -> None:
-    """``-t board`` and ``-t usages`` per NPU, ``-t health`` per chip, within ~2x timeout."""
-    seen_npus = set()
+    """``-t board`` and ``-t usages`` per NPU, ``-t health`` per chip, within ~2x timeout.
+
+    A board with several chips per NPU (A3, 310P Duo) prints one block per chip in the NPU's
+    answer: each chip gets its own block (by its ``Chip ID``), the NPU's lines with it."""
+    per_npu: dict = {}
     for c in status.chips:
         queries = []
-        if c.npu not in seen_npus:
-            seen_npus.add(c.npu)
+        if c.npu not in per_npu:
+            per_npu[c.npu] = {}
             queries.append(("board", ["info", "-t", "board", "-i", str(c.npu)]))
             queries.append(("usages", ["info", "-t", "usages", "-i", str(c.npu)]))
         queries.append(("health", ["info", "-t", "health", "-i", str(c.npu), "-c", str(c.chip)]))
@@ -128,8 +133,32 @@ def add_details(status: DeviceStatus, exe: str, timeout: float, start: float, ru
                 return
             res = run(exe, argv, timeout)
             if res.ok:
-                values = npu_smi.parse_key_values(res.stdout)
-                if values:
-                    c.details[name] = values
+                records = npu_smi.parse_key_value_records(res.stdout)
+                if records and name != "health":
+                    per_npu[c.npu][name] = records
+                elif records:
+                    c.details[name] = npu_smi.parse_key_values(res.stdout)
             if res.timed_out:
                 return
+        for name, records in per_npu[c.npu].items():
+            values = _chip_record(records, c.chip)
+            if values:
+                c.details[name] = values
+
+
+def _chip_record(records: List[Dict[str, str]], chip: int) -> Dict[str, str]:
+    """The block of ``chip`` in an NPU's answer (the first block's NPU lines included), or
+    the whole answer when it has no per-chip blocks."""
+    if len(records) < 2:
+        return dict(records[0]) if records else {}
+    shared: Dict[str, str] = {}
+    for key, value in records[0].items():  # the NPU's lines: those before the first Chip ID
+        if key == "Chip ID":
+            break
+        shared[key] = value
+    for record in records:
+        if record.get("Chip ID", "").strip() == str(chip):
+            merged = dict(shared) if record is not records[0] else {}
+            merged.update(record)
+            return merged
+    return {}

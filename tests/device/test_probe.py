@@ -190,6 +190,9 @@ def test_hanging_npu_smi_times_out(tmp_path, monkeypatch):
     s = probe.collect_status(timeout=1.0)
     elapsed = time.monotonic() - t
     assert s.mode == "cpu" and s.reason == "npu-smi timed out after 1 s"
+    # the warning names the likely cause of a hang and the next step
+    (w,) = [w for w in s.warnings if w.component == "npu" and w.message == s.reason]
+    assert "driver is busy or stuck" in w.fix and "dmesg" in w.fix
     # a 600 s hang against a 1 s timeout: answering at all within 60 s means it was cut off
     assert elapsed < 60, elapsed
     assert m.calls() == ["info"] and m.live_processes() == []  # its sleeping child killed too

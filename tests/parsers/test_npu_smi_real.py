@@ -31,7 +31,7 @@ def test_each_real_text_is_read_right(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
 def test_each_real_text_is_told_apart(case):
-    kinds = {"info": "info", "map": "map", "list": "list", "keyvalue": "values"}
+    kinds = {"info": "info", "map": "map", "list": "list", "keyvalue": "values", "topo": "topo"}
     assert npu_smi.kind_of(_read(case["file"])) == kinds.get(case["kind"], case["kind"])
 
 
@@ -182,3 +182,132 @@ def test_rows_without_a_header_are_read_only_as_a_pair():
     info = npu_smi.parse_info(prose)
     assert (info.has_table, info.chips, info.problems) == (False, [], [])
     assert npu_smi.kind_of(prose) != "info"
+
+
+def test_batch_5_sources_are_new_to_the_real_fixtures():
+    """Batch 5 took no address the real fixtures already held (the other corpora, and the
+    earlier npu-smi batches); the held-out batch another helper collects is not read."""
+    real = os.path.dirname(ROOT)
+    batch5 = [c for c in CASES if c.get("batch") == 5]
+    earlier = {c["source"] for c in CASES if c.get("batch") != 5}
+    assert len(batch5) >= 20
+    others = []
+    for folder, dirs, files in os.walk(real):
+        dirs[:] = [d for d in dirs if d != "fresh" and os.path.join(folder, d) != ROOT]
+        for name in files:
+            if name.endswith((".json", ".md")):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    others.append(f.read())
+    for case in batch5:
+        source = case["source"]
+        assert source not in earlier, source
+        key = source.replace("index id ", "") if source.startswith("index id") else source
+        assert not any(key in text for text in others), source
+
+
+# npu-smi's own messages, as its main prints them ("dcmi module initialize failed. ret is %d"...)
+# and as the shell and docker print a missing program: each is one kind with a cause and a
+# next step, in English and Chinese
+GRAMMAR = [
+    ("dcmi module initialize failed. ret is -8005", "dcmi", "-8005"),
+    ("dcmi model initialized failed, because the device is used. ret is -8020", "dcmi", "-8020"),
+    ("npu get board type failed. ret is -9005", "board-type", "-9005"),
+    ("Failed to execute npu-smi info. ret is -9001.", "execute", "-9001"),
+    ("Failed to execute npu-smi set. ret is -8255.", "dcmi", "-8255"),
+    ("Command or option is not found.", "bad-option", ""),
+    ("This device does not support querying topo.", "unsupported", ""),
+    ("bash: npu-smi: command not found", "not-found", ""),
+    ("zsh: command not found: npu-smi", "not-found", ""),
+    ("sh: 1: npu-smi: not found", "not-found", ""),
+    ('exec: "npu-smi": executable file not found in $PATH', "not-found", ""),
+    ("/bin/sh: /usr/local/sbin/npu-smi: No such file or directory", "not-found", ""),
+    ("The device is not exist.", "bad-id", ""),
+    ("Error: the card id is invalid", "bad-id", ""),
+]
+
+
+@pytest.mark.parametrize("text,kind,code", GRAMMAR, ids=[g[0][:40] for g in GRAMMAR])
+def test_npu_smi_failure_grammar(text, kind, code):
+    from ascend_lab.i18n import localize
+    from ascend_lab.probes import smi_failure
+
+    failure = npu_smi.failure_of("some other line\n" + text + "\n")
+    assert (failure.kind, failure.code) == (kind, code)
+    assert failure.line == text.strip()
+    cause, step = smi_failure.explain_failure(failure)
+    assert cause and step
+    reason, fix = measure._status_of_failure(text)
+    assert cause in reason and fix == step
+    zh_reason = localize(
+        smi_failure.smi_failure_reason("npu-smi exited with code 255", cause, step), "zh"
+    )
+    assert "下一步" in zh_reason and localize(cause, "zh") != cause and localize(step, "zh") != step
+
+
+def test_a_query_the_device_lacks_names_the_query():
+    failure = npu_smi.failure_of(_read("hccs_t_unsupported_atlas200ia2_24.1.0_doc.txt"))
+    assert (failure.kind, failure.detail) == ("unsupported", "hccs topo")
+    assert npu_smi.failure_of(None) is None and npu_smi.failure_of("all fine\n") is None
+
+
+def test_a_timeout_names_a_cause_and_a_next_step():
+    from ascend_lab.probes import npu_smi_runner, smi_reading
+
+    def run(exe, argv, timeout):
+        return npu_smi_runner.RunResult(
+            ok=False, reason="npu-smi timed out after 5 s", timed_out=True
+        )
+
+    smi = smi_reading.read_npu_smi("/usr/local/sbin/npu-smi", True, run, 5.0)
+    assert smi.failed and smi.reason == "npu-smi timed out after 5 s"
+    assert "driver is busy or stuck" in smi.fix and "dmesg" in smi.fix
+
+
+def test_topo_matrix_by_its_header():
+    text = _read("topo_t_x8_hccs_raw_string_cpp_test.txt")
+    topo = npu_smi.parse_topo(text)
+    assert topo.rows == topo.npus == [f"NPU{i}" for i in range(8)]
+    assert topo.links[1][0] == "HCCS" and topo.links[1][1] == "X"
+    assert topo.legend["HCCS"] == "Connection traversing HCCS." and len(topo.legend) == 7
+    # a prompt line before it, and rows without an affinity (a header without the column)
+    prompted = "root@host:~# npu-smi info -t topo\n" + text
+    assert npu_smi.parse_topo(prompted).affinity == topo.affinity
+    lines = text.splitlines()
+    bare = "\n".join(
+        [lines[0].replace("CPU Affinity", "")] + [ln.rsplit(None, 1)[0] for ln in lines[1:9]]
+    )
+    assert npu_smi.parse_topo(bare).affinity == [None] * 8
+    assert npu_smi.kind_of(text) == "topo" and npu_smi.parse_topo("NPU0 X\n").rows == []
+
+
+def test_key_value_blocks_and_prompts():
+    text = _read("power_t_blank_indented_line_atlas200ia2_2520_doc.txt")
+    block = text.split("\n", 3)[3]  # from "Chip ID" on: chip 0's block
+    two = "root@host:~# npu-smi info -t power -i 0\n" + text + block.replace(": 0", ": 1")
+    values = npu_smi.parse_key_values(two)
+    assert "root@host" not in values and values["Chip ID"] == "1"
+    records = npu_smi.parse_key_value_records(two)
+    assert [r.get("Chip ID") for r in records] == ["0", "1"]
+    assert records[0]["NPU ID"] == "0" and records[1]["Power Dissipation(W)"] == "16.9"
+
+
+def test_process_table_by_its_header_cells():
+    text = _read("info_910b2_procs_container_pid_26.0.rc1_bench_test.txt")
+    lines = text.splitlines()
+    header = next(i for i, ln in enumerate(lines) if "Process id" in ln)
+    row = next(i for i, ln in enumerate(lines) if "1504884" in ln)
+    in_bytes = list(lines)
+    in_bytes[header] = in_bytes[header].replace("Process memory(MB)", "Process memory(B) ")
+    in_bytes[row] = in_bytes[row].replace("35358", str(35358 * 1024 * 1024))
+    (p,) = npu_smi.parse_info("\n".join(in_bytes)).processes
+    assert (p.pid, p.memory_mb) == (1504884, 35358)
+    # Ascend 950's first column names the NPU only: "NPU ID | Process id | ..."
+    cols = npu_smi._process_columns(["NPU ID", "Process id", "Process name", "Process memory(MB)"])
+    proc = npu_smi._process_from_cells(["5", "4242", "python", "1024"], cols)
+    assert (proc.npu, proc.chip, proc.pid, proc.memory_mb) == (5, 0, 4242, 1024)
+
+
+def test_chip_map_columns_by_the_header():
+    a5 = "NPU ID  Slot ID  Chip ID  Chip Phy-ID  Chip Name\n5  22  0  5  Ascend950PR\n"
+    (row,) = npu_smi.parse_map(a5)
+    assert (row.npu, row.chip, row.phy_id, row.logic_id, row.name) == (5, 0, 5, None, "Ascend950PR")
