@@ -112,3 +112,46 @@ def test_a_failure_printed_with_exit_code_0_and_the_magic_card(tmp_path, monkeyp
     assert "DCMI_ERR_CODE_RESOURCE_OCCUPIED" in page and "docker ps" in page
     zh = status_magic(None, "--lang zh").to_text()
     assert "DCMI 错误 -8020" in zh and "设备资源被其他进程或容器占用" in zh
+
+
+REAL_SMI = os.path.join(REPO, "tests", "fixtures", "real", "npu_smi")
+NEW_KINDS = [
+    # dev texts of the real corpus's batch 5: what the card and its Chinese show
+    ("fail_command_not_found_ci_log_vllm_ascend_report.txt", "there is no npu-smi to run",
+     "/usr/local/sbin/npu-smi", "没有可运行的 npu-smi"),
+    ("hccs_t_unsupported_atlas200ia2_24.1.0_doc.txt", "this device does not support hccs topo",
+     "npu-smi info -h", "此设备不支持 hccs topo"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name,cause,step,zh_cause", NEW_KINDS, ids=[c[0] for c in NEW_KINDS])
+def test_the_card_names_cause_and_step_of_npu_smi_s_other_failures(
+    name, cause, step, zh_cause, tmp_path, monkeypatch
+):
+    from ascend_lab.device.magic import status_magic
+
+    with open(os.path.join(REAL_SMI, name), encoding="utf-8") as f:
+        text = f.read()
+    make_fake_machine(tmp_path, behaviour="print", info_text=text).activated(monkeypatch)
+    s = probe.collect_status()
+    assert "npu-smi printed no NPU table" in s.reason and cause in s.reason
+    page = status_magic(None, "--refresh")._repr_html_()
+    assert cause in page and step in page
+    assert zh_cause in status_magic(None, "--lang zh").to_text()
+
+
+def test_each_chip_gets_its_own_block_of_an_npu_s_answer():
+    from ascend_lab.parsers.npu_smi import parse_key_value_records
+    from ascend_lab.probes.smi_reading import _chip_record
+
+    with open(
+        os.path.join(REAL_SMI, "power_t_blank_indented_line_atlas200ia2_2520_doc.txt"),
+        encoding="utf-8",
+    ) as f:
+        text = f.read()
+    block = text.split("\n", 3)[3]  # chip 0's block, from its "Chip ID" on
+    records = parse_key_value_records(text + block.replace(": 0", ": 1"))
+    assert _chip_record(records, 0)["Chip ID"] == "0"
+    one = _chip_record(records, 1)
+    assert (one["Chip ID"], one["NPU ID"], one["Chip Count"]) == ("1", "0", "1")
+    assert _chip_record(records, 7) == {} and _chip_record(records[:1], 5)["Chip ID"] == "0"
