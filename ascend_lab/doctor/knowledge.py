@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Pattern, Tuple, Union
 
 from ascend_lab.doctor.loops import LoopBodyPattern
-from ascend_lab.doctor.pattern_text import backtracking_risks, required_literal
+from ascend_lab.doctor.pattern_text import backtracking_risks, required_literals
 from ascend_lab.errors import AscendLabError
 
 KB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "knowledge")
@@ -88,7 +88,9 @@ class Entry:
     examples: Tuple[str, ...]
     confirm: Optional[str] = None
     raw_patterns: Tuple[str, ...] = field(default=(), repr=False)
-    needles: Tuple[Optional[Tuple[str, bool]], ...] = field(default=(), repr=False)
+    # per pattern: literals of which every match holds one (lower-case when the bool says
+    # so), or None (:func:`.pattern_text.required_literals`)
+    needles: Tuple[Optional[Tuple[Tuple[str, ...], bool]], ...] = field(default=(), repr=False)
     translations: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (lang, texts)
     topics: Tuple[str, ...] = ()  # what the failure is (topics.json); first = the main one
     generic: bool = False  # matches a wrapper line any failure prints ("Call aclnnX failed")
@@ -128,8 +130,8 @@ def compile_pattern(spec: Any, where: str) -> "Union[Pattern[str], LoopBodyPatte
     return LoopBodyPattern(regex) if in_loop else regex
 
 
-def _needle(pattern: Any) -> Optional[Tuple[str, bool]]:
-    return required_literal(getattr(pattern, "line_regex", pattern))
+def _needle(pattern: Any) -> Optional[Tuple[Tuple[str, ...], bool]]:
+    return required_literals(getattr(pattern, "line_regex", pattern))
 
 
 def parse_entries(doc: Any) -> List[Entry]:

@@ -154,6 +154,19 @@ def lowered_where(unwrapped: "Unwrapped") -> str:
     return unwrapped.lowered
 
 
+_KEEPS_UNWRAPPED = re.compile(r"[\s'\"\u2018\u2019\u201c\u201d]")
+
+
+def _in_unwrapped(literal: str, unwrapped: "Unwrapped", lowered: Optional[str]) -> bool:
+    """Whether lower-case ``literal`` occurs in the unwrapped text. A literal without white
+    space or quote marks occurs there only if it occurs in the text as it is (unwrapping
+    changes only white space, quotes and line prefixes, each after a line break), so when
+    ``lowered`` (the text in lower case) lacks it, the unwrapped text is not searched."""
+    if lowered is not None and not _KEEPS_UNWRAPPED.search(literal) and literal not in lowered:
+        return False
+    return literal in lowered_where(unwrapped)
+
+
 def reads_lines(pattern: Any) -> bool:
     """Whether a pattern speaks about lines (it is then not applied to unwrapped text)."""
     source = getattr(pattern, "pattern", None)
@@ -173,10 +186,10 @@ def match_entry(
 ) -> Optional[Match]:
     """Apply one entry to ``text``; None when none of its patterns occurs.
 
-    ``lowered`` is ``text.lower()`` when the caller already has it (for the pre-checks).
-    With ``unwrapped`` (an :class:`Unwrapped` of ``text``) only the patterns that do not
-    speak about lines are applied, to the unwrapped text and ignoring case; the evidence
-    still points at lines of ``text``.
+    ``lowered`` is ``text.lower()`` when the caller already has it (for the pre-checks,
+    in both passes: :func:`_in_unwrapped`). With ``unwrapped`` (an :class:`Unwrapped` of
+    ``text``) only the patterns that do not speak about lines are applied, to the unwrapped
+    text and ignoring case; the evidence still points at lines of ``text``.
     """
     hits = []
     detail = None
@@ -188,16 +201,19 @@ def match_entry(
             if reads_lines(pattern):
                 continue
             pattern = _folded(pattern)
-            if needle is not None and needle[0].lower() not in lowered_where(unwrapped):
+            if needle is not None and not any(
+                _in_unwrapped(lit.lower(), unwrapped, lowered) for lit in needle[0]
+            ):
                 continue
         elif needle is not None:
-            literal, ignorecase = needle
+            literals, ignorecase = needle
             if ignorecase:
                 if lowered is None:
                     lowered = where.lower()
-                if literal not in lowered:
-                    continue
-            elif literal not in where:
+                hay = lowered
+            else:
+                hay = where
+            if not any(lit in hay for lit in literals):
                 continue
         m = pattern.search(where)
         if m is None:
@@ -260,7 +276,7 @@ def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Mat
     flat = Unwrapped(text) if missed else None
     if flat is not None:
         for e in missed:
-            m = match_entry(e, text, unwrapped=flat)
+            m = match_entry(e, text, lowered, unwrapped=flat)
             if m is not None:
                 found.append(m)
     found.sort(key=rank_key)

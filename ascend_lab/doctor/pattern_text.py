@@ -190,6 +190,44 @@ def required_literal(pattern: "re.Pattern[str]") -> Optional[Tuple[str, bool]]:
         return None
     if any(item.kind == "bar" for item in items):  # top-level alternation
         return None
+    best = _longest_run(items)
+    if len(best) < MIN_NEEDLE:
+        return None
+    if pattern.flags & re.IGNORECASE:  # includes inline (?i)
+        return best.lower(), True
+    return best, False
+
+
+def required_literals(pattern: "re.Pattern[str]") -> Optional[Tuple[Tuple[str, ...], bool]]:
+    """Like :func:`required_literal`, for a pattern that is an alternation at its top level
+    (``A|B|C``): one literal per branch, and every match contains at least one of them.
+    None when a branch has no literal of :data:`MIN_NEEDLE` characters. A pattern without
+    a top-level ``|`` gives its one literal."""
+    if pattern.flags & re.VERBOSE:
+        return None
+    try:
+        items = tokenize(pattern.pattern)
+    except PatternSyntaxUnknown:
+        return None
+    branches: List[List[Item]] = [[]]
+    for item in items:
+        if item.kind == "bar":
+            branches.append([])
+        else:
+            branches[-1].append(item)
+    found = []
+    for branch in branches:
+        best = _longest_run(tuple(branch))
+        if len(best) < MIN_NEEDLE:
+            return None
+        found.append(best)
+    if pattern.flags & re.IGNORECASE:
+        return tuple(f.lower() for f in found), True
+    return tuple(found), False
+
+
+def _longest_run(items: Tuple[Item, ...]) -> str:
+    """The longest run of literal characters every match of ``items`` must contain."""
     best = ""
     run: List[str] = []
     for item in items + (Item("anchor", ""),):
@@ -200,11 +238,7 @@ def required_literal(pattern: "re.Pattern[str]") -> Optional[Tuple[str, bool]]:
         if len(run) > len(best):
             best = "".join(run)
         run = []
-    if len(best) < MIN_NEEDLE:
-        return None
-    if pattern.flags & re.IGNORECASE:  # includes inline (?i)
-        return best.lower(), True
-    return best, False
+    return best
 
 
 def _repeats(item: Item) -> bool:

@@ -54,7 +54,7 @@ def test_asnumpy_outside_a_loop_body_is_not_found(text):
 def test_the_knowledge_base_rule_is_the_line_scan():
     entry = next(e for e in load_entries() if e.id == "asnumpy-in-loop")
     assert [type(p) for p in entry.patterns] == [LoopBodyPattern]
-    assert entry.needles == ((".asnumpy()", False),)
+    assert entry.needles == (((".asnumpy()",), False),)
     text = "for s, b in enumerate(ds):\n    loss = step(b)\n    h.append(loss.asnumpy())\n"
     m = match_entry(entry, text)
     assert m is not None and m.evidence == ((3, "h.append(loss.asnumpy())"),)

@@ -150,3 +150,18 @@ def test_evidence_is_truncated_for_huge_lines():
     assert len(m.evidence_line) <= 300
     assert "Malloc device memory failed" in m.evidence_line
     assert m.evidence_line.startswith("…") and m.evidence_line.endswith("…")
+
+
+def test_the_unwrapped_pass_skips_only_literals_the_text_cannot_hold():
+    """A literal without white space or quotes, absent from the text as it is, is not looked
+    for again once the text is unwrapped; one with a space or a quote is (unwrapping joins
+    lines and straightens quotes, so it may occur only there)."""
+    from ascend_lab.doctor.match import Unwrapped, _in_unwrapped
+
+    text = "ERROR: the device\n    is busy; it said \u201cno\u201d"
+    flat = Unwrapped(text)
+    lowered = text.lower()
+    assert _in_unwrapped("device is busy", flat, lowered)  # joined across the line break
+    assert _in_unwrapped("said 'no'", flat, lowered)  # curly quotes read as straight ones
+    assert not _in_unwrapped("devicebusy", flat, lowered)
+    assert not _in_unwrapped("absent", flat, lowered)

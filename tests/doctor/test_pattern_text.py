@@ -5,7 +5,11 @@ import re
 import pytest
 
 from ascend_lab.doctor.knowledge import KnowledgeBaseError, parse_entries, read_knowledge
-from ascend_lab.doctor.pattern_text import backtracking_risks, required_literal
+from ascend_lab.doctor.pattern_text import (
+    backtracking_risks,
+    required_literal,
+    required_literals,
+)
 
 # The rule the knowledge base shipped before: exponential on an ordinary training loop.
 OLD_ASNUMPY = (
@@ -39,6 +43,24 @@ def _doc():
 def test_required_literal(source, expected):
     found = required_literal(re.compile(source))
     assert found == (None if expected is None else (expected, False))
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [
+        (r"alpha beta|gamma delta", ("alpha beta", "gamma delta")),
+        (r"(?i)Out Of Memory|OOM when|no memory", ("out of memory", "oom when", "no memory")),
+        (r"x|yyyyy", None),  # a branch without a literal long enough: no pre-check
+        (r"(?:foo|bar)ba|quuxx", None),  # the first branch's literal is too short
+        (r"one two three", ("one two three",)),  # no alternation: its one literal
+    ],
+)
+def test_required_literals_of_an_alternation(source, expected):
+    found = required_literals(re.compile(source))
+    if expected is None:
+        assert found is None
+    else:
+        assert found == (expected, bool(re.compile(source).flags & re.IGNORECASE))
 
 
 def test_required_literal_ignorecase_is_lowered():
