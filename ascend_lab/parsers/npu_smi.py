@@ -813,7 +813,7 @@ class TopoMatrix:
 
 
 _TOPO_NAME = re.compile(r"^[A-Za-z]{1,12}\d{1,4}$")
-_TOPO_KIND = re.compile(r"^[A-Za-z][A-Za-z_-]{0,15}$")
+_TOPO_KIND = re.compile(r"^[A-Z][A-Z0-9_-]{0,15}$")  # X, HCCS, PIX, PXB, PHB, SYS, NA, SIO...
 _LEGEND = re.compile(r"^\s{0,8}([A-Za-z][A-Za-z_-]{0,15})\s{0,8}=\s{0,8}(\S[^\n]{0,200})$")
 
 
@@ -832,7 +832,8 @@ def _topo_header(line: str) -> Optional[Tuple[List[str], bool]]:
 
 def parse_topo(text: str) -> TopoMatrix:
     """Parse ``npu-smi info -t topo``: a header of device names (and ``CPU Affinity``),
-    then one row per device: its name, one link kind per header name, and its CPU list.
+    then one row per device: its name (one of the header's), one link kind per header name
+    (upper case, as the Legend spells them), and its CPU list.
 
     The matrix is read by the header's names, wherever it sits in the text (after a prompt,
     behind a tab); rows of another width are skipped; the Legend's ``KIND = meaning``
@@ -855,7 +856,7 @@ def parse_topo(text: str) -> TopoMatrix:
             out.legend[legend.group(1)] = legend.group(2).strip()
             continue
         words = line.split()
-        if len(words) < len(names) + 1 or not _TOPO_NAME.match(words[0]):
+        if len(words) < len(names) + 1 or words[0] not in names:
             continue
         kinds = words[1 : len(names) + 1]
         if not all(_TOPO_KIND.match(k) for k in kinds):

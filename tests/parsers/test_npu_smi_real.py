@@ -278,6 +278,8 @@ def test_topo_matrix_by_its_header():
     )
     assert npu_smi.parse_topo(bare).affinity == [None] * 8
     assert npu_smi.kind_of(text) == "topo" and npu_smi.parse_topo("NPU0 X\n").rows == []
+    # prose that names two NPUs is not a matrix
+    assert npu_smi.parse_topo("NPU0 NPU1\nNPU0 is fine\nNPU2 X HCCS\n").rows == []
 
 
 def test_key_value_blocks_and_prompts():
