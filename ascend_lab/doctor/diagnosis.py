@@ -52,6 +52,10 @@ NOT_FROM_HERE = N_(
 RANK_LABELS = {  # how sure a finding is (Finding.rank), shown beside it; translated in render
     "signature": N_("matched a known error signature"),
     "code": N_("known error code"),
+    # a known code whose meaning no topic covers: it says that a call failed, not why
+    "code-no-cause": N_(
+        "known error code, but its meaning names no cause: read the lines before it"
+    ),
     "family": N_("only the code's family is known"),
     "raised": N_("only where it was raised is known"),
 }
@@ -143,6 +147,14 @@ class Finding:
             "code": self.code.to_dict() if self.code is not None else None,
             "memory": self.memory.to_dict() if self.memory is not None else None,
         }
+
+
+def rank_label_key(f: "Finding") -> str:
+    """The key of :data:`RANK_LABELS` to show beside ``f``: its rank, or "code-no-cause"
+    for a known code whose meaning names no topic (a generic argument check, "GE failure")."""
+    if f.rank == "code" and not any(not t.startswith(("code:", "family:")) for t in f.topics):
+        return "code-no-cause"
+    return f.rank
 
 
 def code_title(note: CodeNote) -> str:

@@ -77,9 +77,9 @@ def _unsure(diag: Any) -> List[str]:
 
 
 def _rank_label(f: Any) -> str:
-    from ascend_lab.doctor.diagnosis import RANK_LABELS
+    from ascend_lab.doctor.diagnosis import RANK_LABELS, rank_label_key
 
-    return _("how sure: {}").format(_(RANK_LABELS[f.rank]))
+    return _("how sure: {}").format(_(RANK_LABELS[rank_label_key(f)]))
 
 
 def _code_heading(note: Any) -> str:

@@ -247,3 +247,17 @@ def test_codes_whose_meaning_names_a_topic_carry_it():
         **build.NAME_TOPICS,
     }.items():
         assert topic in topics and reason
+
+
+def test_a_known_code_that_names_no_cause_says_so():
+    """500002 (ACL_ERROR_GE_FAILURE) is in the tables but its meaning names no failure of
+    the vocabulary: the doctor shows it as known, and says the cause is in the lines
+    before it; a code with a topic (207001, device out of memory) keeps the plain label."""
+    diag = diagnose("aclmdlExecute failed, ret = 500002\n", check_environment=False)
+    assert [f.rank for f in diag.findings] == ["code"]
+    out = diag.to_text()
+    assert "how sure: known error code, but its meaning names no cause" in out
+    diag.lang = "zh_CN"
+    assert "已知错误码，但它的含义没有指明原因" in diag.to_text()
+    oom = diagnose("aclrtMalloc failed, ret = 207001\n", check_environment=False)
+    assert "(how sure: known error code)" in oom.to_text()
