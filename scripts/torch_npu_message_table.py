@@ -442,6 +442,7 @@ def fill(template: str) -> str:
     text = re.sub(r"(?<=allocation of )\{\}", "2.00 GiB", text)
     text = re.sub(r"(?<=soc version: )\{\}|(?<=soc_version: )\{\}", "Ascend310B4", text)
     text = re.sub(r"(?<=at the same time in PyTorch: npu and )\{\}", "cuda", text)
+    text = re.sub(r"\{\}(?= ?(?:seconds|milliseconds|ms)\b)", "480", text)
     # ProcessGroupHCCL streams the work (*this) as WorkHCCL(SeqNum=..., OpType=..., Timeout(ms)=...)
     work = "WorkHCCL(SeqNum=12, OpType=ALLREDUCE, Timeout(ms)=1800000)"
     text = re.sub(r"(?<=operation timeout: )\{\}", work, text)
