@@ -96,6 +96,7 @@ STACKS = [
             "src/atb/runner",
             "src/atb/context",
             "src/atb/kernel_cache",
+            "src/ops/ops_infer",
         ],
         r"/tests?/|_test\.",
     ),
@@ -467,7 +468,7 @@ def mapped_topic(row: Dict, mapping: Optional[List[Dict[str, str]]] = None) -> O
             and re.search(m["macro"], row["macro"])
             and re.search(m["file"], row["file"])
         ):
-            return m["topic"]
+            return m["topic"] or None  # "": reviewed and left unclaimed on purpose
     return None
 
 
