@@ -385,6 +385,7 @@ PRE_FILL = [
     (r"##OP_NAME##", "Mul"),
     (r"__VA_ARGS__", "acl_src, acl_dst"),
     (r"invalid device \{\}", "invalid device 8"),
+    (r"(device ID: )\{\}(, must be between 0 \(inclusive\) and )\{\}", r"\g<1>8\g<2>8"),
     (r"\b(rank\w{0,6}) \[\{\}\]", r"\1 [16]"),
     (r"\b(error|rank|rankSize|rankRoot|commMode|ret|code)(: ?)\{\}", r"\g<1>\g<2>7"),
     (
