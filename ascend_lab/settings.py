@@ -592,6 +592,16 @@ SETTINGS.update(
             "浏览器测试保存截图的位置",
             "`test-artifacts/`",
         ),
+        Setting(
+            "ASCEND_LAB_SWEEP_EVERY",
+            "int",
+            1,
+            ("tests-only",),
+            "of the tests marked `sweep` (one per row of a data table), run every N-th; the "
+            "Python 3.8 leg sets 5",
+            "标记为 `sweep` 的测试（每个数据表行一个）只运行每第 N 个；Python 3.8 测试设为 5",
+            minimum=1,
+        ),
         _tests_only(
             "ASCEND_LAB_WHEELHOUSE",
             "the wheels the Python 3.8 install test installs from",

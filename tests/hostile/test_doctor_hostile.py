@@ -67,8 +67,9 @@ def adversarial(entry):
         near = first_line[: max(1, len(first_line) - 3)]
         inputs[f"example {i} cut, no newline"] = fill(near)
         inputs[f"example {i} cut, one per line"] = fill(near + "\\n")
-    for i, needle in enumerate(n for n in entry.needles if n):
-        inputs[f"literal {i} repeated"] = fill(needle[0])
+    literals = [lit for n in entry.needles if n for lit in n[0]]
+    for i, literal in enumerate(literals):
+        inputs[f"literal {i} repeated"] = fill(literal)
     return inputs
 
 searches = 0
@@ -145,7 +146,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from ascend_lab.doctor.intake import cut_long_lines, tail_of_text
 from ascend_lab.doctor.magic import parse, strip_ansi
 
-FRAGMENTS = sorted({n[0] for e in ENTRIES for n in e.needles if n})
+FRAGMENTS = sorted({lit for e in ENTRIES for n in e.needles if n for lit in n[0]})
 FRAGMENTS += [ex[: len(ex) // 2] for e in ENTRIES for ex in e.examples]
 FRAGMENTS += ["for x in d:", "while True:", "    ", "\\t", "\\n", "\\r\\n", "#", ":", "(", ")",
               ".asnumpy()", "\\x00", "\\x1b[31m", "\\u00e9", "\\u4e2d", "\\ud800", "\\\\n", '\"']
