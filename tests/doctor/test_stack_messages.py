@@ -81,6 +81,7 @@ def test_a_template_is_printed_as_its_stack_prints_it():
     assert SCRIPT.message(call).startswith("CANN error: (null)\n  current device: 0, in function ")
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize(
     "topic, row",
     MAPPED_ROWS,
