@@ -57,14 +57,20 @@ def load_manifest():
         return json.load(f)["cases"]
 
 
-def load_fresh():
-    """The fresh batch's cases, each ``file`` made absolute (read_case then reads it as is)."""
+def load_fresh(batch=None):
+    """The fresh batch's cases (of ``batch`` only, when given: a case's own ``batch``, else
+    the manifest's), each ``file`` made absolute (read_case then reads it as is)."""
     if not os.path.isfile(os.path.join(FRESH, "manifest.json")):
         sys.exit(
             f"no fresh batch: {FRESH}/manifest.json is missing (batches move to dev once measured)"
         )
     with open(os.path.join(FRESH, "manifest.json"), encoding="utf-8") as f:
-        cases = json.load(f)["cases"]
+        doc = json.load(f)
+    cases = doc["cases"]
+    if batch is not None:
+        cases = [c for c in cases if c.get("batch", doc.get("batch")) == batch]
+        if not cases:
+            sys.exit(f"no case of batch {batch} in {FRESH}/manifest.json")
     for case in cases:
         case["file"] = os.path.join(FRESH, case["file"])
     return cases
@@ -246,6 +252,11 @@ def main(argv=None):
     parser.add_argument(
         "--fresh", action="store_true", help="measure the fresh batch (counts only; see its README)"
     )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        help="with --fresh: only the cases of this batch (a case's 'batch', else the manifest's)",
+    )
     parser.add_argument("--answers-for", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.answers_for:  # the subprocess of --before: its own ascend_lab is on PYTHONPATH
@@ -256,7 +267,7 @@ def main(argv=None):
     sys.path.insert(0, REPO)
     halves: Tuple[str, ...]
     if args.fresh:
-        cases, halves = load_fresh(), ("fresh",)
+        cases, halves = load_fresh(args.batch), ("fresh",)
     else:
         cases = load_manifest()
         halves = HALVES if args.half == "both" else (args.half,)
