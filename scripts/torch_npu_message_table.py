@@ -435,7 +435,8 @@ def fill(template: str) -> str:
     # device indexes are numbers in torch_npu ('Ascend' is MindSpore's device); sizes carry units
     text = re.sub(r"(?<=non-negative device index, but got )\{\}", "-1", text)
     text = re.sub(
-        r"((?:device[ _]index|device argument|on NPU|valid range is \[0,)[=: ]{0,3})\{\}",
+        r"((?:device[ _]index|device argument|on NPU(?: device)?|valid range is \[0,|"
+        r"device_count\(\) is)[=: ]{0,3})\{\}",
         r"\g<1>8",
         text,
     )
