@@ -92,6 +92,7 @@ def test_a_message_is_raised_as_torch_npu_prints_it():
     )
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize(
     "row", [row for _, _, row in MAPPED_ROWS], ids=lambda row: row["template"][:60]
 )
