@@ -19,8 +19,8 @@ FRESH = REAL / "fresh"
 # The floors each batch reached (see the README), per batch: (texts, sources, printed by
 # MindSpore). Batch 4: the brief asked for 40 texts from 15 sources and it reached 41 from 21
 # sources, 6 printed by MindSpore. Batch 5: the brief asked for 30 texts from 12 sources and it
-# reached 32 from 19 sources, 5 printed by MindSpore.
-FLOORS = {4: (41, 21, 6), 5: (32, 19, 5)}
+# reached 33 from 19 sources, 5 printed by MindSpore.
+FLOORS = {4: (41, 21, 6), 5: (33, 19, 5)}
 _THREAD = re.compile(r"github\.com/([^/\s]+/[^/\s#]+)/(?:issues|pull|discussions)/(\d+)")
 _SCHEME = re.compile(r"^https?://(?:www\.)?", re.IGNORECASE)
 
