@@ -102,6 +102,16 @@ SOURCES = OrderedDict(
             },
         ),
         (
+            "torch-npu-exception",
+            {
+                "repo": "Ascend/pytorch",
+                "path": "torch_npu/csrc/core/npu/NPUException.h, "
+                "torch_npu/csrc/core/npu/NPUException.cpp",
+                "what": "torch_npu's own error codes (enum SubModule, enum ErrCode, errCodeMap):"
+                " ERR + 2-digit submodule + 3-digit code, then the submodule and the meaning",
+            },
+        ),
+        (
             "cann-internal-codes",
             {
                 "url": "https://www.hiascend.com/doc_center/source/zh/CANNCommunityEdition/"
@@ -240,6 +250,7 @@ def extract(mirrors: str) -> Dict[str, Any]:
         r"#define (DCMI_ERR_CODE_[A-Z_]+)\s+\(DCMI_ERROR_CODE_BASE - (\d+)\)", text
     ):
         dcmi[str(-8000 - int(m.group(2)))] = {"name": m.group(1)}
+    torch_npu = _torch_npu_facts(pt, sources["torch-npu-exception"]["commit"])
     docs = OrderedDict(
         (c, e) for c, e in sorted((old or {}).get("codes", {}).items()) if c not in cann
     )
@@ -252,8 +263,27 @@ def extract(mirrors: str) -> Dict[str, Any]:
             ("returns", OrderedDict(sorted(returns.items()))),
             ("hccl", hccl),
             ("dcmi", dcmi),
+            ("torch_npu", torch_npu),
         ]
     )
+
+
+def _torch_npu_facts(pt: str, commit: str) -> Dict[str, Any]:
+    """torch_npu's submodules and error codes, with the meaning each code prints."""
+    header_path, source_path = SOURCES["torch-npu-exception"]["path"].split(", ")
+    header = _git(pt, "show", f"{commit}:{header_path}")
+    source = _git(pt, "show", f"{commit}:{source_path}")
+
+    def enum(name: str) -> List[Tuple[str, str]]:
+        body = re.search(r"enum class " + name + r"\s*\{([^}]*)\}", header)
+        return re.findall(r"(\w+)\s*=\s*(\d+)", body.group(1) if body else "")
+
+    printed = dict(re.findall(r'\{ErrCode::(\w+), "([^"]+)"\}', source))
+    submodules = OrderedDict((number, name) for name, number in enum("SubModule"))
+    codes = OrderedDict(
+        (number, [name, printed.get(name, "")]) for name, number in enum("ErrCode") if number != "0"
+    )
+    return OrderedDict([("submodules", submodules), ("codes", codes)])
 
 
 # ---------------------------------------------------------------------------------------
@@ -613,7 +643,41 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
     table["dcmi"] = dcmi
     table["hccl_common"] = words["hccl_common"]
     table["dcmi_common"] = words["dcmi_common"]
+    table["torch_npu"] = _torch_npu_table(facts, words)
+    table["torch_npu_common"] = words["torch_npu_common"]
     return table
+
+
+def _torch_npu_topic(submodule: str, code: str) -> List[str]:
+    """The topic a torch_npu ERR code names by meaning (see words.json torch_npu)."""
+    if submodule == "PROF":
+        return ["profiler"]
+    if submodule == "OPS" and code in ("PARAM", "TYPE", "VALUE"):
+        return ["op-input-check"]
+    by_code = {
+        "NOT_SUPPORT": "op-unsupported",
+        "PERMISSION": "permission",
+        "TIMEOUT": "collective-timeout" if submodule == "DIST" else "task-timeout",
+        "MEMORY": "oom-device" if submodule in ("PTA", "OPS") else "",
+    }
+    return [by_code[code]] if by_code.get(code) else []
+
+
+def _torch_npu_table(facts: Dict[str, Any], words: Dict[str, Any]) -> Dict[str, Any]:
+    """Every ERR code: submodule x code, with what it prints, its words and its topic."""
+    out: Dict[str, Any] = OrderedDict()
+    own = words["torch_npu"]
+    for sub_number, sub in facts["torch_npu"]["submodules"].items():
+        sub_en, sub_zh = own["submodules"][sub]
+        for number, (name, printed) in facts["torch_npu"]["codes"].items():
+            code = f"ERR{int(sub_number):02d}{int(number):03d}"
+            en, zh = own["codes"][name]
+            out[code] = OrderedDict(
+                [("name", f"{code} {sub} {printed}"), ("meaning", f"{en}, in {sub_en}"),
+                 ("zh", f"{sub_zh}：{zh}"),
+                 ("topics", _torch_npu_topic(sub, name) + ["code:" + code])]
+            )  # fmt: skip
+    return out
 
 
 def _return_groups(old: Dict[str, Any], facts: Dict[str, Any], words: Dict[str, Any]) -> List[Any]:
@@ -659,6 +723,9 @@ def coverage(facts: Dict[str, Any], table: Dict[str, Any]) -> List[str]:
                f" ({own} with a note of their own, the rest by class)")  # fmt: skip
     out.append(f"  HCCL results: {len(table['hccl'])} / {len(facts['hccl']) - 1}")
     out.append(f"  DCMI codes: {len(table['dcmi'])} / {len(facts['dcmi'])}")
+    tn = facts["torch_npu"]
+    out.append(f"  torch_npu ERR codes: {len(table['torch_npu'])} / "
+               f"{len(tn['submodules'])} submodules x {len(tn['codes'])} codes")  # fmt: skip
     named = sum(1 for c in table["codes"].values() if not c["topics"][0].startswith("code:"))
     out.append(f"  E-codes whose meaning names a topic: {named} / {len(table['codes'])}")
     kinds = Counter(c["kind"] for c in table["codes"].values())

@@ -56,6 +56,8 @@ _HCCL_RESULT = re.compile(
 _DCMI_CODE = re.compile(
     r"(?i)(?:ret(?:urn)?(?: code)?|error ?code|errcode|err(?:no)?)" + _SEP + r"(-8\d{3})(?!\d)"
 )
+# torch_npu: "ERR02200 DIST call hccl api failed" (ERR + submodule + code, then the submodule).
+_TORCH_NPU_CODE = re.compile(r"(?<![0-9A-Za-z_])(ERR\d{5}) (?:PTA|OPS|DIST|GRAPH|PROF)\b")
 RANKS = ("signature", "code", "family")  # how sure a finding is, most sure first
 
 
@@ -67,8 +69,8 @@ class CodeTableError(AscendLabError, ValueError):
 class CodeNote:
     """One error code found in the text, explained by the tables (or only by its family)."""
 
-    code: str  # "EE1001", "507033", "HCCL_E_TIMEOUT", "-8020"
-    kind: str  # "cann" | "return" | "hccl" | "dcmi"
+    code: str  # "EE1001", "507033", "HCCL_E_TIMEOUT", "-8020", "ERR02200"
+    kind: str  # "cann" | "return" | "hccl" | "dcmi" | "torch_npu"
     module: str
     meaning: str
     next_steps: Tuple[str, ...]
@@ -206,7 +208,7 @@ def _check_codes(doc: Dict[str, Any]) -> None:
         if not isinstance(item.get("name"), str) or ("meaning" in item) != ("zh" in item):
             raise CodeTableError(f"return code {number}: needs a name, and zh with a meaning")
         check_topics(f"return code {number}", item.get("topics"))
-    for group in ("hccl", "dcmi"):
+    for group in ("hccl", "dcmi", "torch_npu"):
         for number, item in doc.get(group, {}).items():
             if not all(isinstance(item.get(k), str) and item[k] for k in ("name", "meaning", "zh")):
                 raise CodeTableError(f"{group} {number}: needs name, meaning and zh")
@@ -309,6 +311,9 @@ def find_codes(
     for m in _DCMI_CODE.finditer(text):
         if m.group(1) in table.get("dcmi", {}):
             add(m.start(1), m.group(1), "dcmi")
+    for m in _TORCH_NPU_CODE.finditer(text):
+        if m.group(1) in table.get("torch_npu", {}):
+            add(m.start(1), m.group(1), "torch_npu")
     found.sort()
     return [
         explain(code, kind, _line_of(text, pos), names.get(code, ""), lang, table)
@@ -324,17 +329,18 @@ def explain(
     lang: str = "en",
     table: Optional[Dict[str, Any]] = None,
 ) -> CodeNote:
-    """The note for one code (``kind`` "cann", "return", "hccl" or "dcmi") in ``lang``."""
+    """The note for one code (``kind`` "cann", "return", "hccl", "dcmi" or "torch_npu") in
+    ``lang``."""
     table = table or load_table()
     zh = lang == "zh_CN"
     if kind == "cann":
         return _explain_cann(code, line, name, lang, table)
-    if kind in ("hccl", "dcmi"):  # each code has its words; the module's are shared
+    if kind in ("hccl", "dcmi", "torch_npu"):  # each code has its words; the module's shared
         common = table[kind + "_common"]
         if kind == "hccl":
             item = next(i for i in table["hccl"].values() if i["name"] == code)
         else:
-            item = table["dcmi"][code]
+            item = table[kind][code]
         steps = item if kind == "dcmi" else common
         return CodeNote(
             code=code,

@@ -386,6 +386,9 @@ def findings_from(matches: Sequence[Match]) -> List[Finding]:
 FOLLOW_ON_CODES = frozenset(
     {"EE1001", "507011", "100000", "HCCL_E_INTERNAL", "HCCL_E_PTR", "HCCL_E_RUNTIME", "HCCL_E_CCE"}
 )
+# torch_npu's codes for a failed ACL / HCCL / GE call and its internal error: the CANN code
+# printed with them (or the lines before) says why.
+TORCH_NPU_FOLLOW_ON = frozenset({"100", "200", "300", "005"})
 # A timeout is usually what the other ranks, or the host, see after something else failed.
 CONSEQUENCE_TOPICS = frozenset({"collective-timeout", "task-timeout", "data-timeout"})
 # Two specific findings closer than this in priority, about different things: say unsure.
@@ -404,7 +407,11 @@ TIERS = (  # most telling first
 
 def is_follow_on(note: CodeNote) -> bool:
     """Whether a code only reports that something failed earlier (see FOLLOW_ON_CODES)."""
-    return note.code in FOLLOW_ON_CODES or (note.kind == "cann" and note.internal)
+    return (
+        note.code in FOLLOW_ON_CODES
+        or (note.kind == "cann" and note.internal)
+        or (note.kind == "torch_npu" and note.code[-3:] in TORCH_NPU_FOLLOW_ON)
+    )
 
 
 def tier(f: Finding) -> int:
@@ -448,7 +455,11 @@ def order_findings(findings: Sequence[Finding]) -> List[Finding]:
 def _order_key(f: Finding) -> Tuple[int, int]:
     # Among known codes, a CANN message code (EL0002 'The device ID is invalid') says why the
     # call failed; the API's return code (507033 'device setup error') only that it did.
+    # Among follow-on codes, torch_npu's "call acl api failed" (ERR00100) comes after the
+    # CANN code printed with it (EE1001, EZ9999), which says more.
     t = tier(f)
+    if t == 4:
+        return t, int(f.code is not None and f.code.kind == "torch_npu")
     return t, int(t == 1 and f.code is not None and f.code.kind != "cann")
 
 

@@ -261,3 +261,25 @@ def test_a_known_code_that_names_no_cause_says_so():
     assert "已知错误码，但它的含义没有指明原因" in diag.to_text()
     oom = diagnose("aclrtMalloc failed, ret = 207001\n", check_environment=False)
     assert "(how sure: known error code)" in oom.to_text()
+
+
+def test_torch_npu_err_codes_are_read_by_submodule_and_code():
+    """torch_npu prints ERR + submodule + code ("ERR02011 DIST timeout error"): every
+    submodule x code is in the table, built from NPUException.h/.cpp; a timeout of the
+    distributed submodule is a collective's, a failed ACL call only follows the CANN code
+    printed with it, and a word like ERR12345 without a submodule is not a code."""
+    table = load_table()
+    assert len(table["torch_npu"]) == 5 * 15
+    diag = diagnose(
+        "RuntimeError: wait timeout\n"
+        "[ERROR] 2025-01-01-00:00:00 (PID:1, Device:0, RankID:3) ERR02011 DIST timeout error\n",
+        check_environment=False,
+    )
+    assert diag.findings[0].topics[:2] == ("collective-timeout", "code:ERR02011")
+    both = diagnose(
+        "ERR00100 PTA call acl api failed\nThe error code is EE9999\n", check_environment=False
+    )
+    assert [f.code.code for f in both.findings if f.code][:2] == ["EE9999", "ERR00100"]
+    assert not find_codes("see ERR12345 in the manual")
+    zh = explain("ERR01002", "torch_npu", lang="zh_CN")
+    assert "torch_npu 算子" in zh.meaning and zh.topics[0] == "op-input-check"
