@@ -28,7 +28,6 @@ unmapped template that the doctor reads with a topic is counted (a rule that cla
 it: the test checks that the rules this table's review added claim none).
 """
 
-import argparse
 import json
 import os
 import re
@@ -41,6 +40,7 @@ REPO = os.path.dirname(HERE)
 TABLE = os.path.join(HERE, "error_tables", "cann_messages.json")
 MAP_FILE = os.path.join(HERE, "error_tables", "cann_message_map.json")
 sys.path.insert(0, HERE)
+from message_table_io import cli_main, write_table  # noqa: E402
 from mindspore_message_table import _git  # noqa: E402 - the same git reader
 
 RT_MACROS = (
@@ -212,17 +212,11 @@ def do_extract(mirrors: str) -> int:
             ("columns", ["module", "area", "macro", "template", "file", "snapshot"]),
         ]
     )
-    out = json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "messages": [\n'
-    out += ",\n".join(
-        "  "
-        + json.dumps(
-            [r["module"], r["area"], r["macro"], r["template"], r["file"], r["snapshot"]],
-            ensure_ascii=False,
-        )
-        for r in rows
+    write_table(
+        TABLE,
+        head,
+        [[r[k] for k in ("module", "area", "macro", "template", "file", "snapshot")] for r in rows],
     )
-    with open(TABLE, "w", encoding="utf-8") as fh:
-        fh.write(out + "\n ]\n}\n")
     print(f"{len(rows)} templates -> {os.path.relpath(TABLE, REPO)}")
     for module in sorted({r["module"] for r in rows}):
         per = Counter(r["area"] for r in rows if r["module"] == module)
@@ -365,13 +359,7 @@ def do_check(list_area: Optional[str]) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--extract", metavar="MIRRORS_DIR")
-    ap.add_argument("--list", metavar="AREA")
-    args = ap.parse_args(argv)
-    if args.extract:
-        return do_extract(args.extract)
-    return do_check(args.list)
+    return cli_main(__doc__, do_extract, do_check, "AREA", argv)
 
 
 if __name__ == "__main__":
