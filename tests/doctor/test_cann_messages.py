@@ -70,6 +70,7 @@ def test_a_log_line_carries_its_modules_plog_prefix():
     assert "[link.cc:123]" in SCRIPT.log_line(row)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize(
     "row, topic",
     MAPPED_ROWS,
