@@ -271,7 +271,11 @@ def code_findings(
 ) -> List[Finding]:
     """A finding for every code no signature finding already shows: known codes first,
     then the codes only their family explains."""
-    shown = " ".join(line for f in findings for _n, line in f.evidence)
+    # a code a specific rule's evidence shows is that rule's; one a generic rule's evidence
+    # shows (a wrapper line quoting the code) gets its own finding, which ranks above it
+    shown = " ".join(
+        line for f in findings if not (f.generic or f.entry.generic) for _n, line in f.evidence
+    )
     lines = text.split("\n")
     lowered = text.lower()
     out = []
