@@ -1,9 +1,9 @@
-"""The fresh batches (tests/fixtures/real/fresh: batch 5; batch 4 moved to the corpus's dev) are well formed
-and really fresh: every case has its file, its provenance and an expectation in the closed
-vocabulary; no thread or page of them is named anywhere else under tests/fixtures/real or twice
-in the folder, and no text is a near copy of a corpus text or of a text of another batch.
-Nothing here runs the doctor on these texts: the integrator measures each batch once
-(measure_corpus.py --fresh --batch N)."""
+"""The fresh batches (tests/fixtures/real/fresh: batch 5; batch 4 moved to the corpus's dev)
+are well formed and really fresh: every case has its file, its provenance and an expectation
+in the closed vocabulary; no thread or page of them is named anywhere else under
+tests/fixtures/real or twice in the folder, and no text is a near copy of a corpus text or of
+a text of another batch. Nothing here runs the doctor on these texts: the integrator measures
+each batch (measure_corpus.py --fresh --batch N)."""
 
 import json
 import re
