@@ -1,7 +1,8 @@
 """What the message-table scripts share: writing a table (a JSON head, then one message per line,
 so a diff shows the templates that changed) and their command line (``--extract`` / ``--list`` /
-the check). Used by scripts/cann_message_table.py; the other *_message_table.py scripts can move
-to it."""
+the check). Used by scripts/cann_message_table.py and scripts/stack_message_table.py (whose
+--extract takes one mirrors folder); the MindSpore and torch_npu scripts take git snapshots
+instead and keep their own command line."""
 
 import argparse
 import json

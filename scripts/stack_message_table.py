@@ -32,8 +32,6 @@ its class) and run through the doctor. A mapped template read with another topic
 (exit 1); an unmapped template the doctor reads with a topic is listed, for review.
 """
 
-import argparse
-import importlib.util
 import json
 import os
 import re
@@ -137,17 +135,10 @@ FIELD = re.compile(r"\{[^{}\n]{0,200}\}")
 ERROR_KIND = re.compile(r"(?:phi|common|platform)::errors::(\w+)\(")
 
 
-def _mindspore_table():
-    spec = importlib.util.spec_from_file_location(
-        "mindspore_message_table", os.path.join(HERE, "mindspore_message_table.py")
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, HERE)
+import mindspore_message_table as _MS  # noqa: E402 - the same machinery
+from message_table_io import cli_main  # noqa: E402
 
-
-_MS = _mindspore_table()
 fill = _MS.fill  # the same illustrative values as MindSpore's own messages
 first_topic = _MS._first_topic  # the answer a reader sees first, as measure_corpus takes it
 _git = _MS._git  # git -C DIR ..., its stdout
@@ -514,13 +505,7 @@ def do_check(list_stack: Optional[str]) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--extract", metavar="MIRRORS_DIR")
-    ap.add_argument("--list", metavar="STACK")
-    args = ap.parse_args(argv)
-    if args.extract:
-        return do_extract(args.extract)
-    return do_check(args.list)
+    return cli_main(__doc__, do_extract, do_check, "STACK", argv)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ and read with the mapped topic. A mapped template read with another topic is an 
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -45,17 +44,8 @@ TABLES = {
 MAP_FILE = os.path.join(HERE, "error_tables", "torch_npu_message_map.json")
 
 
-def _ms():
-    spec = importlib.util.spec_from_file_location(
-        "mindspore_message_table", os.path.join(HERE, "mindspore_message_table.py")
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-MS = _ms()  # fill(), _first_topic(), _git(), _statement(): the same machinery
+sys.path.insert(0, HERE)
+import mindspore_message_table as MS  # noqa: E402 - fill(), _first_topic(), _git(), _statement()
 
 # Areas, by path (first match wins), per stack; names are qualified by the stack.
 AREAS = {
