@@ -165,13 +165,15 @@ def code_title(note: CodeNote) -> str:
 
 
 # A device task timeout in a text about collectives is a collective's timeout (HCCL runs its
-# own tasks on the device: "hccl fftsplus task timeout", "notify wait").
+# own tasks on the device: "hccl fftsplus task timeout", "notify wait"). A code whose meaning
+# names its own unit first (an AI Core kernel's timeout, 507014) keeps its reading: HCCL's
+# tasks do not run on the AI Core.
 _COLLECTIVE_WORDS = ("hccl", "hcom", "allreduce", "all_reduce", "allgather", "notify")
 
 
 def _topics_in(note: CodeNote, lowered: str) -> Tuple[str, ...]:
     topics = note.topics
-    if "task-timeout" in topics and any(w in lowered for w in _COLLECTIVE_WORDS):
+    if topics[:1] == ("task-timeout",) and any(w in lowered for w in _COLLECTIVE_WORDS):
         return ("collective-timeout",) + topics
     return topics
 
@@ -402,6 +404,7 @@ TIERS = (  # most telling first
     "specific signature",
     "specific code",
     "consequence",  # a timeout or a heartbeat lost, which usually follows another failure
+    "code without a cause",  # a known code whose meaning names no cause: 107002, 500001
     "generic signature",  # a wrapper line: "Call aclnnX failed, detail: EZ9999"
     "generic code",  # an internal error code, a follow-on code
     "family",
@@ -421,15 +424,17 @@ def is_follow_on(note: CodeNote) -> bool:
 def tier(f: Finding) -> int:
     """Where ``f`` ranks among the tiers of :data:`TIERS` (0 = most telling)."""
     if f.rank == "raised":
-        return 6
+        return 7
     if f.code is None:
         if f.generic or f.entry.generic:
-            return 3
+            return 4
         return 2 if f.entry.consequence else 0
     if f.rank == "family":
-        return 5
+        return 6
     if is_follow_on(f.code):
-        return 4
+        return 5
+    if rank_label_key(f) == "code-no-cause":
+        return 3  # names the call that failed exactly, but not why: below a code that does
     return 2 if CONSEQUENCE_TOPICS.intersection(f.topics) else 1
 
 
@@ -442,7 +447,10 @@ def order_findings(findings: Sequence[Finding]) -> List[Finding]:
        synchronisation after a kernel failed), then a generic signature (a rule declared
        ``generic``, or matched only by its ``generic_patterns``: a wrapper line any
        failure prints), then a follow-on code (an internal
-       error E?9999, :data:`FOLLOW_ON_CODES`), then a code only its family explains.
+       error E?9999, :data:`FOLLOW_ON_CODES`), then a code only its family explains. A
+       known code whose meaning names no cause (107002 'no current context', 500001 'GE
+       failure') ranks after the codes that name one and before a generic signature: it
+       names exactly which call failed, a wrapper line does not.
     2. Within a tier, rules keep the matcher's order (priority first, then the earliest in
        the text: :func:`.match.rank_key`) and codes the order of their first appearance in
        the text (the first error in time), except that among known codes a CANN message
@@ -462,7 +470,7 @@ def _order_key(f: Finding) -> Tuple[int, int]:
     # Among follow-on codes, torch_npu's "call acl api failed" (ERR00100) comes after the
     # CANN code printed with it (EE1001, EZ9999), which says more.
     t = tier(f)
-    if t == 4:
+    if t == 5:
         return t, int(f.code is not None and f.code.kind == "torch_npu")
     return t, int(t == 1 and f.code is not None and f.code.kind != "cann")
 

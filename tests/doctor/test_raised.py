@@ -75,7 +75,7 @@ def test_a_finding_only_when_nothing_else_names_it():
     assert [f.rank for f in diag.findings] == ["raised"]
     f = diag.findings[0]
     assert f.topics == () and f.id == "raised-ms-arg-check"
-    assert diag.recognised and tier(f) == 6
+    assert diag.recognised and tier(f) == 7
     assert "export.py, line 88" in " ".join(f.entry.fix)
     assert f.evidence == [(len(lines), "ValueError: The 'zq' is frobnicated beyond 7 quuxes.")]
     # a text a rule names gets no such finding
