@@ -11,6 +11,8 @@ Two stages, so the build runs offline from files kept in this repository:
    ``scripts/error_tables/facts.json``: each code's number, its name or title, the message
    template the software prints, and where it was read (repository, commit, date, path).
    No prose of the documentation is kept (its causes and solutions are not copied).
+   GE's internal status numbers are packed from the headers that define them by
+   ``ge_status_table.py`` (its ``SNAPSHOTS``), which this script imports.
 2. The default run joins those facts with this script's own words (``KINDS`` and
    ``RETURN_NOTES`` below, English and Chinese: what a kind of error means, its likely
    causes, the next step, and the topics of ascend_lab/doctor/topics.json) and writes the
@@ -31,6 +33,8 @@ REPO = os.path.dirname(HERE)
 FACTS = os.path.join(HERE, "error_tables", "facts.json")
 WORDS = os.path.join(HERE, "error_tables", "words.json")
 TABLE = os.path.join(REPO, "ascend_lab", "doctor", "error_codes.json")
+sys.path.insert(0, HERE)
+import ge_status_table  # noqa: E402 - GE's internal status numbers (a sibling module)
 
 # ---------------------------------------------------------------------------------------
 # Stage 1: facts from the sources
@@ -251,6 +255,7 @@ def extract(mirrors: str) -> Dict[str, Any]:
     ):
         dcmi[str(-8000 - int(m.group(2)))] = {"name": m.group(1)}
     torch_npu = _torch_npu_facts(pt, sources["torch-npu-exception"]["commit"])
+    ge_status = ge_status_table.extract(repo_dir, sources)
     docs = OrderedDict(
         (c, e) for c, e in sorted((old or {}).get("codes", {}).items()) if c not in cann
     )
@@ -264,6 +269,7 @@ def extract(mirrors: str) -> Dict[str, Any]:
             ("hccl", hccl),
             ("dcmi", dcmi),
             ("torch_npu", torch_npu),
+            ("ge_status", ge_status),
         ]
     )
 
@@ -645,6 +651,11 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
     table["dcmi_common"] = words["dcmi_common"]
     table["torch_npu"] = _torch_npu_table(facts, words)
     table["torch_npu_common"] = words["torch_npu_common"]
+    ge_words = words["ge_status"]
+    table["ge_status"] = ge_status_table.build(facts, words)
+    table["ge_status_common"] = ge_words["common"]
+    table["ge_status_families"] = ge_words["families"]
+    table["ge_status_kinds"] = ge_words["kinds"]
     return table
 
 
@@ -726,6 +737,7 @@ def coverage(facts: Dict[str, Any], table: Dict[str, Any]) -> List[str]:
     tn = facts["torch_npu"]
     out.append(f"  torch_npu ERR codes: {len(table['torch_npu'])} / "
                f"{len(tn['submodules'])} submodules x {len(tn['codes'])} codes")  # fmt: skip
+    out += ge_status_table.coverage(facts, table)
     named = sum(1 for c in table["codes"].values() if not c["topics"][0].startswith("code:"))
     out.append(f"  E-codes whose meaning names a topic: {named} / {len(table['codes'])}")
     kinds = Counter(c["kind"] for c in table["codes"].values())

@@ -5,10 +5,13 @@ CANN prints error codes as ``E`` + a module letter or digit + 4 digits (``EE1001
 ``Name(CODE)`` (``Invalid_Argument(EE1001)``). The runtime, ACL, GE and aclnn return numbers
 (``error code is 507033``, ``ret[207001]``, ``ACL_ERROR_RT_DEVICE_OOM``), HCCL its results
 (``HCCL_E_TIMEOUT``, ``errNo[0x0000000005000009]``) and DCMI / npu-smi negative codes
-(``ret is -8020``). The tables are data (``error_codes.json``, built by
-scripts/build_error_tables.py from the CANN sources it records): each known code has its
-meaning, likely causes, next step, documentation and topics (topics.json); a code the tables
-do not list is still explained by its family (module letter or number range).
+(``ret is -8020``); GE's internal status numbers (``ErrorNo: 1343242270(Prepare Graph
+infershape failed)``, ``ret = 1343225860``, ``GRAPH_FAILED`` 4294967295), only where the text
+introduces them as a status, return or error code. The tables are data
+(``error_codes.json``, built by scripts/build_error_tables.py from the CANN sources it
+records): each known code has its meaning, likely causes, next step, documentation and
+topics (topics.json); a code the tables do not list is still explained by its family (module
+letter or number range).
 
 A note's ``rank`` says how much is known: "code" (this exact code is in the tables) or
 "family" (only its module or range). Pure: text in, :class:`CodeNote` objects out;
@@ -57,6 +60,19 @@ _HCCL_RESULT = re.compile(
 _DCMI_CODE = re.compile(
     r"(?i)(?:ret(?:urn)?(?: code)?|error ?code|errcode|err(?:no)?)" + _SEP + r"(-8\d{3})(?!\d)"
 )
+# GE's internal Status (8-10 digits, or 0x + 8 hex digits), only after the words that
+# introduce a code: GE's plog "ErrorNo: 1343242270(Prepare Graph infershape failed)", "ret =
+# 1343225860", "ge result[1343225857]", "GE error 1343266818", "status: 50331649". A number
+# elsewhere (a shape, a timestamp, a pid, a size) is not read; nor one the tables lack. The
+# number is found first (one character class to scan for: fast on 20 MB logs), then the table
+# and then the 40 characters before it are checked.
+_GE_NUMBER = re.compile(r"[0-9][0-9xX][0-9a-fA-F]{6,8}(?!\w|\.\d)")
+_GE_INTRO = re.compile(
+    r"(?i)(?<![a-z_])(?:error\s?no|error\s?code|errcode|ret(?:code|urn\s?code)?|result|status"
+    r"|ge\s?error|failed)" + _SEP + r"\Z"
+)
+# GE's older plogs print its FAILED as a signed int: "ErrorNo: -1(failed)".
+_GE_FAILED_SIGNED = re.compile(r"ErrorNo: ?-1\(failed\)")
 # torch_npu: "ERR02200 DIST call hccl api failed" (ERR + submodule + code, then the submodule).
 _TORCH_NPU_CODE = re.compile(r"(?<![0-9A-Za-z_])(ERR\d{5}) (?:PTA|OPS|DIST|GRAPH|PROF)\b")
 RANKS = ("signature", "code", "family")  # how sure a finding is, most sure first
@@ -71,7 +87,7 @@ class CodeNote:
     """One error code found in the text, explained by the tables (or only by its family)."""
 
     code: str  # "EE1001", "507033", "HCCL_E_TIMEOUT", "-8020", "ERR02200"
-    kind: str  # "cann" | "return" | "hccl" | "dcmi" | "torch_npu"
+    kind: str  # "cann" | "return" | "hccl" | "dcmi" | "torch_npu" | "ge_status"
     module: str
     meaning: str
     next_steps: Tuple[str, ...]
@@ -209,6 +225,7 @@ def _check_codes(doc: Dict[str, Any]) -> None:
         if not isinstance(item.get("name"), str) or ("meaning" in item) != ("zh" in item):
             raise CodeTableError(f"return code {number}: needs a name, and zh with a meaning")
         check_topics(f"return code {number}", item.get("topics"))
+    _check_ge_status(doc, check_topics)
     for group in ("hccl", "dcmi", "torch_npu"):
         for number, item in doc.get(group, {}).items():
             if not all(isinstance(item.get(k), str) and item[k] for k in ("name", "meaning", "zh")):
@@ -216,6 +233,35 @@ def _check_codes(doc: Dict[str, Any]) -> None:
             check_topics(f"{group} {number}", item.get("topics"))
             if group == "dcmi" and len(item.get("next", [])) != len(item.get("next_zh", [])):
                 raise CodeTableError(f"dcmi {number}: next_zh needs one step per English step")
+
+
+def _check_ge_status(doc: Dict[str, Any], check_topics: Any) -> None:
+    """GE's status numbers: each with a family and a kind that have English and Chinese words."""
+    families = doc.get("ge_status_families", {})
+    kinds = doc.get("ge_status_kinds", {})
+    common = doc.get("ge_status_common", {})
+    for field in ("module", "module_zh"):
+        if doc.get("ge_status") and not common.get(field):
+            raise CodeTableError("ge_status_common needs " + field)
+    for key, kind in kinds.items():
+        texts = [kind.get(f) for f in ("en", "zh")] + list(kind.get("next", []))
+        if not all(isinstance(t, str) and t for t in texts) or len(kind.get("next", [])) != len(
+            kind.get("next_zh", [])
+        ):
+            raise CodeTableError(f"ge_status kind {key!r}: needs en, zh and one zh step per step")
+        check_topics(f"ge_status kind {key!r}", kind.get("topics", []))
+    for number, item in doc.get("ge_status", {}).items():
+        where = f"ge_status {number}"
+        if not re.fullmatch(r"[1-9]\d{7,9}", number) or not all(
+            isinstance(item.get(k), str) and item[k] for k in ("name", "meaning", "zh")
+        ):
+            raise CodeTableError(where + ": needs an 8-10 digit number, a name, meaning and zh")
+        family = families.get(item.get("family"))
+        if not (isinstance(family, list) and len(family) == 2 and all(family)):
+            raise CodeTableError(f"{where}: family {item.get('family')!r} needs en and zh words")
+        if item.get("kind") not in kinds:
+            raise CodeTableError(f"{where}: unknown kind {item.get('kind')!r}")
+        check_topics(where, item.get("topics"))
 
 
 def _check_versions(doc: Dict[str, Any], code: str, versions: Any) -> None:
@@ -315,11 +361,34 @@ def find_codes(
     for m in _TORCH_NPU_CODE.finditer(text):
         if m.group(1) in table.get("torch_npu", {}):
             add(m.start(1), m.group(1), "torch_npu")
+    ge_status = table.get("ge_status", {})
+    for m in _GE_NUMBER.finditer(text):
+        number = _ge_number(text, m.start(), m.group(0))
+        if number in ge_status and _GE_INTRO.search(text, max(0, m.start() - 40), m.start()):
+            add(m.start(), number, "ge_status")
+    failed = _GE_FAILED_SIGNED.search(text)
+    if failed and "4294967295" in ge_status:
+        add(failed.start(), "4294967295", "ge_status")
     found.sort()
+    # GE's status numbers relay a failure GE's plog reports with more words: they fill the
+    # places the other codes leave, so a plog full of them keeps its CANN codes
+    kept = [f for f in found if f[2] != "ge_status"][:MAX_CODES]
+    kept += [f for f in found if f[2] == "ge_status"][: MAX_CODES - len(kept)]
+    kept.sort()
     return [
         explain(code, kind, _line_of(text, pos), names.get(code, ""), lang, table)
-        for pos, code, kind in found[:MAX_CODES]
+        for pos, code, kind in kept
     ]
+
+
+def _ge_number(text: str, start: int, token: str) -> str:
+    """The decimal number of a candidate GE status at ``start``, or "" when it is none: part of
+    a longer word or number, hex of another length, or digits and letters mixed."""
+    if start and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        return ""
+    if token[1] in "xX":
+        return str(int(token[2:], 16)) if token[0] == "0" and len(token) == 10 else ""
+    return token if token.isdigit() else ""
 
 
 def explain(
@@ -330,12 +399,14 @@ def explain(
     lang: str = "en",
     table: Optional[Dict[str, Any]] = None,
 ) -> CodeNote:
-    """The note for one code (``kind`` "cann", "return", "hccl", "dcmi" or "torch_npu") in
-    ``lang``."""
+    """The note for one code (``kind`` "cann", "return", "hccl", "dcmi", "torch_npu" or
+    "ge_status") in ``lang``."""
     table = table or load_table()
     zh = lang == "zh_CN"
     if kind == "cann":
         return _explain_cann(code, line, name, lang, table)
+    if kind == "ge_status":
+        return _explain_ge_status(code, line, lang, table)
     if kind in ("hccl", "dcmi", "torch_npu"):  # each code has its words; the module's shared
         common = table[kind + "_common"]
         if kind == "hccl":
@@ -387,6 +458,30 @@ def explain(
         name=item["name"],
         internal=code[0] == "5",
         detail=item["name"] + (("：" if zh else ": ") + label if label and not own else ""),
+        topics=tuple(item["topics"]),
+        rank="code",
+    )
+
+
+def _explain_ge_status(code: str, line: int, lang: str, table: Dict[str, Any]) -> CodeNote:
+    """A GE status number: what its kind of failure is, in which module, and what GE prints."""
+    zh = lang == "zh_CN"
+    item = table["ge_status"][code]
+    common = table["ge_status_common"]
+    kind = table["ge_status_kinds"][item["kind"]]
+    steps = list(kind["next_zh" if zh else "next"]) + list(common["next_zh" if zh else "next"])
+    printed = item.get("printed", "")
+    return CodeNote(
+        code=code,
+        kind="ge_status",
+        module=common["module_zh" if zh else "module"],
+        meaning=item["zh" if zh else "meaning"],
+        next_steps=tuple(dict.fromkeys(steps)),
+        docs=_docs(table, common["docs"], lang),
+        line=line,
+        name=item["name"],
+        internal=item["kind"] in ("internal", "signal"),
+        detail=item["name"] + ((("：" if zh else ": ") + printed) if printed else ""),
         topics=tuple(item["topics"]),
         rank="code",
     )

@@ -393,7 +393,8 @@ FOLLOW_ON_CODES = frozenset(
     {"EE1001", "507011", "100000", "HCCL_E_INTERNAL", "HCCL_E_PTR", "HCCL_E_RUNTIME", "HCCL_E_CCE"}
 )
 # torch_npu's codes for a failed ACL / HCCL / GE call and its internal error: the CANN code
-# printed with them (or the lines before) says why.
+# printed with them (or the lines before) says why. So do GE's status numbers whose meaning
+# names no topic (GE_GRAPH_PREPARE_FAILED, INTERNAL_ERROR, FAILED: the ErrorNo of GE's plog).
 TORCH_NPU_FOLLOW_ON = frozenset({"100", "200", "300", "005"})
 # A timeout is usually what the other ranks, or the host, see after something else failed.
 CONSEQUENCE_TOPICS = frozenset({"collective-timeout", "task-timeout", "data-timeout"})
@@ -418,6 +419,7 @@ def is_follow_on(note: CodeNote) -> bool:
         note.code in FOLLOW_ON_CODES
         or (note.kind == "cann" and note.internal)
         or (note.kind == "torch_npu" and note.code[-3:] in TORCH_NPU_FOLLOW_ON)
+        or (note.kind == "ge_status" and note.topics[0].startswith("code:"))
     )
 
 
