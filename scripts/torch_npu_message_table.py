@@ -1,23 +1,29 @@
-"""torch_npu's and vllm-ascend's own error messages, read from their source, and which doctor rule
-reads them. The sibling of scripts/mindspore_message_table.py (whose filling and first-answer
-machinery it reuses), for the two stacks besides MindSpore that learners on Ascend meet most.
+"""torch_npu's, vllm-ascend's and vLLM's own error messages, read from their source, and which
+doctor rule reads them. The sibling of scripts/mindspore_message_table.py (whose filling and
+first-answer machinery it reuses), for the stacks besides MindSpore that learners on Ascend meet
+most (vllm-ascend's logs carry upstream vLLM's own messages as often as its own).
 
-    python scripts/torch_npu_message_table.py --extract STACK GIT_DIR:REF [...]
+    python scripts/torch_npu_message_table.py --extract STACK GIT_DIR:REF[=VERSION] [...]
     python scripts/torch_npu_message_table.py            # check the mapped templates
     python scripts/torch_npu_message_table.py --list AREA  # one area's templates, as read
 
 STACK is ``torch_npu`` (Ascend/pytorch, and Ascend/op-plugin, whose aclnn loader and operator
-checks torch_npu builds in) or ``vllm_ascend`` (vllm-project/vllm-ascend).
+checks torch_npu builds in), ``vllm_ascend`` (vllm-project/vllm-ascend) or ``vllm``
+(vllm-project/vllm, the engine vllm-ascend plugs into; its commits are the ones vllm-ascend
+releases name as their vLLM).
 
 Stage 1 (``--extract``) reads git snapshots (git directories without work tree, as the ``fetch``
 tool brings them) and records the message templates: C++ ``TORCH_CHECK(cond, ...)`` and its
 ``_WITH/_VALUE/_TYPE/_INDEX/_NOT_IMPLEMENTED`` forms, ``AT_ERROR``, ``TORCH_NPU_WARN(_ONCE)``,
 ``TORCH_WARN``, ``ASCEND_LOGE`` (printf formats), ``throw std::*_error(...)``; Python ``raise
-XError(...)``. Literals are kept; what the code puts between them becomes ``{}``. The code suffix
-torch_npu appends (``PTA_ERROR(ErrCode::PARAM)`` in C++, ``pta_error(ErrCode.PARAM)`` in Python,
+XError(...)``, and for vLLM also ``logger.error/exception/critical(...)`` (printf formats).
+Literals are kept; what the code puts between them becomes ``{}``. The code suffix torch_npu
+appends (``PTA_ERROR(ErrCode::PARAM)`` in C++, ``pta_error(ErrCode.PARAM)`` in Python,
 printed as ``ERR00001 PTA invalid parameter``) is not part of the template: it is kept as the row's
-``code``. The tables (``scripts/error_tables/{torch_npu,vllm_ascend}_messages.json``) keep only
-facts: area, kind, template, code, file, the snapshots it was read at.
+``code``. The tables (``scripts/error_tables/{torch_npu,vllm_ascend,vllm}_messages.json``) keep
+only facts: area, kind, template, code, file, the snapshots it was read at. vllm-project/vllm is
+larger than a snapshot may be: its commits are read from a fork whose main carries upstream's
+history (recorded as the snapshot's ``read_from``); the commits are the ones vllm-ascend names.
 
 Stage 2 (default) is the review: ``scripts/error_tables/torch_npu_message_map.json`` (written by
 hand, after reading the templates) says which templates have one meaning a doctor topic names.
@@ -40,8 +46,12 @@ REPO = os.path.dirname(HERE)
 TABLES = {
     "torch_npu": os.path.join(HERE, "error_tables", "torch_npu_messages.json"),
     "vllm_ascend": os.path.join(HERE, "error_tables", "vllm_ascend_messages.json"),
+    "vllm": os.path.join(HERE, "error_tables", "vllm_messages.json"),
 }
 MAP_FILE = os.path.join(HERE, "error_tables", "torch_npu_message_map.json")
+# The repository a stack's commits belong to, when a snapshot is read from a fork that carries
+# them (vllm-project/vllm is larger than a snapshot may be; its forks carry its main history).
+UPSTREAM = {"vllm": "vllm-project/vllm"}
 
 
 sys.path.insert(0, HERE)
@@ -72,10 +82,23 @@ AREAS = {
         ("platform", r"platform|envs|utils|ascend_config|patch|core/|config"),
         ("other", r"."),
     ],
+    "vllm": [
+        ("distributed", r"distributed|parallel_state|kv_transfer|/ray|ray_|multiproc_executor"),
+        ("memory", r"kv_cache|block_manager|core/block|device_allocator|cache_engine|/mem"),
+        ("worker", r"worker|model_runner|v1/core/|(?<!model_)executor/"),
+        ("engine", r"engine|entrypoints|/v1/|sequence|outputs|sampling_params|inputs/"),
+        ("config", r"config|envs\.py|arg_utils"),
+        ("operator", r"layers/|attention|quantization|_custom_ops|kernels|triton|/ops/|lora"),
+        ("model", r"models|model_loader|transformers_utils|tokeni|multimodal|reasoning|tool_pars"),
+        ("compilation", r"compilation|cuda_graph|graph"),
+        ("platform", r"platforms|plugins|utils|usage|device"),
+        ("other", r"."),
+    ],
 }
 PATHS = {
     "torch_npu": ["torch_npu", "op_plugin/utils", "op_plugin/ops", "op_plugin/python"],
     "vllm_ascend": ["vllm_ascend", "csrc"],
+    "vllm": ["vllm"],
 }
 SKIP_PATH = re.compile(
     r"/(?:test|tests|testing|benchmarks?|examples?|docs?|third_party|tools)/|_test\.|/test_"
@@ -109,7 +132,10 @@ GREP = {
     "torch_npu": r"TORCH_CHECK|AT_ERROR\(|TORCH_NPU_WARN|TORCH_WARN|ASCEND_LOGE\(|throw std::|"
     r"c10::str\(|raise [A-Za-z]+(Error|Exception)\(",
     "vllm_ascend": r"TORCH_CHECK|AT_ERROR\(|raise [A-Za-z]+(Error|Exception)\(",
+    "vllm": r"raise [A-Za-z]+(Error|Exception)\(|logger\.(error|exception|critical)\(",
 }
+# vLLM's logged errors (its messages take printf formats: logger.error("... %s", x)).
+PY_LOG = re.compile(r"\blogger\.(?:error|exception|critical)\(")
 STRING = re.compile(
     r'(?:\b[urfbRFUB]{1,2})?("(?:[^"\\\n]|\\.){0,2000}"|\'(?:[^\'\\\n]|\\.){0,2000}\')'
 )
@@ -273,8 +299,22 @@ def cxx_template(call: str, macro: str) -> Tuple[str, str, Optional[str]]:
     return kind, _clean("".join(parts)), code
 
 
+def _py_statement(lines: List[str], i: int, start: int) -> str:
+    """The Python call that starts at column ``start`` of line i, up to its closing parenthesis."""
+    text = ""
+    for j in range(i, min(i + 20, len(lines))):
+        text += (lines[j][start:] if j == i else lines[j].strip()) + " "
+        if _balanced(text):
+            break
+    return text
+
+
 def py_template(stmt: str) -> Tuple[str, str, Optional[str]]:
-    """(kind, template, code) of one Python raise statement."""
+    """(kind, template, code) of one Python raise statement or logged error."""
+    log = PY_LOG.search(stmt)
+    if log:
+        args = _args(stmt[log.end() - 1 :])
+        return "ERROR log", _clean(_concat(args[0], printf=True)) if args else "", None
     m = PY_START.search(stmt)
     kind = m.group(1) if m else "Error"
     body = stmt[m.end() - 1 :] if m else stmt
@@ -300,9 +340,13 @@ def extract(stack: str, git_dir: str, ref: str) -> Iterator[Dict[str, str]]:
         lines = MS._git(git_dir, "show", commit + ":" + path).splitlines()
         for i, line in enumerate(lines):
             if python:
-                if not PY_START.search(line):
+                log = PY_LOG.search(line) if stack == "vllm" else None
+                if PY_START.search(line):
+                    kind, text, code = py_template(MS._statement(lines, i, True))
+                elif log:
+                    kind, text, code = py_template(_py_statement(lines, i, log.start()))
+                else:
                     continue
-                kind, text, code = py_template(MS._statement(lines, i, True))
             else:
                 m = CXX_START.search(line)
                 if not m or line.lstrip().startswith(("#define", "//")):
@@ -329,7 +373,12 @@ def do_extract(stack: str, specs: List[str]) -> int:
     snapshots = []
     for spec in specs:
         git_dir, _, ref = spec.rpartition(":")
+        ref, _, label = ref.partition("=")
         repo = os.path.basename(os.path.dirname(git_dir.rstrip("/"))).replace("+", "/")
+        read_from = ""
+        if stack in UPSTREAM and repo != UPSTREAM[stack]:
+            # a fork whose history carries the upstream commits: the commit is upstream's
+            read_from, repo = repo, UPSTREAM[stack]
         date = MS._git(git_dir, "log", "-1", "--format=%cs", ref).strip()
         version = next(
             (
@@ -339,15 +388,18 @@ def do_extract(stack: str, specs: List[str]) -> int:
             ),
             ref,
         )
-        snapshots.append(
-            {
-                "repo": repo,
-                "ref": ref,
-                "date": date,
-                "version": version,
-                "commit": MS._git(git_dir, "rev-parse", ref + "^{commit}").strip(),
-            }
+        snap = OrderedDict(
+            [
+                ("repo", repo),
+                ("ref", ref),
+                ("date", date),
+                ("version", label or version),
+                ("commit", MS._git(git_dir, "rev-parse", ref + "^{commit}").strip()),
+            ]
         )
+        if read_from:
+            snap["read_from"] = read_from
+        snapshots.append(snap)
         n = 0
         for row in extract(stack, git_dir, ref):
             key = row["area"] + "\t" + row["template"]
@@ -434,6 +486,14 @@ def fill(template: str) -> str:
     text = re.sub(r"(?<=soc version: )\{\}|(?<=soc_version: )\{\}", "Ascend310B4", text)
     text = re.sub(r"(?<=at the same time in PyTorch: npu and )\{\}", "cuda", text)
     text = re.sub(r"\{\}(?= ?(?:seconds|milliseconds|ms)\b)", "480", text)
+    # vLLM's memory checks: token counts, GiB amounts, the memory fraction
+    text = re.sub(r"(?<=max seq len \()\{\}", "32768", text)
+    text = re.sub(r"(?<=stored in KV cache \()\{\}", "7344", text)
+    text = re.sub(r"(?<=utilization \()\{\}", "0.9", text)
+    text = re.sub(r"\{\}(?=/\{\} ?GiB)", "11.52", text)
+    text = re.sub(r"\{\}(?= ?Gi?B\b)", "58.03", text)
+    text = re.sub(r"(?<=on node )\{\}|(?<=on device )\{\}(?= \()", "0", text)
+    text = re.sub(r"\{\}(?= attempts)", "5", text)
     # ProcessGroupHCCL streams the work (*this) as WorkHCCL(SeqNum=..., OpType=..., Timeout(ms)=...)
     work = "WorkHCCL(SeqNum=12, OpType=ALLREDUCE, Timeout(ms)=1800000)"
     text = re.sub(r"(?<=operation timeout: )\{\}", work, text)
@@ -444,6 +504,9 @@ def message(row: Dict) -> str:
     """A template as the stack prints it: the exception kind, the filled template, and torch_npu's
     error-code line when the source appends one (formatErrorCode's layout)."""
     kind = row.get("kind") or ""
+    if kind == "ERROR log" and row.get("area", "").startswith("vllm"):
+        # vLLM's logger: level, date, time, [file:line], then the message
+        return "ERROR 01-07 02:38:42 [core.py:123] " + fill(row["template"])
     if kind == "ERROR log":
         head = (
             "[ERROR] PTA(12345,python):2026-01-07-02:38:42.269.390 [NPUQueue.cpp:123]12345 [PTA]:"
@@ -483,7 +546,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.extract:
         stack, specs = args.extract[0], args.extract[1:]
         if stack not in TABLES or not specs:
-            ap.error("--extract needs a stack (torch_npu or vllm_ascend) and GIT_DIR:REF ...")
+            ap.error("--extract needs a stack (torch_npu, vllm_ascend or vllm) and GIT_DIR:REF ...")
         return do_extract(stack, specs)
     return do_check(args.list)
 

@@ -80,6 +80,18 @@ def test_the_extractor_reads_torch_npu_calls():
     )
 
 
+def test_the_extractor_reads_vllm_logged_errors():
+    kind, text, code = SCRIPT.py_template(
+        'logger.error("Failed to connect to bootstrap server %s: %s", url, e)'
+    )
+    assert (kind, text, code) == ("ERROR log", "Failed to connect to bootstrap server {}: {}", None)
+    lines = ['    logger.exception("Error in %s "', '                     "thread", name)']
+    stmt = SCRIPT._py_statement(lines, 0, lines[0].index("logger"))
+    assert SCRIPT.py_template(stmt)[1] == "Error in {} thread"
+    row = {"area": "vllm/engine", "kind": "ERROR log", "template": "EngineCore failed to start."}
+    assert SCRIPT.message(row).startswith("ERROR 01-07 02:38:42 [core.py:123] EngineCore failed")
+
+
 def test_a_message_is_raised_as_torch_npu_prints_it():
     row = {"kind": "RuntimeError", "template": "Invalid device_index: {}, valid range is [0, {})"}
     row["code"] = "ERR00001 PTA invalid parameter"
