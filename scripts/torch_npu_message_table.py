@@ -494,6 +494,7 @@ def fill(template: str) -> str:
     text = re.sub(r"\{\}(?= ?Gi?B\b)", "58.03", text)
     text = re.sub(r"(?<=on node )\{\}|(?<=on device )\{\}(?= \()", "0", text)
     text = re.sub(r"\{\}(?= attempts)", "5", text)
+    text = re.sub(r"\{\}(?= (?:GPU|NPU)s\b)", "8", text)
     # ProcessGroupHCCL streams the work (*this) as WorkHCCL(SeqNum=..., OpType=..., Timeout(ms)=...)
     work = "WorkHCCL(SeqNum=12, OpType=ALLREDUCE, Timeout(ms)=1800000)"
     text = re.sub(r"(?<=operation timeout: )\{\}", work, text)
