@@ -259,7 +259,7 @@ def extract(mirrors: str) -> Dict[str, Any]:
     docs = OrderedDict(
         (c, e) for c, e in sorted((old or {}).get("codes", {}).items()) if c not in cann
     )
-    return OrderedDict(
+    out = OrderedDict(
         [
             ("format", "ascend-lab.error-facts/1"),
             ("sources", sources),
@@ -272,6 +272,28 @@ def extract(mirrors: str) -> Dict[str, Any]:
             ("ge_status", ge_status),
         ]
     )
+    # MindIE's and MindX SDK's codes were read in their docs with the search tool (no mirror
+    # gives them again): kept as they were recorded.
+    for section, source in DOWNSTREAM_SECTIONS:
+        kept = _recorded_section(section, source)
+        if kept:
+            sources[source], out[section] = kept
+    return out
+
+
+# The sections of facts.json read from downstream tools' documentation, and their sources.
+DOWNSTREAM_SECTIONS = (("mindie", "mindie-docs"), ("mindx_sdk", "mindx-sdk-docs"))
+
+
+def _recorded_section(section: str, source: str) -> Optional[Tuple[Any, Any]]:
+    """What facts.json recorded for a section read in documentation: (its source, its facts)."""
+    if not os.path.exists(FACTS):
+        return None
+    with open(FACTS, encoding="utf-8") as f:
+        facts = json.load(f, object_pairs_hook=OrderedDict)
+    if section not in facts or source not in facts.get("sources", {}):
+        return None
+    return facts["sources"][source], facts[section]
 
 
 def _torch_npu_facts(pt: str, commit: str) -> Dict[str, Any]:
@@ -656,7 +678,114 @@ def build(facts: Dict[str, Any]) -> Dict[str, Any]:
     table["ge_status_common"] = ge_words["common"]
     table["ge_status_families"] = ge_words["families"]
     table["ge_status_kinds"] = ge_words["kinds"]
+    if "mindie" in facts:
+        table["mindie"] = _mindie_table(facts["mindie"], words["mindie"])
+        table["mindie_common"] = words["mindie_common"]
+    if "mindx_sdk" in facts:
+        table["mindx_sdk"] = _mindx_sdk_table(facts["mindx_sdk"], words["mindx_sdk"], returns)
+        table["mindx_sdk_common"] = words["mindx_sdk_common"]
     return table
+
+
+def _mindie_table(facts: Dict[str, Any], own: Dict[str, Any]) -> Dict[str, Any]:
+    """MindIE's MIE codes: every documented code with its page group's words and topic, the
+    components, and the fields that decode a code no page lists (MS's types, Server's lists)."""
+    groups = own["groups"]
+    codes: Dict[str, Any] = OrderedDict()
+    for code, entry in facts["codes"].items():
+        words = groups[entry["group"]]
+        seen = sorted(entry["seen"], key=_version_key)  # oldest first: the newest page last
+        codes[code] = OrderedDict(
+            [("name", code), ("group", entry["group"]), ("meaning", words["en"]),
+             ("zh", words["zh"]), ("next", [words["next"]]), ("next_zh", [words["next_zh"]]),
+             ("topics", ([words["topic"]] if words["topic"] else []) + ["code:" + code]),
+             ("internal", words["internal"]),
+             ("versions", list(OrderedDict.fromkeys(s["version"] for s in seen))),
+             ("doc", seen[-1]["url"])]
+        )  # fmt: skip
+    server = facts["structure"]["04"]
+    categories: Dict[str, Any] = OrderedDict()
+    for cat, fact in server["categories"].items():
+        words = own["server_categories"][cat]
+        title_zh, title_en = (
+            fact["title"].rstrip(")").split(" (", 1)
+        )  # "初始化异常 (initialisation)"
+        categories[cat] = OrderedDict(
+            [("level", fact["level"]), ("title", title_en), ("title_zh", title_zh),
+             ("meaning", words["en"]),
+             ("zh", words["zh"]), ("next", [words["next"]]), ("next_zh", [words["next_zh"]]),
+             ("internal", words["internal"]), ("doc", fact["seen"][-1]["url"])]
+        )  # fmt: skip
+    ms = facts["structure"]["03"]
+    ms_types = OrderedDict(
+        (t, OrderedDict([("name", name), ("meaning", own["ms_types"][t]["en"]),
+                         ("zh", own["ms_types"][t]["zh"]),
+                         ("internal", own["ms_types"][t]["internal"])]))
+        for t, name in ms["types"].items()
+    )  # fmt: skip
+    components = OrderedDict(
+        (c, OrderedDict([("name", name), ("zh", own["components"][c][1]),
+                         ("module", own["components"][c][0])]))
+        for c, name in facts["format"]["components"].items()
+    )  # fmt: skip
+    return OrderedDict(
+        [("components", components), ("codes", codes),
+         ("server", OrderedDict(
+             [("subcomponents", server["subcomponents"]),
+              ("subcomponents_310", server["subcomponents_310"]),
+              ("sequences", [f"{n:02d}" for n in range(1, 10)]),
+              ("categories", categories), ("also_listed", server["also_listed"]),
+              ("types_310", OrderedDict(
+                  [("en", own["server_types_310"]["en"]), ("zh", own["server_types_310"]["zh"]),
+                   ("types", OrderedDict(
+                       (t, [name, own["server_types_310"]["types"][t]])
+                       for t, name in server["types_310"].items()))]))])),
+         ("ms", OrderedDict([("subcomponents", ms["subcomponents"]), ("types", ms_types)])),
+         ("unlisted", own["unlisted"]), ("ms_decoded", own["ms_decoded"]),
+         ("documented", own["documented"])]
+    )  # fmt: skip
+
+
+def _version_key(seen: Dict[str, str]) -> Tuple[int, ...]:
+    """Order MindIE's versions ("1.0.0", "2.0.RC1", "3.0.0 (en)", "latest (en)")."""
+    if seen["version"].startswith("latest"):
+        return (99,)
+    return tuple(int(n) for n in re.findall(r"\d+", seen["version"]))
+
+
+# MindX SDK's APP_ERR_* ranges: the class of a name by its number (the ACL codes are 27 and
+# below; each other range starts at its *_BASE, "Success").
+MINDX_CLASSES = (
+    (1000, "ACL"), (2000, "COMM"), (3000, "DVPP"), (4000, "INFER"), (5000, "COMMANDER"),
+    (6000, "QUEUE"), (7000, "STREAM"), (9000, "PLUGIN_TOOLKIT"), (10000, "DEVICE_MANAGER"),
+    (11000, "OP"), (12000, "MXPLUGINS"),
+)  # fmt: skip
+
+
+def _mindx_class(value: int) -> str:
+    return next(name for bound, name in MINDX_CLASSES if value < bound)
+
+
+def _mindx_sdk_table(
+    facts: Dict[str, Any], own: Dict[str, Any], returns: Dict[str, Any]
+) -> Dict[str, Any]:
+    """Every APP_ERR_* error (not the "Success" bases): number, return information, class,
+    and the topic its meaning names (an APP_ERR_ACL_* name takes CANN's ACL_ERROR_* topic)."""
+    acl = {item["name"]: item["topics"] for item in returns.values()}
+    codes: Dict[str, Any] = OrderedDict()
+    for name, entry in facts["codes"].items():
+        if entry["info"] == "Success":
+            continue
+        topics = [own["topics"][name]] if name in own["topics"] else []
+        twin = "ACL_ERROR_" + name[len("APP_ERR_ACL_") :] if name.startswith("APP_ERR_ACL_") else ""
+        if not topics and twin in acl:
+            topics = [t for t in acl[twin] if not t.startswith("code:")]
+        codes[name] = OrderedDict(
+            [("name", name), ("value", entry["value"]), ("info", entry["info"]),
+             ("class", _mindx_class(entry["value"])), ("topics", topics + ["code:" + name]),
+             ("internal", name in own["internal"])]
+        )  # fmt: skip
+    return OrderedDict([("classes", own["classes"]), ("codes", codes)])
 
 
 def _torch_npu_topic(submodule: str, code: str) -> List[str]:
@@ -738,10 +867,34 @@ def coverage(facts: Dict[str, Any], table: Dict[str, Any]) -> List[str]:
     out.append(f"  torch_npu ERR codes: {len(table['torch_npu'])} / "
                f"{len(tn['submodules'])} submodules x {len(tn['codes'])} codes")  # fmt: skip
     out += ge_status_table.coverage(facts, table)
+    if "mindie" in table:
+        out.extend(_mindie_coverage(facts, table))
     named = sum(1 for c in table["codes"].values() if not c["topics"][0].startswith("code:"))
     out.append(f"  E-codes whose meaning names a topic: {named} / {len(table['codes'])}")
     kinds = Counter(c["kind"] for c in table["codes"].values())
     out.append("  kinds of the E-codes: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+    return out
+
+
+def _mindie_coverage(facts: Dict[str, Any], table: Dict[str, Any]) -> List[str]:
+    """MindIE's codes per component (listed on its pages; Server's by its pages' lists) and
+    MindX SDK's APP_ERR codes, with how many name a topic."""
+    mindie = table["mindie"]
+    per = Counter(c[3:5] for c in mindie["codes"])
+    server = mindie["server"]
+    listed = len(server["subcomponents"]) * len(server["sequences"]) * len(server["categories"])
+    per["04"] = listed + len(server["also_listed"])
+    names = {c: v["name"] for c, v in mindie["components"].items()}
+    out = ["  MindIE MIE codes documented on the pages read (per component):"]
+    out.append("    " + ", ".join(f"{c} {names[c]} {per.get(c, 0)}" for c in sorted(names)))
+    topical = sum(1 for v in mindie["codes"].values() if not v["topics"][0].startswith("code:"))
+    out.append(f"    {sum(per.values())} in all ({listed + len(server['also_listed'])} MindIE "
+               f"Server codes by its sub-component x 01-09 x category lists); {topical} of the "
+               f"{len(mindie['codes'])} others name a topic")  # fmt: skip
+    sdk = table["mindx_sdk"]["codes"]
+    topical = sum(1 for v in sdk.values() if not v["topics"][0].startswith("code:"))
+    out.append(f"  MindX SDK APP_ERR codes: {len(sdk)} / {len(facts['mindx_sdk']['codes'])} "
+               f"(without the 'Success' bases); {topical} name a topic")  # fmt: skip
     return out
 
 

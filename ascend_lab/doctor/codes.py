@@ -75,6 +75,20 @@ _GE_INTRO = re.compile(
 _GE_FAILED_SIGNED = re.compile(r"ErrorNo: ?-1\(failed\)")
 # torch_npu: "ERR02200 DIST call hccl api failed" (ERR + submodule + code, then the submodule).
 _TORCH_NPU_CODE = re.compile(r"(?<![0-9A-Za-z_])(ERR\d{5}) (?:PTA|OPS|DIST|GRAPH|PROF)\b")
+# MindIE: "MIE04E13030A" (MIE + component 00-08 + level letter + 6 hex digits). MindX SDK /
+# Vision SDK: APP_ERR_* by name only (their numbers are small integers). Both start with a
+# literal, so the scan jumps from one "MIE" / "APP_ERR_" to the next (a lookbehind before it
+# makes the scan 20x slower on a 20 MB log); the character before is checked in _word_start.
+_MINDIE_CODE = re.compile(r"MIE0[0-8][A-Z][0-9A-F]{6}(?![0-9A-Za-z_])")
+_MINDX_NAME = re.compile(r"APP_ERR_[A-Z0-9_]{2,70}(?![A-Za-z0-9_])")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _word_start(text: str, pos: int) -> bool:
+    """Whether ``pos`` starts a word (no ASCII letter, digit or underscore right before it)."""
+    return pos == 0 or text[pos - 1] not in _WORD_CHARS
+
+
 RANKS = ("signature", "code", "family")  # how sure a finding is, most sure first
 
 
@@ -86,8 +100,9 @@ class CodeTableError(AscendLabError, ValueError):
 class CodeNote:
     """One error code found in the text, explained by the tables (or only by its family)."""
 
-    code: str  # "EE1001", "507033", "HCCL_E_TIMEOUT", "-8020", "ERR02200"
-    kind: str  # "cann" | "return" | "hccl" | "dcmi" | "torch_npu" | "ge_status"
+    code: str  # "EE1001", "507033", "HCCL_E_TIMEOUT", "-8020", "ERR02200", "MIE05E010019"
+    kind: str  # "cann" | "return" | "hccl" | "dcmi" | "torch_npu" | "ge_status" | "mindie"
+    #            | "mindx_sdk"
     module: str
     meaning: str
     next_steps: Tuple[str, ...]
@@ -233,6 +248,32 @@ def _check_codes(doc: Dict[str, Any]) -> None:
             check_topics(f"{group} {number}", item.get("topics"))
             if group == "dcmi" and len(item.get("next", [])) != len(item.get("next_zh", [])):
                 raise CodeTableError(f"dcmi {number}: next_zh needs one step per English step")
+    _check_downstream(doc, check_topics)
+
+
+def _check_downstream(doc: Dict[str, Any], check_topics: Any) -> None:
+    """MindIE's and MindX SDK's codes: English and Chinese words, steps and topics."""
+    mindie = doc.get("mindie")
+    if mindie is not None:
+        items = list(mindie.get("codes", {}).items())
+        items += [("server " + k, v) for k, v in mindie["server"]["categories"].items()]
+        for code, item in items:
+            if not all(isinstance(item.get(k), str) and item[k] for k in ("meaning", "zh")):
+                raise CodeTableError(f"mindie {code}: needs meaning and zh")
+            if not item.get("next") or len(item["next"]) != len(item.get("next_zh", [])):
+                raise CodeTableError(f"mindie {code}: next_zh needs one step per English step")
+            if "topics" in item:
+                check_topics(f"mindie {code}", item["topics"])
+        for comp, item in mindie["components"].items():
+            if not (item.get("module") and item.get("zh")):
+                raise CodeTableError(f"mindie component {comp}: needs module and zh")
+    sdk = doc.get("mindx_sdk")
+    if sdk is not None:
+        for name, item in sdk["codes"].items():
+            cls = sdk["classes"].get(item.get("class"))
+            if not cls or not all(cls.get(k) for k in ("en", "zh", "next", "next_zh")):
+                raise CodeTableError(f"mindx_sdk {name}: its class needs en, zh and next steps")
+            check_topics(f"mindx_sdk {name}", item.get("topics"))
 
 
 def _check_ge_status(doc: Dict[str, Any], check_topics: Any) -> None:
@@ -369,6 +410,15 @@ def find_codes(
     failed = _GE_FAILED_SIGNED.search(text)
     if failed and "4294967295" in ge_status:
         add(failed.start(), "4294967295", "ge_status")
+    mindie = table.get("mindie")
+    if mindie is not None:
+        for m in _MINDIE_CODE.finditer(text):
+            if _word_start(text, m.start()):
+                add(m.start(), m.group(0), "mindie")
+    sdk = table.get("mindx_sdk", {}).get("codes", {})
+    for m in _MINDX_NAME.finditer(text):
+        if m.group(0) in sdk and _word_start(text, m.start()):
+            add(m.start(), m.group(0), "mindx_sdk")
     found.sort()
     # GE's status numbers relay a failure GE's plog reports with more words: they fill the
     # places the other codes leave, so a plog full of them keeps its CANN codes
@@ -399,14 +449,18 @@ def explain(
     lang: str = "en",
     table: Optional[Dict[str, Any]] = None,
 ) -> CodeNote:
-    """The note for one code (``kind`` "cann", "return", "hccl", "dcmi", "torch_npu" or
-    "ge_status") in ``lang``."""
+    """The note for one code (``kind`` "cann", "return", "hccl", "dcmi", "torch_npu",
+    "ge_status", "mindie" or "mindx_sdk") in ``lang``."""
     table = table or load_table()
     zh = lang == "zh_CN"
     if kind == "cann":
         return _explain_cann(code, line, name, lang, table)
     if kind == "ge_status":
         return _explain_ge_status(code, line, lang, table)
+    if kind == "mindie":
+        return _explain_mindie(code, line, lang, table)
+    if kind == "mindx_sdk":
+        return _explain_mindx(code, line, lang, table)
     if kind in ("hccl", "dcmi", "torch_npu"):  # each code has its words; the module's shared
         common = table[kind + "_common"]
         if kind == "hccl":
@@ -548,6 +602,106 @@ def _explain_cann(code: str, line: int, name: str, lang: str, table: Dict[str, A
         + (": " + item["message"] if item.get("message") else "")
         + _other_versions(item, lang, table),
         causes=tuple(words["causes"]),
+        topics=tuple(item["topics"]),
+        rank="code",
+    )
+
+
+def _explain_mindie(code: str, line: int, lang: str, table: Dict[str, Any]) -> CodeNote:
+    """A MIE code: its page group's words when a page lists it, else what its fields say
+    (MindIE MS's sub-component and type, MindIE Server's lists), else its component."""
+    zh = lang == "zh_CN"
+    mindie = table["mindie"]
+    common = table["mindie_common"]
+    comp = mindie["components"][code[3:5]]
+    module = comp["zh" if zh else "module"]
+    docs = _docs(table, common["docs"], lang)
+    item = mindie["codes"].get(code)
+    rank, detail, internal = "code", "", False
+    if item is None and code[3:5] == "04":
+        item, detail = _mindie_server(code, mindie, zh)
+    if item is not None:
+        internal = bool(item["internal"])
+        if item.get("doc"):
+            docs = ((code, item["doc"]),) + docs
+        if item.get("versions") and not detail:
+            documented = mindie["documented"]["zh" if zh else "en"]
+            detail = documented.format(versions=", ".join(item["versions"]))
+        topics = tuple(item.get("topics") or ("code:" + code,))
+        meaning = item["zh" if zh else "meaning"]
+        steps = list(item["next_zh" if zh else "next"])
+    else:
+        rank, topics = "family", ("code:" + code, "family:" + code[:5])
+        texts = mindie["unlisted"]
+        meaning = texts["zh" if zh else "en"].format(component=comp["name"])
+        ms_type = mindie["ms"]["types"].get(code[-2:]) if code[3:5] == "03" else None
+        sub = mindie["ms"]["subcomponents"].get(code[6:8])
+        if ms_type is not None and sub is not None:
+            meaning = mindie["ms_decoded"]["zh" if zh else "en"].format(
+                sub=sub, type=ms_type["zh" if zh else "meaning"]
+            )
+            detail = ms_type["name"]
+            internal = bool(ms_type["internal"])
+        steps = []
+    steps += list(common["next_zh" if zh else "next"])
+    return CodeNote(
+        code=code,
+        kind="mindie",
+        module=module,
+        meaning=meaning,
+        next_steps=tuple(dict.fromkeys(steps)),
+        docs=docs,
+        line=line,
+        name=code,
+        internal=internal,
+        detail=detail,
+        topics=topics,
+        rank=rank,
+    )
+
+
+def _mindie_server(code: str, mindie: Dict[str, Any], zh: bool) -> Tuple[Any, str]:
+    """A MindIE Server code on its pages' lists (sub-component x 01-09 x category, by level),
+    with what it is: the sub-component, the category, and what 3.x's numbering says."""
+    server = mindie["server"]
+    sub, seq, cat = code[6:8], code[8:10], code[10:12]
+    category = server["categories"].get(cat)
+    listed = code in server["also_listed"] or (
+        sub in server["subcomponents"]
+        and seq in server["sequences"]
+        and category is not None
+        and category["level"] == code[5]
+    )
+    if code in server["also_listed"]:
+        category = server["categories"]["01"]
+    if not listed or category is None:
+        return None, ""
+    name = server["subcomponents"][sub]
+    later = server["types_310"]
+    detail = f"{name}, {category['title_zh' if zh else 'title']}"
+    if cat in later["types"]:
+        detail += "; " + later["zh" if zh else "en"].format(later["types"][cat][int(zh)])
+    return dict(category, topics=["code:" + code]), detail
+
+
+def _explain_mindx(code: str, line: int, lang: str, table: Dict[str, Any]) -> CodeNote:
+    """An APP_ERR_* name: its range's words, its number and documented return information."""
+    zh = lang == "zh_CN"
+    sdk = table["mindx_sdk"]
+    common = table["mindx_sdk_common"]
+    item = sdk["codes"][code]
+    cls = sdk["classes"][item["class"]]
+    return CodeNote(
+        code=code,
+        kind="mindx_sdk",
+        module=common["module_zh" if zh else "module"],
+        meaning=cls["zh" if zh else "en"],
+        next_steps=(cls["next_zh" if zh else "next"],),
+        docs=_docs(table, common["docs"], lang),
+        line=line,
+        name=code,
+        internal=bool(item["internal"]),
+        detail=f'{code} = {item["value"]}: "{item["info"]}"',
         topics=tuple(item["topics"]),
         rank="code",
     )

@@ -396,6 +396,9 @@ FOLLOW_ON_CODES = frozenset(
 # printed with them (or the lines before) says why. So do GE's status numbers whose meaning
 # names no topic (GE_GRAPH_PREPARE_FAILED, INTERNAL_ERROR, FAILED: the ErrorNo of GE's plog).
 TORCH_NPU_FOLLOW_ON = frozenset({"100", "200", "300", "005"})
+# The tools downstream of CANN whose codes the tables mark internal (MindIE's caught exceptions
+# and internal logic, MindX SDK's general failures) report what failed before them.
+DOWNSTREAM_KINDS = frozenset({"torch_npu", "mindie", "mindx_sdk"})
 # A timeout is usually what the other ranks, or the host, see after something else failed.
 CONSEQUENCE_TOPICS = frozenset({"collective-timeout", "task-timeout", "data-timeout"})
 # Two specific findings closer than this in priority, about different things: say unsure.
@@ -420,6 +423,8 @@ def is_follow_on(note: CodeNote) -> bool:
         or (note.kind == "cann" and note.internal)
         or (note.kind == "torch_npu" and note.code[-3:] in TORCH_NPU_FOLLOW_ON)
         or (note.kind == "ge_status" and note.topics[0].startswith("code:"))
+        or (note.kind in ("mindie", "mindx_sdk") and note.internal)
+        or (note.kind == "mindie" and note.code[5] == "W")  # a MindIE warning code
     )
 
 
@@ -469,11 +474,12 @@ def order_findings(findings: Sequence[Finding]) -> List[Finding]:
 def _order_key(f: Finding) -> Tuple[int, int]:
     # Among known codes, a CANN message code (EL0002 'The device ID is invalid') says why the
     # call failed; the API's return code (507033 'device setup error') only that it did.
-    # Among follow-on codes, torch_npu's "call acl api failed" (ERR00100) comes after the
-    # CANN code printed with it (EE1001, EZ9999), which says more.
+    # Among follow-on codes, torch_npu's "call acl api failed" (ERR00100), MindIE's internal
+    # errors and MindX SDK's general failures come after the CANN code printed with them
+    # (EE1001, EZ9999), which says more.
     t = tier(f)
     if t == 5:
-        return t, int(f.code is not None and f.code.kind == "torch_npu")
+        return t, int(f.code is not None and f.code.kind in DOWNSTREAM_KINDS)
     return t, int(t == 1 and f.code is not None and f.code.kind != "cann")
 
 
