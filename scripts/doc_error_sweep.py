@@ -67,7 +67,11 @@ DEFAULT_DOCS = "/work/.mirror/mindspore-ai+docs/repo"
 BRANCHES = ["r2.0", "r2.1", "r2.2", "r2.3.1", "r2.4.1", "r2.5.0", "r2.6.0", "master"]
 PAGES = re.compile(
     r"^(?:docs/mindspore/source_(?:en|zh_cn)/faq/[a-z_]+\.md"
-    r"|tutorials/source_(?:en|zh_cn)/debug/error_analysis/[a-z_]+\.md)$"
+    r"|docs/mindspore/faq/source_(?:en|zh_cn)/[a-z_]+\.md"  # r1.3-r1.6's layout
+    r"|tutorials/source_(?:en|zh_cn)/(?:debug|advanced)/error_analysis/[a-z_]+\.md"  # r2.1+
+    # r1.8-r2.0: the error-analysis pages under the experts' tutorials
+    r"|tutorials/experts/source_(?:en|zh_cn)/debug/"
+    r"(?:error_analyze|minddata_debug|mindrt_debug|cann_error_cases|pynative_debug)\.md)$"
 )
 HCCL_DOCS = "/work/.mirror/hicann+hccl/repo"
 HCCL_BRANCHES = ["9.1.0", "9.2.0-beta.2", "master"]
