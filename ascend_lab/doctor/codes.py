@@ -18,6 +18,7 @@ A note's ``rank`` says how much is known: "code" (this exact code is in the tabl
 linear-time regexes.
 """
 
+import functools
 import json
 import os
 import re
@@ -64,9 +65,9 @@ _DCMI_CODE = re.compile(
 # introduce a code: GE's plog "ErrorNo: 1343242270(Prepare Graph infershape failed)", "ret =
 # 1343225860", "ge result[1343225857]", "GE error 1343266818", "status: 50331649". A number
 # elsewhere (a shape, a timestamp, a pid, a size) is not read; nor one the tables lack. The
-# number is found first (one character class to scan for: fast on 20 MB logs), then the table
-# and then the 40 characters before it are checked.
-_GE_NUMBER = re.compile(r"[0-9][0-9xX][0-9a-fA-F]{6,8}(?!\w|\.\d)")
+# number is found first (by the first four digits of the table's numbers, or 0x: a cheap scan
+# of 20 MB logs, :func:`_ge_numbers`), then the table and the 40 characters before it are
+# checked.
 _GE_INTRO = re.compile(
     r"(?i)(?<![a-z_])(?:error\s?no|error\s?code|errcode|ret(?:code|urn\s?code)?|result|status"
     r"|ge\s?error|failed)" + _SEP + r"\Z"
@@ -403,7 +404,7 @@ def find_codes(
         if m.group(1) in table.get("torch_npu", {}):
             add(m.start(1), m.group(1), "torch_npu")
     ge_status = table.get("ge_status", {})
-    for m in _GE_NUMBER.finditer(text):
+    for m in _ge_numbers(table).finditer(text):
         number = _ge_number(text, m.start(), m.group(0))
         if number in ge_status and _GE_INTRO.search(text, max(0, m.start() - 40), m.start()):
             add(m.start(), number, "ge_status")
@@ -429,6 +430,16 @@ def find_codes(
         explain(code, kind, _line_of(text, pos), names.get(code, ""), lang, table)
         for pos, code, kind in kept
     ]
+
+
+def _ge_numbers(table: Dict[str, Any]) -> "re.Pattern[str]":
+    """The scan for GE status candidates: the table's numbers' first four digits, or 0x."""
+    return _ge_scan(tuple(sorted({number[:4] for number in table.get("ge_status", {})})))
+
+
+@functools.lru_cache(maxsize=4)
+def _ge_scan(heads: Tuple[str, ...]) -> "re.Pattern[str]":
+    return re.compile(r"(?:" + "|".join(heads + ("0[xX]",)) + r")[0-9a-fA-F]{4,8}(?!\w|\.\d)")
 
 
 def _ge_number(text: str, start: int, token: str) -> str:
