@@ -40,9 +40,11 @@ _NAMED = re.compile(r"\b([A-Z][A-Za-z_]{2,60})\((E[1-9A-Z]\d{4})\)")
 _SEP = r"(?:\s?is)?\s{0,3}[=:\[(]?\s{0,3}"
 # A return code only next to the words that introduce one (6-digit numbers are everywhere):
 # "error code is 507033", "ret = 507008", and the key=value forms of other tools' logs
-# ("api=aclrtMallocHost, code=107002", "PeekLastErr: level=0 err=507899", "errno:561000").
+# ("api=aclrtMallocHost, code=107002", "PeekLastErr: level=0 err=507899", "errno:561000"),
+# and GE's plog ("ErrorNo: 145003(Model id invalid.)").
 _RETURN_CODE = re.compile(
-    r"(?i)(?:error[\s_]?code|errcode|ret(?:code|val)?|runtime\s?result|return\s?code|failed|status"
+    r"(?i)(?:error[\s_]?(?:code|no)|errcode|ret(?:code|val)?|runtime\s?result|return\s?code"
+    r"|failed|status"
     r"|(?<![A-Za-z])(?:code|err(?:no)?|error|result))" + _SEP + r"([1-5]\d{5})(?!\d)"
 )
 # The names of the headers: ACL_ERROR_RT_DEVICE_OOM, ACLNN_ERR_PARAM_INVALID, HCCL_E_TIMEOUT...

@@ -213,3 +213,14 @@ def test_ge_statuses_never_push_the_other_codes_out():
 def test_hostile_text_stays_bounded():
     hostile = "ErrorNo: " * 20000 + "ret = " + "1" * 200000 + " status" * 20000
     assert find_codes(hostile) == []
+
+
+def test_ges_errorno_of_a_public_code_is_the_return_code():
+    # GE's plog prints the ACL_ERROR_GE_* numbers the same way (the public plog of PUBLIC)
+    line = (
+        "[model_manager.cc:954]69072 GetInputOutputDescInfo: ErrorNo: 145003(Model id invalid.) "
+        "[GET][DEFAULT][Get][Model] Failed, Invalid model id 0!"
+    )
+    (note,) = find_codes(line)
+    assert (note.code, note.kind) == ("145003", "return")
+    assert note.name == "ACL_ERROR_GE_EXEC_MODEL_ID_INVALID"
