@@ -42,11 +42,16 @@ _SEP = r"(?:\s?is)?\s{0,3}[=:\[(]?\s{0,3}"
 # "error code is 507033", "ret = 507008", and the key=value forms of other tools' logs
 # ("api=aclrtMallocHost, code=107002", "PeekLastErr: level=0 err=507899", "errno:561000"),
 # and GE's plog ("ErrorNo: 145003(Model id invalid.)").
-_RETURN_CODE = re.compile(
+# Read number first, words after: each 6-digit number whose first 3 digits are a return range
+# is checked against the few characters before it (the words and _SEP span at most
+# _RETURN_WINDOW), instead of trying the words at every position of a 20 MB log.
+_RETURN_NUMBER = re.compile(r"(?<!\d)[1-5]\d{5}(?!\d)")
+_RETURN_WORDS = re.compile(
     r"(?i)(?:error[\s_]?(?:code|no)|errcode|ret(?:code|val)?|runtime\s?result|return\s?code"
     r"|failed|status"
-    r"|(?<![A-Za-z])(?:code|err(?:no)?|error|result))" + _SEP + r"([1-5]\d{5})(?!\d)"
+    r"|(?<![A-Za-z])(?:code|err(?:no)?|error|result))" + _SEP + r"\Z"
 )
+_RETURN_WINDOW = 40
 # The names of the headers: ACL_ERROR_RT_DEVICE_OOM, ACLNN_ERR_PARAM_INVALID, HCCL_E_TIMEOUT...
 _CODE_NAME = re.compile(
     r"(?<![A-Za-z0-9_])(ACL_ERROR_[A-Z0-9_]{2,60}|ACLNN_[A-Z0-9_]{2,60}|HCCL_E_[A-Z_]{2,30}"
@@ -381,9 +386,12 @@ def find_codes(
     for m in _ERROR_CODE.finditer(text):
         if m.group(0)[:2] in families:
             add(m.start(), m.group(0), "cann")
-    for m in _RETURN_CODE.finditer(text):
-        if m.group(1)[:3] in returns:
-            add(m.start(1), m.group(1), "return")
+    for m in _RETURN_NUMBER.finditer(text):
+        start = m.start()
+        if m.group(0)[:3] in returns and _RETURN_WORDS.search(
+            text, max(0, start - _RETURN_WINDOW), start
+        ):
+            add(start, m.group(0), "return")
     by_name = _names(table)
     for m in _CODE_NAME.finditer(text):
         hit = by_name.get(m.group(1))
