@@ -44,7 +44,11 @@ REPO = os.path.dirname(HERE)
 TABLE = os.path.join(HERE, "error_tables", "stack_messages.json")
 BY_HAND = os.path.join(HERE, "error_tables", "stack_messages_by_hand.json")
 MAP_FILE = os.path.join(HERE, "error_tables", "stack_message_map.json")
+# The stacks whose templates were read by hand (stack_messages_by_hand.json).
+BY_HAND_STACKS = ("onnxruntime-cann", "ray-npu", "sglang-npu")
 
+# Go sources skip their tests, vendored modules and generated code.
+GO_SKIP = r"/tests?/|_test\.go$|/vendor/|/testdata/|/mocks?/|zz_generated"
 # What is read of each snapshot: (stack, owner+name, paths, paths skipped).
 STACKS = [
     ("ggml-cann", "ggml-org+ggml", ["src/ggml-cann"], r"^$"),
@@ -98,8 +102,71 @@ STACKS = [
         ],
         r"/tests?/|_test\.",
     ),
+    # The Kubernetes and container side of the NPU (Go, and the Docker hook's C command line):
+    # MindCluster's components (Ascend/mind-cluster) and, for older wordings, the archived
+    # stand-alone repositories they came from; a template keeps the first snapshot it is read in.
+    (
+        "ascend-device-plugin",
+        "Ascend+mind-cluster",
+        ["component/ascend-device-plugin"],
+        GO_SKIP,
+    ),
+    ("ascend-device-plugin", "Ascend+ascend-device-plugin", ["."], GO_SKIP),
+    (
+        "ascend-docker-runtime",
+        "Ascend+mind-cluster",
+        ["component/ascend-docker-runtime"],
+        GO_SKIP,
+    ),
+    ("ascend-docker-runtime", "Ascend+ascend-docker-runtime", ["."], GO_SKIP),
+    ("ascend-devmanager", "Ascend+mind-cluster", ["component/ascend-common/devmanager"], GO_SKIP),
+    ("ascend-for-volcano", "Ascend+mind-cluster", ["component/ascend-for-volcano"], GO_SKIP),
+    ("hami-ascend", "Project-HAMi+HAMi", ["pkg/device/ascend"], GO_SKIP),
+    ("hami-ascend", "Project-HAMi+ascend-device-plugin", ["cmd", "internal"], GO_SKIP),
+    (
+        "volcano-vnpu",
+        "volcano-sh+volcano",
+        [
+            "pkg/scheduler/api/devices/ascend",
+            "pkg/scheduler/plugins/deviceshare/devices/ascend",
+            "pkg/scheduler/api/devices/config/vnpu.go",
+        ],
+        GO_SKIP,
+    ),
+    # DeepSpeed's NPU accelerator and its NPU op builders (Python).
+    (
+        "deepspeed-npu",
+        "deepspeedai+DeepSpeed",
+        ["accelerator/npu_accelerator.py", "accelerator/real_accelerator.py", "op_builder/npu"],
+        r"/tests?/",
+    ),
 ]
-SOURCE = re.compile(r"\.(?:cc|cpp|h|hpp|py|cmake)$|CMakeLists\.txt$")
+SOURCE = re.compile(r"\.(?:cc|cpp|h|hpp|py|cmake|go|c)$|CMakeLists\.txt$")
+# The stacks written in Go, and those whose Python logs errors and asserts (the older stacks'
+# tables were read without these forms, and keep their reading).
+GO_STACKS = {
+    "ascend-device-plugin",
+    "ascend-docker-runtime",
+    "ascend-devmanager",
+    "ascend-for-volcano",
+    "hami-ascend",
+    "volcano-vnpu",
+}
+PY_LOG_STACKS = {"deepspeed-npu"}
+# Go: the errors a function returns and the error lines its logger prints (MindCluster's hwlog,
+# klog in HAMi and Volcano); printf verbs, Go's included, become {}.
+GO_START = re.compile(
+    r"\b(?P<macro>fmt\.Errorf|errors\.New|hwlog\.RunLog\.(?:Errorf|Error|ErrorfWithLimit|Criticalf?)"
+    r"|klog\.(?:Errorf|Error|ErrorS|Fatalf|Fatal|Exitf)|log\.Fatalf?)\s*\("
+)
+GO_PRINTF = re.compile(r"%[-+ #0]{0,3}\d{0,3}(?:\.\d{1,2})?[vwqTsdxXfgeEtbcoUp]")
+# The Docker hook's C command line (ascend-docker-cli): Logger(msg, LEVEL_ERROR, ...), the
+# messages it formats for its log and the exception text it shows.
+C_START = re.compile(r"\b(?P<macro>Logger|FormatLogMessage|ShowExceptionInfo)\s*\(")
+C_DEFINITION = re.compile(r"^(?:static\s+)?(?:void|int|char|bool)\s+\*?\w+\(")
+# Python stacks that log: logger.error / .critical / .exception, and assert's message.
+PY_LOG_START = re.compile(r"\b(?:logger|logging)\.(?P<macro>error|critical|exception)\(")
+PY_ASSERT = re.compile(r"^\s*assert\b")
 # CMake's own failures at configure time: message(FATAL_ERROR|SEND_ERROR "..." ...).
 CMAKE_START = re.compile(r"\bmessage\(\s*(?P<macro>FATAL_ERROR|SEND_ERROR)\b")
 
@@ -125,7 +192,8 @@ CALL_WRAPPERS = {
 }
 GREP = (
     r"message\(|ATB_LOG|MKI_LOG|GGML_ABORT|GGML_LOG_ERROR|PADDLE_ENFORCE|PADDLE_THROW|LOG\(|"
-    r"CHECK|raise |throw std::"
+    r"CHECK|raise |throw std::|Errorf|errors\.New|RunLog\.|klog\.|Logger\(|FormatLogMessage|"
+    r"ShowExceptionInfo|logger\.|assert "
 )
 STRING = re.compile(
     r'(f|r|fr|rf|R|F|L|u8)?("(?:[^"\\\n]|\\.){0,2000}"|\'(?:[^\'\\\n]|\\.){0,2000}\')'
@@ -227,8 +295,65 @@ def _cmake_messages(lines: List[str]) -> Iterator[Dict[str, str]]:
             yield {"macro": "CMake " + start.group("macro"), "template": text.strip()}
 
 
+def _go_messages(lines: List[str], path: str) -> Iterator[Dict[str, str]]:
+    """Go's returned errors and logged error lines, and the Docker hook's C log calls."""
+    start_re = C_START if path.endswith(".c") else GO_START
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(("//", "/*", "*")):
+            continue
+        start = start_re.search(line)
+        if not start or "#define" in line or C_DEFINITION.search(line):
+            continue
+        stmt = _statement(lines, i, True)
+        start = start_re.search(stmt)
+        if not start:
+            continue
+        macro = start.group("macro")
+        body = _args(stmt[start.end() :])
+        if macro == "Logger" and "LEVEL_ERROR" not in body:
+            continue
+        if macro == "klog.ErrorS":  # ErrorS(err, "message", key, value ...): the message
+            first = STRING.search(body)
+            body = first.group(0) if first else ""
+        tmpl = GO_PRINTF.sub("{}", template_of(body, False))
+        if len(re.findall(r"[A-Za-z]{3,}", tmpl)) >= 2:
+            yield {"macro": macro, "template": tmpl}
+
+
+def _py_logged(lines: List[str]) -> Iterator[Dict[str, str]]:
+    """Python's logger.error / critical / exception lines and assert's messages."""
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("#"):
+            continue
+        start = PY_LOG_START.search(line)
+        if not start and not PY_ASSERT.search(line):
+            continue
+        stmt = _statement(lines, i, True)
+        if start:
+            macro, body = "logger." + start.group("macro"), _args(stmt[start.end() :])
+        else:  # assert cond, "message": the message after the condition's top-level comma
+            depth, cut = 0, -1
+            for k, ch in enumerate(stmt):
+                depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(ch, 0)
+                if ch == "," and depth == 0:
+                    cut = k
+                    break
+            if cut < 0:
+                continue
+            macro, body = "AssertionError", stmt[cut + 1 :]
+        tmpl = template_of(body, True)
+        if len(re.findall(r"[A-Za-z]{3,}", tmpl)) >= 2:
+            yield {"macro": macro, "template": tmpl}
+
+
 def extract_file(stack: str, path: str, text: str) -> Iterator[Dict[str, str]]:
     lines = text.splitlines()
+    if stack in GO_STACKS:
+        if path.endswith((".go", ".c")):
+            yield from _go_messages(lines, path)
+        return
+    if stack in PY_LOG_STACKS and path.endswith(".py"):
+        yield from _py_logged(lines)
     if not re.search(r"\.(?:cc|cpp|h|hpp|py)$", path):
         yield from _cmake_messages(lines)
         return
@@ -277,6 +402,8 @@ def extract(mirrors: str) -> Tuple[List[Dict], List[Dict]]:
         for hit in files:
             path = hit.split(":", 1)[1]
             if not SOURCE.search(path) or re.search(skip, "/" + path):
+                continue
+            if path.endswith((".go", ".c")) != (stack in GO_STACKS):
                 continue
             for row in extract_file(stack, path, _git(git_dir, "show", commit + ":" + path)):
                 key = (stack, row["template"])
@@ -446,6 +573,28 @@ def message(row: Dict) -> str:
             "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : "
             + text
         )
+    if path.endswith(".c"):  # the Docker hook's stderr, in the daemon's answer to `docker run`
+        return (
+            "docker: Error response from daemon: failed to create task for container: failed to "
+            "create shim task: OCI runtime create failed: runc create failed: unable to start "
+            "container process: error during container init: error running prestart hook #0: "
+            f"exit status 255, stdout: , stderr: {text}: unknown."
+        )
+    if stack in GO_STACKS and macro.startswith("klog."):  # klog: E<date> <time> <pid> file:line]
+        name = os.path.basename(path)
+        if macro == "klog.ErrorS":
+            text = f'"{text}" pod="default/npu-job-0"'
+        return f"E1208 11:52:44.735471   69197 {name}:317] {text}"
+    if stack in GO_STACKS:  # MindCluster's hwlog: level, time, goroutine, dir/file:line
+        where = "/".join(path.split("/")[-2:])
+        return f"[ERROR]    2025/12/08 11:52:44.735471 69197   {where}:156    {text}"
+    if stack == "ray-npu" and macro.startswith("logger."):  # Ray's: time, level, file:line --
+        name = os.path.basename(path)
+        return f"2025-12-08 11:52:44,735\tERROR {name}:80 -- {text}"
+    if macro.startswith("logger."):  # DeepSpeed's logger
+        name = os.path.basename(path)
+        level = "ERROR" if macro == "logger.exception" else macro[7:].upper()
+        return f"[2025-12-08 11:52:44,735] [{level}] [{name}:287:get_accelerator] {text}"
     if re.fullmatch(r"\w+(?:Error|Exception)", macro):
         return macro + ": " + text
     return text
