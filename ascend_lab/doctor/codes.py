@@ -33,7 +33,12 @@ MAX_CODES = 8  # distinct codes reported per text
 
 # E + module (digit 1-9 or letter) + 4 digits, not inside a longer word or hex number.
 _ERROR_CODE = re.compile(r"(?<![0-9A-Za-z_])E[1-9A-Z]\d{4}(?![0-9A-Za-z])")
-_NAMED = re.compile(r"\b([A-Z][A-Za-z_]{2,60})\((E[1-9A-Z]\d{4})\)")
+# The scans below start with a literal and check the character before in Python
+# (_word_start): a lookbehind first keeps re from jumping between literals (slow on 20 MB).
+_ERROR_CODE_SCAN = re.compile(r"E[1-9A-Z]\d{4}(?![0-9A-Za-z])")
+# 'Invalid_Argument(EE1001)': the code in parentheses first, then the name right before it.
+_NAMED_CODE = re.compile(r"\((E[1-9A-Z]\d{4})\)")
+_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z_]{2,60}\Z")
 # Between the words that introduce a number and the number: " is = ", ": ", "[", "(", and
 # a line break where a terminal, a forum or a log viewer wrapped the line ("error code is" at
 # the end of one line, "507899" at the start of the next).
@@ -54,7 +59,7 @@ _RETURN_WORDS = re.compile(
 _RETURN_WINDOW = 40
 # The names of the headers: ACL_ERROR_RT_DEVICE_OOM, ACLNN_ERR_PARAM_INVALID, HCCL_E_TIMEOUT...
 _CODE_NAME = re.compile(
-    r"(?<![A-Za-z0-9_])(ACL_ERROR_[A-Z0-9_]{2,60}|ACLNN_[A-Z0-9_]{2,60}|HCCL_E_[A-Z_]{2,30}"
+    r"(ACL_ERROR_[A-Z0-9_]{2,60}|ACLNN_[A-Z0-9_]{2,60}|HCCL_E_[A-Z_]{2,30}"
     r"|DCMI_ERR_CODE_[A-Z_]{2,50})(?![A-Za-z0-9_])"
 )
 # HCCL's errNo: (5 << 24) + (sub-module << 16) + HcclResult, printed as 16 hex digits.
@@ -65,8 +70,9 @@ _HCCL_RESULT = re.compile(
     + r"(\d{1,2})(?![\d.])"
 )
 # DCMI / npu-smi: "ret is -8020", "error code: -8005".
-_DCMI_CODE = re.compile(
-    r"(?i)(?:ret(?:urn)?(?: code)?|error ?code|errcode|err(?:no)?)" + _SEP + r"(-8\d{3})(?!\d)"
+_DCMI_NUMBER = re.compile(r"-8\d{3}(?!\d)")
+_DCMI_WORDS = re.compile(
+    r"(?i)(?:ret(?:urn)?(?: code)?|error ?code|errcode|err(?:no)?)" + _SEP + r"\Z"
 )
 # GE's internal Status (8-10 digits, or 0x + 8 hex digits), only after the words that
 # introduce a code: GE's plog "ErrorNo: 1343242270(Prepare Graph infershape failed)", "ret =
@@ -82,7 +88,7 @@ _GE_INTRO = re.compile(
 # GE's older plogs print its FAILED as a signed int: "ErrorNo: -1(failed)".
 _GE_FAILED_SIGNED = re.compile(r"ErrorNo: ?-1\(failed\)")
 # torch_npu: "ERR02200 DIST call hccl api failed" (ERR + submodule + code, then the submodule).
-_TORCH_NPU_CODE = re.compile(r"(?<![0-9A-Za-z_])(ERR\d{5}) (?:PTA|OPS|DIST|GRAPH|PROF)\b")
+_TORCH_NPU_CODE = re.compile(r"(ERR\d{5}) (?:PTA|OPS|DIST|GRAPH|PROF)\b")
 # MindIE: "MIE04E13030A" (MIE + component 00-08 + level letter + 6 hex digits). MindX SDK /
 # Vision SDK: APP_ERR_* by name only (their numbers are small integers). Both start with a
 # literal, so the scan jumps from one "MIE" / "APP_ERR_" to the next (a lookbehind before it
@@ -374,7 +380,11 @@ def find_codes(
     table = table or load_table()
     families = {f["prefix"] for f in table["families"]}
     returns = {r["prefix"] for r in table["return_codes"]}
-    names = {m.group(2): m.group(1) for m in _NAMED.finditer(text)}
+    names = {}
+    for m in _NAMED_CODE.finditer(text):
+        name = _NAME_BEFORE.search(text, max(0, m.start() - 61), m.start())
+        if name and m.group(1) not in names:
+            names[m.group(1)] = name.group(0)
     found: List[Tuple[int, str, str]] = []
     seen = set()
 
@@ -383,8 +393,8 @@ def find_codes(
             seen.add(code)
             found.append((pos, code, kind))
 
-    for m in _ERROR_CODE.finditer(text):
-        if m.group(0)[:2] in families:
+    for m in _ERROR_CODE_SCAN.finditer(text):
+        if m.group(0)[:2] in families and _word_start(text, m.start()):
             add(m.start(), m.group(0), "cann")
     for m in _RETURN_NUMBER.finditer(text):
         start = m.start()
@@ -395,7 +405,7 @@ def find_codes(
     by_name = _names(table)
     for m in _CODE_NAME.finditer(text):
         hit = by_name.get(m.group(1))
-        if hit is not None:
+        if hit is not None and _word_start(text, m.start()):
             add(m.start(), hit[0], hit[1])
     for m in _HCCL_ERRNO.finditer(text):
         value = int(m.group(1), 16)
@@ -407,11 +417,14 @@ def find_codes(
         name = _hccl_by_number(table, int(m.group(1)))
         if name:
             add(m.start(1), name, "hccl")
-    for m in _DCMI_CODE.finditer(text):
-        if m.group(1) in table.get("dcmi", {}):
-            add(m.start(1), m.group(1), "dcmi")
+    for m in _DCMI_NUMBER.finditer(text):
+        start = m.start()
+        if m.group(0) in table.get("dcmi", {}) and _DCMI_WORDS.search(
+            text, max(0, start - _RETURN_WINDOW), start
+        ):
+            add(start, m.group(0), "dcmi")
     for m in _TORCH_NPU_CODE.finditer(text):
-        if m.group(1) in table.get("torch_npu", {}):
+        if m.group(1) in table.get("torch_npu", {}) and _word_start(text, m.start()):
             add(m.start(1), m.group(1), "torch_npu")
     ge_status = table.get("ge_status", {})
     for m in _ge_numbers(table).finditer(text):
