@@ -161,7 +161,8 @@ GO_START = re.compile(
 )
 GO_PRINTF = re.compile(r"%[-+ #0]{0,3}\d{0,3}(?:\.\d{1,2})?[vwqTsdxXfgeEtbcoUp]")
 # The Docker hook's C command line (ascend-docker-cli): Logger(msg, LEVEL_ERROR, ...), the
-# messages it formats for its log and the exception text it shows.
+# messages it formats for an error line (FormatLogMessage, then Logger(str, LEVEL_ERROR, ...))
+# and the exception text it shows.
 C_START = re.compile(r"\b(?P<macro>Logger|FormatLogMessage|ShowExceptionInfo)\s*\(")
 C_DEFINITION = re.compile(r"^(?:static\s+)?(?:void|int|char|bool)\s+\*?\w+\(")
 # Python stacks that log: logger.error / .critical / .exception, and assert's message.
@@ -312,6 +313,8 @@ def _go_messages(lines: List[str], path: str) -> Iterator[Dict[str, str]]:
         body = _args(stmt[start.end() :])
         if macro == "Logger" and "LEVEL_ERROR" not in body:
             continue
+        if macro == "FormatLogMessage" and "LEVEL_ERROR" not in " ".join(lines[i : i + 4]):
+            continue  # a message formatted for an info line (Logger(str, LEVEL_INFO, ...))
         if macro == "klog.ErrorS":  # ErrorS(err, "message", key, value ...): the message
             first = STRING.search(body)
             body = first.group(0) if first else ""

@@ -36,6 +36,7 @@ TABLE_RULES = {
     "ascend-docker-hook-path-check",
     "dcmi-init-failed",
     "ascend-visible-devices-invalid",
+    "npu-hot-reset-failed",
 }
 
 
