@@ -10,7 +10,11 @@ PaddlePaddle's custom-device plugin for the NPU (PaddleCustomDevice backends/npu
 LMDeploy's dlinfer/Ascend backend, xLLM's NPU layers (ATB), triton-ascend's Ascend backend, and
 ONNX Runtime's CANN execution provider (whose snapshot is over the fetch limit: its templates
 were read file by file in the search index and are kept, with their commits, in
-``error_tables/stack_messages_by_hand.json``).
+``error_tables/stack_messages_by_hand.json``, as are Ray's NPU manager and SGLang's NPU
+start-up). The tools around them that users run: the Kubernetes and container side of the NPU
+in Go (MindCluster's device plugin, Docker runtime with its C hook, DCMI wrapper and Volcano
+plugin; HAMi's Ascend code and device plugin; Volcano's vNPU), DeepSpeed's NPU accelerator and
+LLaMA-Factory's NPU kernels.
 
 Stage 1 (``--extract``) reads git snapshots (as the ``fetch`` tool brings them, under
 ``MIRRORS_DIR/<owner>+<name>/repo``) and records the message templates each stack prints on
@@ -140,6 +144,17 @@ STACKS = [
         ["accelerator/npu_accelerator.py", "accelerator/real_accelerator.py", "op_builder/npu"],
         r"/tests?/",
     ),
+    # LLaMA-Factory's device layer and its NPU kernels (v1), and its model patcher (Python).
+    (
+        "llamafactory-npu",
+        "hiyouga+LLaMA-Factory",
+        [
+            "src/llamafactory/v1/accelerator",
+            "src/llamafactory/v1/plugins/model_plugins/kernels",
+            "src/llamafactory/model/patcher.py",
+        ],
+        r"/tests?/",
+    ),
 ]
 SOURCE = re.compile(r"\.(?:cc|cpp|h|hpp|py|cmake|go|c)$|CMakeLists\.txt$")
 # The stacks written in Go, and those whose Python logs errors and asserts (the older stacks'
@@ -152,7 +167,7 @@ GO_STACKS = {
     "hami-ascend",
     "volcano-vnpu",
 }
-PY_LOG_STACKS = {"deepspeed-npu"}
+PY_LOG_STACKS = {"deepspeed-npu", "llamafactory-npu"}
 # Go: the errors a function returns and the error lines its logger prints (MindCluster's hwlog,
 # klog in HAMi and Volcano); printf verbs, Go's included, become {}.
 GO_START = re.compile(
