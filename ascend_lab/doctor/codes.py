@@ -382,9 +382,9 @@ def find_codes(
     returns = {r["prefix"] for r in table["return_codes"]}
     names = {}
     for m in _NAMED_CODE.finditer(text):
-        name = _NAME_BEFORE.search(text, max(0, m.start() - 61), m.start())
-        if name and m.group(1) not in names:
-            names[m.group(1)] = name.group(0)
+        before = _NAME_BEFORE.search(text, max(0, m.start() - 61), m.start())
+        if before and m.group(1) not in names:
+            names[m.group(1)] = before.group(0)
     found: List[Tuple[int, str, str]] = []
     seen = set()
 
