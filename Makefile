@@ -100,6 +100,8 @@ endef
 # `mindspore`-marked: they are left out rather than collected. Of the `sweep` tests (one per row
 # of a data table: rules, message templates, codes) it runs every 10th: each table is still
 # exercised on 3.8, and the main leg runs every row (keeps a fresh clone's CI near 25 min).
+# The adversarial every-pattern test (about a minute) runs in the main leg only: the patterns
+# compile on 3.8 in the knowledge tests, and their run time is the engine's, not the version's.
 $(PY38_VENV)/.installed: pyproject.toml
 	@test -x "$(PY38)" || { echo "$(PY38) is missing: pyenv install 3.8.18"; exit 1; }
 	@test -x $(PY38_VENV)/bin/python || "$(PY38)" -m venv $(PY38_VENV)
@@ -111,7 +113,9 @@ py38: $(STAMP)
 	$(call need_python,$(PY38),Python 3.8,3.8.18)
 	@if [ -x "$(PY38)" ]; then $(MAKE) --no-print-directory $(PY38_VENV)/.installed && \
 	  ASCEND_LAB_SWEEP_EVERY=10 $(PY38_VENV)/bin/python -m pytest $(XDIST_ARGS) -q -p no:cacheprovider -m "not mindspore and not browser and not packaging and not hub" \
-	    --ignore-glob='*_mindspore.py' tests; fi
+	    --ignore-glob='*_mindspore.py' \
+	    --deselect tests/hostile/test_doctor_hostile.py::test_every_pattern_on_quarter_megabyte_adversarial_inputs \
+	    tests; fi
 
 # Python 3.9 with the oldest MindSpore for it: the trace, memory and course-helper tests.
 $(PY39_VENV)/.installed: pyproject.toml
