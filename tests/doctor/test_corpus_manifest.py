@@ -124,4 +124,4 @@ def test_a_pending_case_is_dev_and_says_why():
     for case in pending:
         assert case["half"] == "dev", case["id"]
         assert len(case["pending"].strip()) > 20, case["id"]
-    assert len(pending) <= 40, "more dev cases unread than the corpus README accounts for"
+    assert len(pending) <= 50, "more dev cases unread than the corpus README accounts for"

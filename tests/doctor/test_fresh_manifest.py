@@ -1,4 +1,4 @@
-"""The fresh batches (tests/fixtures/real/fresh: batch 6; batches 4 and 5 moved to the corpus's dev)
+"""The fresh batches (tests/fixtures/real/fresh; batches 4, 5 and 6 moved to the corpus's dev)
 are well formed and really fresh: every case has its file, its provenance and an expectation
 in the closed vocabulary; no thread or page of them is named anywhere else under
 tests/fixtures/real or twice in the folder, and no text is a near copy of a corpus text or of
@@ -21,8 +21,9 @@ FRESH = REAL / "fresh"
 # sources, 6 printed by MindSpore. Batch 5: the brief asked for 30 texts from 12 sources and it
 # reached 33 from 19 sources, 5 printed by MindSpore.
 # Batches 4 and 5 moved to ../corpus/dev after their measures. Batch 6: the brief asked for 35
-# texts from 15 sources and it reached 37 from 25 sources, 3 printed by MindSpore.
-FLOORS: Dict[int, Tuple[int, int, int]] = {6: (37, 25, 3)}
+# texts from 15 sources and it reached 37 from 25 sources, 3 printed by MindSpore; it moved to
+# ../corpus/dev after its 'before' count at aa58238.
+FLOORS: Dict[int, Tuple[int, int, int]] = {}
 _THREAD = re.compile(r"github\.com/([^/\s]+/[^/\s#]+)/(?:issues|pull|discussions)/(\d+)")
 _SCHEME = re.compile(r"^https?://(?:www\.)?", re.IGNORECASE)
 
