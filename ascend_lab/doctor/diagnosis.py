@@ -16,6 +16,7 @@ from ascend_lab.doctor.checks import (
 from ascend_lab.doctor.codes import CodeNote, explain, find_codes
 from ascend_lab.doctor.intake import cut_long_lines, limits_from_env, line_note
 from ascend_lab.doctor.knowledge import Entry
+from ascend_lab.doctor.levels import Levels, only_warnings
 from ascend_lab.doctor.match import Match, match_text
 from ascend_lab.doctor.raised import Raised, read_raised
 from ascend_lab.doctor.sizes import MemoryNumbers, memory_numbers
@@ -58,6 +59,8 @@ RANK_LABELS = {  # how sure a finding is (Finding.rank), shown beside it; transl
     ),
     "family": N_("only the code's family is known"),
     "raised": N_("only where it was raised is known"),
+    # no rule or code names anything, and every line with a log level is a warning
+    "levels": N_("read from the log levels: only warnings, no line reports an error"),
 }
 
 
@@ -72,7 +75,8 @@ class Finding:
     ``rank`` says how sure it is: "signature" (a knowledge-base rule matched), "code" (a code
     whose meaning the tables know), "family" (only the code's module or range is known),
     "raised" (no rule or code names it; the text's structure shows where it was raised:
-    :mod:`.raised`).
+    :mod:`.raised`), "levels" (nothing is named and every line with a log level is a warning:
+    :mod:`.levels`).
     """
 
     entry: Entry
@@ -268,6 +272,48 @@ def raised_finding(r: Raised) -> Finding:
     return Finding(entry=entry, evidence=evidence, patterns_matched=0, rank="raised")
 
 
+def _warnings_texts(levels: Levels) -> Dict[str, Any]:
+    """The texts of :func:`warnings_finding` in the current language."""
+    return {
+        "title": _("Only warnings: nothing in this text says that the run failed"),
+        "term": _("log levels"),
+        "cause": _(
+            "Every line that prints a log level is a warning or information ({} warning "
+            "lines, {} information lines), and no line reports an error: no error level, "
+            "exception, traceback, error code or fatal signal. Runs that succeed print "
+            "warnings like these."
+        ).format(levels.warnings, levels.infos),
+        "fix": [
+            _(
+                "If the run did fail, paste the part of the log where it stopped: the first "
+                "line at error level (ERROR, E1207 ..., [E ...]), the exception and its "
+                "traceback"
+            ),
+            _(
+                "If it did not, read the first warning once (what it names may matter for "
+                "results or speed, such as an operator falling back to the CPU) and otherwise "
+                "ignore it: {}"
+            ).format(levels.first_warning_text),
+        ],
+        "explanation": _(
+            "A warning says a tool noticed something and went on; many are printed on every "
+            "run, for every layer or every scheduling round."
+        ),
+    }
+
+
+def warnings_finding(levels: Levels) -> Finding:
+    """The finding for a text that is only warnings (:mod:`.levels`), when nothing else is
+    recognised: 'not-a-failure', ranked by the log levels, never above a rule or a code."""
+    with using("en"):
+        en = _warnings_texts(levels)
+    with using("zh_CN"):
+        zh = _warnings_texts(levels)
+    entry = built_entry("only-warnings", "levels", en, zh, ("not-a-failure",))
+    evidence = [(levels.first_warning, levels.first_warning_text)]
+    return Finding(entry=entry, evidence=evidence, patterns_matched=0, rank="levels")
+
+
 def code_findings(
     text: str, notes: Sequence[CodeNote], findings: Sequence[Finding]
 ) -> List[Finding]:
@@ -412,7 +458,7 @@ TIERS = (  # most telling first
     "generic signature",  # a wrapper line: "Call aclnnX failed, detail: EZ9999"
     "generic code",  # an internal error code, a follow-on code
     "family",
-    "raised",  # nothing names it; where it was raised (:mod:`.raised`)
+    "raised",  # nothing names it: where it was raised (:mod:`.raised`), or only warnings
 )
 
 
@@ -430,7 +476,7 @@ def is_follow_on(note: CodeNote) -> bool:
 
 def tier(f: Finding) -> int:
     """Where ``f`` ranks among the tiers of :data:`TIERS` (0 = most telling)."""
-    if f.rank == "raised":
+    if f.rank in ("raised", "levels"):
         return 7
     if f.code is None:
         if f.generic or f.entry.generic:
@@ -557,6 +603,11 @@ def diagnose(
             raised = read_raised(examined)
             if raised is not None and (not diag.findings or raised.component != "unknown"):
                 diag.findings.append(raised_finding(raised))
+        if not diag.findings:
+            # nothing named: a text that is only warnings says that nothing failed
+            levels = only_warnings(examined)
+            if levels is not None:
+                diag.findings.append(warnings_finding(levels))
         diag.findings = order_findings(diag.findings)
         add_memory_numbers(diag.findings, examined)
         diag.unsure = unsure_between(diag.findings)
