@@ -22,8 +22,10 @@ FRESH = REAL / "fresh"
 # reached 33 from 19 sources, 5 printed by MindSpore.
 # Batches 4 and 5 moved to ../corpus/dev after their measures. Batch 6: the brief asked for 35
 # texts from 15 sources and it reached 37 from 25 sources, 3 printed by MindSpore; it moved to
-# ../corpus/dev after its 'before' count at aa58238.
-FLOORS: Dict[int, Tuple[int, int, int]] = {}
+# ../corpus/dev after its 'before' count at aa58238. Batch 7: the brief asked for 35 texts from
+# 15 sources and it reached 30 from 17 sources, 7 printed by MindSpore (short of 35 texts at the
+# deadline).
+FLOORS: Dict[int, Tuple[int, int, int]] = {7: (30, 17, 7)}
 _THREAD = re.compile(r"github\.com/([^/\s]+/[^/\s#]+)/(?:issues|pull|discussions)/(\d+)")
 _SCHEME = re.compile(r"^https?://(?:www\.)?", re.IGNORECASE)
 
