@@ -246,6 +246,20 @@ def _raised_texts(r: Raised) -> Dict[str, Any]:
         name, r.where or name
     )
     fix = []
+    if r.framework_internal:
+        title = _("MindSpore reports an unexpected error of its own: {}").format(title)
+        cause = _(
+            "MindSpore's report says this error is the framework's own unexpected one "
+            "(Framework Unexpected Exception Raised), not a check of your input; {} raised it "
+            "({})."
+        ).format(name, r.where or name)
+        fix.append(
+            _(
+                "Search MindSpore's issue tracker for the message; try the latest patch release "
+                "of your MindSpore version (and a CANN that matches it); if it persists, report "
+                "it with the smallest script that shows it"
+            )
+        )
     if r.user_frame is not None:
         fix.append(_("Start from your code: {}").format(r.user_frame))
     if r.message:
@@ -262,12 +276,14 @@ def _raised_texts(r: Raised) -> Dict[str, Any]:
 
 def raised_finding(r: Raised) -> Finding:
     """The lowest-ranked finding: where the error was raised, when nothing names it. It
-    carries no topic, so it never claims a cause."""
+    carries no topic, so it never claims a cause, except the one MindSpore's own report
+    states: that the error is the framework's unexpected one ('framework-internal')."""
     with using("en"):
         en = _raised_texts(r)
     with using("zh_CN"):
         zh = _raised_texts(r)
-    entry = built_entry("raised-" + r.component, "raised", en, zh)
+    topics = ("framework-internal",) if r.framework_internal else ()
+    entry = built_entry("raised-" + r.component, "raised", en, zh, topics)
     evidence = [(r.line, r.text_line)] if r.line else []
     return Finding(entry=entry, evidence=evidence, patterns_matched=0, rank="raised")
 

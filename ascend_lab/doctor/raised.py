@@ -13,7 +13,7 @@ bounded patterns. Nothing here imports MindSpore.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import List, Optional, Sequence, Tuple
 
 from ascend_lab.i18n import N_
@@ -35,6 +35,13 @@ _CC_PATH = re.compile(
 )
 # '[ERROR] MD(1234,...)' / '[ERROR] RUNTIME(1234,python)': MindSpore's and CANN's log tags
 _LOG_TAG = re.compile(r"^\[(?:ERROR|CRITICAL|EXCEPTION)\]\s{0,4}([A-Z][A-Z_]{1,23})\(\d{1,9}[,:]")
+# MindSpore's own verdict on an exception: its report's section for errors it did not expect
+# of itself ("- Framework Unexpected Exception Raised:", then "This exception is caused by
+# framework's unexpected error. Please create an issue ...")
+_FRAMEWORK_BANNER = re.compile(
+    r"Framework Unexpected Exception Raised|"
+    r"This exception is caused by framework's unexpected error"
+)
 _LIB_DIRS = ("site-packages/", "dist-packages/")
 _STDLIB = re.compile(r"/lib(?:64)?/python\d(?:\.\d{1,2})?/|^<frozen |^<(?:string|stdin)>$")
 _CANN_PATH = re.compile(r"/Ascend/|/ascend-toolkit/|/opp/op_impl/")
@@ -334,6 +341,8 @@ class Raised:
     line: int = 0  # 1-based line of the exception (or of the path / tag that shows it)
     text_line: str = ""  # that line
     user_frame: Optional[Frame] = None  # the innermost frame of the user's own code
+    # MindSpore's report calls the error its own unexpected one (:data:`_FRAMEWORK_BANNER`)
+    framework_internal: bool = False
 
     @property
     def info(self) -> Component:
@@ -399,7 +408,15 @@ def cc_component(path: str) -> Optional[str]:
 
 
 def read_raised(text: str) -> Optional[Raised]:
-    """Where the text's (last) error was raised, or None when its structure shows nothing."""
+    """Where the text's (last) error was raised, or None when its structure shows nothing;
+    ``framework_internal`` when MindSpore's report says the error is its own unexpected one."""
+    raised = _read_raised(text)
+    if raised is not None and _FRAMEWORK_BANNER.search(text):
+        return replace(raised, framework_internal=True)
+    return raised
+
+
+def _read_raised(text: str) -> Optional[Raised]:
     frames: List[Frame] = []  # of the traceback being read
     last_frames: List[Frame] = []  # of the traceback the last exception line closed
     exc: Optional[Tuple[int, str, str, str]] = None  # (line, type, message, text)

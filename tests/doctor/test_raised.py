@@ -125,3 +125,45 @@ def test_the_innermost_library_frame_names_the_part(path, component):
     r = read_raised(text)
     assert r is not None and r.component == component
     assert r.user_frame is not None and (r.user_frame.path, r.user_frame.line) == ("train.py", 7)
+
+
+FRAMEWORK_BANNER = (
+    "\n----------------------------------------------------\n"
+    "- Framework Unexpected Exception Raised:\n"
+    "----------------------------------------------------\n"
+    "This exception is caused by framework's unexpected error. Please create an issue at "
+    "https://gitee.com/mindspore/mindspore/issues to get help.\n"
+)
+
+
+def test_mindspores_own_verdict_of_an_unexpected_error_is_the_one_cause_a_raised_reading_names():
+    # the real report (a null pointer at the end of a PyNative graph) with MindSpore's banner:
+    # the lowest-ranked finding names 'framework-internal', in both languages
+    text = _read("mindspore_288_conv2d_dilation_primitive_pointer_null.txt")
+    assert "Framework Unexpected Exception Raised" in text
+    r = read_raised(text)
+    assert r is not None and r.framework_internal
+    diag = diagnose_text(text)
+    assert [f.rank for f in diag.findings] == ["raised"]
+    f = diag.findings[0]
+    assert f.topics == ("framework-internal",) and tier(f) == 7
+    assert f.title.startswith("MindSpore reports an unexpected error of its own")
+    assert "issue tracker" in f.entry.fix[0]
+    assert f.entry.text("title", "zh_CN").startswith("MindSpore 报告了它自身的意外错误")
+    # without the banner the same text names no cause
+    bare = text.split("\n----------------------------------------------------\n- Framework")[0]
+    assert not read_raised(bare).framework_internal
+    assert diagnose_text(bare).findings[0].topics == ()
+
+
+def test_the_banner_never_outranks_what_names_the_failure():
+    # an out-of-memory line the rules know, under the same banner: the rule's reading, and
+    # no 'raised' finding at all
+    text = (
+        "RuntimeError: Allocate memory failed\n"
+        "[ERROR] PRE_ACT(1,python):2024-01-01 [mem.cc:1] Device(id:0) memory isn't enough and "
+        "alloc failed, kernel name: Default/MatMul-op1, alloc size: 8388608B.\n" + FRAMEWORK_BANNER
+    )
+    diag = diagnose_text(text)
+    assert diag.findings and diag.findings[0].rank != "raised"
+    assert "framework-internal" not in [t for f in diag.findings for t in f.topics]
