@@ -10,7 +10,11 @@ most (vllm-ascend's logs carry upstream vLLM's own messages as often as its own)
 STACK is ``torch_npu`` (Ascend/pytorch, and Ascend/op-plugin, whose aclnn loader and operator
 checks torch_npu builds in), ``vllm_ascend`` (vllm-project/vllm-ascend) or ``vllm``
 (vllm-project/vllm, the engine vllm-ascend plugs into; its commits are the ones vllm-ascend
-releases name as their vLLM).
+releases name as their vLLM); or ``mindspore_profiler`` (MindSpore's profiler package,
+mindspore/python/mindspore/profiler, newer than the snapshots scripts/mindspore_message_table.py
+reads). In torch_npu's and MindSpore's profiler packages the profilers' own printed and logged
+lines are read too (print_error_msg / print_warn_msg, logger.error/warning, ProfilerLogger), each
+kept with the line form it is printed in.
 
 Stage 1 (``--extract``) reads git snapshots (git directories without work tree, as the ``fetch``
 tool brings them) and records the message templates: C++ ``TORCH_CHECK(cond, ...)`` and its
@@ -47,6 +51,9 @@ TABLES = {
     "torch_npu": os.path.join(HERE, "error_tables", "torch_npu_messages.json"),
     "vllm_ascend": os.path.join(HERE, "error_tables", "vllm_ascend_messages.json"),
     "vllm": os.path.join(HERE, "error_tables", "vllm_messages.json"),
+    # MindSpore's profiler package (mindspore/python/mindspore/profiler), newer than the
+    # snapshots scripts/mindspore_message_table.py reads; its raises and its logged lines
+    "mindspore_profiler": os.path.join(HERE, "error_tables", "mindspore_profiler_messages.json"),
 }
 MAP_FILE = os.path.join(HERE, "error_tables", "torch_npu_message_map.json")
 # The repository a stack's commits belong to, when a snapshot is read from a fork that carries
@@ -94,11 +101,13 @@ AREAS = {
         ("platform", r"platforms|plugins|utils|usage|device"),
         ("other", r"."),
     ],
+    "mindspore_profiler": [("profiler", r".")],
 }
 PATHS = {
     "torch_npu": ["torch_npu", "op_plugin/utils", "op_plugin/ops", "op_plugin/python"],
     "vllm_ascend": ["vllm_ascend", "csrc"],
     "vllm": ["vllm"],
+    "mindspore_profiler": ["mindspore/python/mindspore/profiler"],
 }
 SKIP_PATH = re.compile(
     r"/(?:test|tests|testing|benchmarks?|examples?|docs?|third_party|tools)/|_test\.|/test_"
@@ -130,12 +139,24 @@ CXX_SKIP.update({"TORCH_CHECK_INDEX": 1, "TORCH_CHECK_NOT_IMPLEMENTED": 1, "TORC
 PY_START = re.compile(r"raise (\w+(?:Error|Exception|Warning))\(")
 GREP = {
     "torch_npu": r"TORCH_CHECK|AT_ERROR\(|TORCH_NPU_WARN|TORCH_WARN|ASCEND_LOGE\(|throw std::|"
-    r"c10::str\(|raise [A-Za-z]+(Error|Exception)\(",
+    r"c10::str\(|raise [A-Za-z]+(Error|Exception)\(|print_(error|warn)_msg\(|"
+    r"logger\.(error|exception|critical|warning|warn)\(",
     "vllm_ascend": r"TORCH_CHECK|AT_ERROR\(|raise [A-Za-z]+(Error|Exception)\(",
     "vllm": r"raise [A-Za-z]+(Error|Exception)\(|logger\.(error|exception|critical)\(",
+    "mindspore_profiler": r"raise [A-Za-z]+(Error|Exception)\(|"
+    r"logger\.(error|exception|critical|warning)\(",
 }
 # vLLM's logged errors (its messages take printf formats: logger.error("... %s", x)).
 PY_LOG = re.compile(r"\blogger\.(?:error|exception|critical)\(")
+# torch_npu's profiler prints its own lines (torch_npu/profiler/analysis/prof_common_func/
+# _constant.py: print_error_msg / print_warn_msg, '[<date>] [ERROR] [<pid>] profiler.py: <msg>')
+# and logs to its ProfilerLogger file ('[<date>] [ERROR] [AscendProfiler:<line>] <msg>');
+# read in torch_npu/profiler/** only.
+PROF_LOG = re.compile(
+    r"\b(print_error_msg|print_warn_msg|_?logger\.(?:error|exception|critical|warning|warn))\("
+)
+PROF_KIND = {"print_error_msg": "ERROR print", "print_warn_msg": "WARNING print"}
+PROF_DIRS = ("torch_npu/profiler/", "mindspore/python/mindspore/profiler/")
 STRING = re.compile(
     r'(?:\b[urfbRFUB]{1,2})?("(?:[^"\\\n]|\\.){0,2000}"|\'(?:[^\'\\\n]|\\.){0,2000}\')'
 )
@@ -317,15 +338,35 @@ def py_template(stmt: str) -> Tuple[str, str, Optional[str]]:
         return "ERROR log", _clean(_concat(args[0], printf=True)) if args else "", None
     m = PY_START.search(stmt)
     kind = m.group(1) if m else "Error"
-    body = stmt[m.end() - 1 :] if m else stmt
-    code = None
-    cm = re.search(r"\b(pta|ops|dist|graph|prof)_error\(\s?ErrCode\.(\w+)\s?\)", body)
-    if cm:
-        code = err_code(cm.group(1), cm.group(2))
-        body = body.replace(cm.group(0), "")
+    body, code = _py_code(stmt[m.end() - 1 :] if m else stmt)
     args = _args(body)
     text = _concat(args[0]) if args else ""
     return kind, _clean(text), code
+
+
+def _py_code(body: str) -> Tuple[str, Optional[str]]:
+    """The call's text without torch_npu's Python code suffix (pta_error(ErrCode.PARAM)), and
+    the code it prints (or None)."""
+    cm = re.search(r"\b(pta|ops|dist|graph|prof)_error\(\s?ErrCode\.(\w+)\s?\)", body)
+    if not cm:
+        return body, None
+    return body.replace(cm.group(0), ""), err_code(cm.group(1), cm.group(2))
+
+
+def prof_template(stmt: str) -> Tuple[str, str, Optional[str]]:
+    """(kind, template, code) of one message torch_npu's or MindSpore's profiler prints or logs."""
+    m = PROF_LOG.search(stmt)
+    if not m:
+        return "", "", None
+    name = m.group(1)
+    level = "WARNING" if name.endswith(("warning", "warn")) else "ERROR"
+    kind = PROF_KIND.get(name, level + " log")
+    if name.startswith("_logger"):
+        kind = level + " file log"  # MindSpore's ProfilerLogger (self._logger): its own file
+    body, code = _py_code(stmt[m.end() - 1 :])
+    args = _args(body)
+    text = _concat(args[0], printf=kind.endswith(" log")) if args else ""
+    return kind, _clean(text).rstrip(" +"), code
 
 
 def extract(stack: str, git_dir: str, ref: str) -> Iterator[Dict[str, str]]:
@@ -339,9 +380,14 @@ def extract(stack: str, git_dir: str, ref: str) -> Iterator[Dict[str, str]]:
         python = path.endswith(".py")
         lines = MS._git(git_dir, "show", commit + ":" + path).splitlines()
         for i, line in enumerate(lines):
+            own = False  # a line torch_npu's profiler prints or logs itself
             if python:
                 log = PY_LOG.search(line) if stack == "vllm" else None
-                if PY_START.search(line):
+                prof = PROF_LOG.search(line) if path.startswith(PROF_DIRS) else None
+                if prof and not line.lstrip().startswith("def "):
+                    kind, text, code = prof_template(_py_statement(lines, i, prof.start()))
+                    own = True
+                elif PY_START.search(line):
                     kind, text, code = py_template(MS._statement(lines, i, True))
                 elif log:
                     kind, text, code = py_template(_py_statement(lines, i, log.start()))
@@ -364,7 +410,8 @@ def extract(stack: str, git_dir: str, ref: str) -> Iterator[Dict[str, str]]:
                 "kind": kind,
                 "code": code or "",
                 "file": path,
-                "area": area_of(stack, path),
+                # the profiler's own printed and logged lines belong to it, whatever they parse
+                "area": f"{stack}/profiler" if own else area_of(stack, path),
             }
 
 
@@ -403,6 +450,8 @@ def do_extract(stack: str, specs: List[str]) -> int:
         n = 0
         for row in extract(stack, git_dir, ref):
             key = row["area"] + "\t" + row["template"]
+            if row["kind"].endswith((" print", " log")) and row["file"].startswith(PROF_DIRS):
+                key += "\t" + row["kind"]  # the profiler's printed line beside a raise of it
             entry = table.setdefault(key, dict(row, seen=[]))
             if not entry["code"] and row["code"]:
                 entry["code"] = row["code"]
@@ -453,7 +502,15 @@ def read_map(path: str = MAP_FILE) -> List[Tuple[str, str, str, str]]:
         ]
 
 
+def read_map_kinds(path: str = MAP_FILE) -> List[str]:
+    """Per mapping (in read_map's order), a regex the row's kind must match in full, or ''
+    (torch_npu's profiler prints a message as an ERROR or a WARNING line: 'ERROR print')."""
+    with open(path, encoding="utf-8") as fh:
+        return [m.get("kind", "") for m in json.load(fh)["map"]]
+
+
 MAPPED = read_map()
+MAPPED_KINDS = read_map_kinds()
 
 
 def read_table(stack: str) -> List[Dict]:
@@ -505,6 +562,26 @@ def message(row: Dict) -> str:
     """A template as the stack prints it: the exception kind, the filled template, and torch_npu's
     error-code line when the source appends one (formatErrorCode's layout)."""
     kind = row.get("kind") or ""
+    if kind.endswith(" print"):
+        # torch_npu's profiler: print_error_msg / print_warn_msg (_constant.py)
+        level = kind.split()[0]
+        return f"[2026-01-07 02:38:42] [{level}] [12345] profiler.py: " + fill(row["template"])
+    if row.get("file", "").startswith("mindspore/python/mindspore/profiler/"):
+        level = kind.split()[0]
+        if kind.endswith(" file log"):
+            # MindSpore's ProfilerLogger (profiler/common/log.py's LOG_FORMAT)
+            name = row["file"].rsplit("/", 1)[-1]
+            return f"[2026-01-07-02:38:42] [{level}] [{name}:123] " + fill(row["template"])
+        if kind.endswith(" log"):
+            # mindspore.log: level, ME(pid:tid,process), date, [file:line] as the wheel has it
+            where = row["file"].replace("mindspore/python/", "", 1)
+            head = f"[{level}] ME(12345:281473024,MainProcess):2026-01-07-02:38:42.269.390 "
+            return head + f"[{where}:123] " + fill(row["template"])
+    if kind.endswith(" log") and row.get("file", "").startswith("torch_npu/profiler/"):
+        # its ProfilerLogger file (_log.py's LOG_FORMAT)
+        level = kind.split()[0]
+        head = f"[2026-01-07-02:38:42.269] [{level}] [AscendProfiler:140] "
+        return head + fill(row["template"])
     if kind == "ERROR log" and row.get("area", "").startswith("vllm"):
         # vLLM's logger: level, date, time, [file:line], then the message
         return "ERROR 01-07 02:38:42 [core.py:123] " + fill(row["template"])
@@ -522,11 +599,12 @@ def message(row: Dict) -> str:
 
 
 def mapped_topic(row: Dict) -> Optional[str]:
-    for area, pat, topic, code in MAPPED:
+    for (area, pat, topic, code), kind in zip(MAPPED, MAPPED_KINDS):
         if (
             re.fullmatch(area, row["area"])
             and re.search(pat, row["template"])
             and (not code or re.search(code, row.get("code") or ""))
+            and (not kind or re.fullmatch(kind, row.get("kind") or ""))
         ):
             return topic
     return None
@@ -547,7 +625,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.extract:
         stack, specs = args.extract[0], args.extract[1:]
         if stack not in TABLES or not specs:
-            ap.error("--extract needs a stack (torch_npu, vllm_ascend or vllm) and GIT_DIR:REF ...")
+            ap.error(
+                "--extract needs a stack (torch_npu, vllm_ascend, vllm or mindspore_profiler) "
+                "and GIT_DIR:REF ..."
+            )
         return do_extract(stack, specs)
     return do_check(args.list)
 

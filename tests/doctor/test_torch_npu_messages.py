@@ -92,6 +92,47 @@ def test_the_extractor_reads_vllm_logged_errors():
     assert SCRIPT.message(row).startswith("ERROR 01-07 02:38:42 [core.py:123] EngineCore failed")
 
 
+PROFILER_CALLS = [
+    # print_error_msg / print_warn_msg (f-strings, the PROF code suffix kept apart)
+    (
+        'print_error_msg(f"Can\'t create file: {output_path}" + prof_error(ErrCode.SYSCALL))',
+        ("ERROR print", "Can't create file: {}", "ERR04010 PROF system call failed"),
+    ),
+    (
+        'print_warn_msg("Profiling data parsing failed.")',
+        ("WARNING print", "Profiling data parsing failed.", None),
+    ),
+    # torch_npu's ProfilerLogger and mindspore.log (printf formats); MindSpore's ProfilerLogger
+    ('self.logger.error("Failed to parse %s", path)', ("ERROR log", "Failed to parse {}", None)),
+    (
+        'self._logger.error("Failed to save trace_view.json: %s", e, exc_info=True)',
+        ("ERROR file log", "Failed to save trace_view.json: {}", None),
+    ),
+]
+
+
+@pytest.mark.parametrize("call,expected", PROFILER_CALLS)
+def test_the_extractor_reads_the_profilers_own_lines(call, expected):
+    assert SCRIPT.prof_template(call) == expected
+
+
+def test_the_profilers_lines_are_printed_in_their_forms_and_mapped_by_kind():
+    row = {"kind": "ERROR print", "template": "Failed to export CANN Profiling data."}
+    assert SCRIPT.message(row).startswith("[2026-01-07 02:38:42] [ERROR] [12345] profiler.py: ")
+    row = {"kind": "WARNING log", "template": "Failed to parse profiler_metadata.json."}
+    row["file"] = "torch_npu/profiler/analysis/prof_view/prof_db_parse/_basic_db_parser.py"
+    assert SCRIPT.message(row).startswith("[2026-01-07-02:38:42.269] [WARNING] [AscendProfiler:")
+    row = {"kind": "ERROR log", "template": "No PROF_* directory found in {}"}
+    row["file"] = "mindspore/python/mindspore/profiler/platform/npu_profiler.py"
+    assert "[mindspore/profiler/platform/npu_profiler.py:123] No PROF_" in SCRIPT.message(row)
+    # a mapping may name the kind: the profiler's WARNING lines are mapped only when they fail
+    warn = {"area": "torch_npu/profiler", "kind": "WARNING print", "code": ""}
+    assert SCRIPT.mapped_topic(dict(warn, template="Profiling data parsing failed.")) == "profiler"
+    assert (
+        SCRIPT.mapped_topic(dict(warn, template="Invalid parameter wait, reset it to 0.")) is None
+    )
+
+
 def test_a_message_is_raised_as_torch_npu_prints_it():
     row = {"kind": "RuntimeError", "template": "Invalid device_index: {}, valid range is [0, {})"}
     row["code"] = "ERR00001 PTA invalid parameter"
