@@ -154,7 +154,9 @@ def format_string(args: str) -> Optional[str]:
     return re.sub(r"\s{2,}", " ", text).strip()
 
 
-def extract(git_dir: str, commit: str, module: str, paths, skip, macros) -> Iterator[Dict]:
+def log_calls(git_dir: str, commit: str, paths, skip: str, macros: str) -> Iterator[Tuple]:
+    """(file, macro, the call's arguments) of every call of one of ``macros`` in the snapshot's
+    C/C++ files under ``paths`` (files matching ``skip``, #define and comment lines left out)."""
     start = re.compile(r"\b(" + macros + r")\s*\(")
     grep = r"\b(" + macros.replace("(?:", "(") + r")\s*\("  # git grep -E has no (?:
     hits = _git(git_dir, "grep", "-l", "-E", grep, commit, "--", *paths)
@@ -167,15 +169,19 @@ def extract(git_dir: str, commit: str, module: str, paths, skip, macros) -> Iter
             line_start = text.rfind("\n", 0, m.start()) + 1
             if text[line_start : m.start()].lstrip().startswith(("#define", "//", "*")):
                 continue
-            args = call_args(text, m.end() - 1)
-            if RT_NOT_ERROR.match(m.group(1)) and not re.match(r"\s*RT_LOG_ERROR\b", args):
-                continue
-            if module == "DRV" and m.group(1).lower().endswith("strerror"):
-                continue
-            fmt = format_string(args)
-            if not fmt or len(re.findall(r"[A-Za-z]{3,}", fmt)) < 2:
-                continue
-            yield {"template": fmt, "macro": m.group(1), "file": path, "area": area_of(path)}
+            yield path, m.group(1), call_args(text, m.end() - 1)
+
+
+def extract(git_dir: str, commit: str, module: str, paths, skip, macros) -> Iterator[Dict]:
+    for path, macro, args in log_calls(git_dir, commit, paths, skip, macros):
+        if RT_NOT_ERROR.match(macro) and not re.match(r"\s*RT_LOG_ERROR\b", args):
+            continue
+        if module == "DRV" and macro.lower().endswith("strerror"):
+            continue
+        fmt = format_string(args)
+        if not fmt or len(re.findall(r"[A-Za-z]{3,}", fmt)) < 2:
+            continue
+        yield {"template": fmt, "macro": macro, "file": path, "area": area_of(path)}
 
 
 def do_extract(mirrors: str) -> int:
@@ -331,29 +337,39 @@ def do_check(list_area: Optional[str]) -> int:
                 shown = _first(diagnose(log_line(r)))[0] or ""
                 print(f"{r['module']:8} {shown:18} {r['template'][:200]}")
         return 0
+    return check_mapped(
+        rows, lambda r: r["module"] + " " + r["area"], lambda r: topic_of(r, mapping), log_line
+    )
+
+
+def check_mapped(rows: List[Dict], group_of, topic_for, text_of) -> int:
+    """Read each mapped row's text (``text_of``) with the doctor; print the rows read with
+    another topic than ``topic_for`` says, and the counts per ``group_of``; 1 if any was."""
+    from ascend_lab.doctor import diagnose  # noqa: E402 - the doctor of this checkout
+
     per: Dict[str, Counter] = {}
     errors = 0
     for r in rows:
-        c = per.setdefault(r["module"] + " " + r["area"], Counter())
+        c = per.setdefault(group_of(r), Counter())
         c["extracted"] += 1
-        topic = topic_of(r, mapping)
+        topic = topic_for(r)
         if not topic:
             continue
         c["mapped"] += 1
-        first = _first(diagnose(log_line(r)))[0]
+        first = _first(diagnose(text_of(r)))[0]
         if first == topic:
             c["read right"] += 1
         else:
             errors += 1
             word = "WRONG" if first else "unread"
-            print(f"{word} {r['module']}: {r['template'][:140]} -> {first} (mapped {topic})")
+            print(f"{word} {group_of(r)}: {r['template'][:140]} -> {first} (mapped {topic})")
     total: Counter = Counter()
     for key in sorted(per) + ["all"]:
         c = per.get(key, total)
         total.update(c if key != "all" else {})
         print(
-            f"{key:26} extracted {c['extracted']:5}  mapped {c['mapped']:3}  "
-            f"read right {c['read right']:3}"
+            f"{key:26} extracted {c['extracted']:5}  mapped {c['mapped']:4}  "
+            f"read right {c['read right']:4}"
         )
     return 1 if errors else 0
 
