@@ -20,7 +20,11 @@ import cann_op_message_table as SCRIPT  # noqa: E402 - the script, not a package
 ROWS, MAPPING = SCRIPT.read_table(), SCRIPT.read_map()
 MAP_DATA = json.loads(Path(SCRIPT.MAP_FILE).read_text(encoding="utf-8"))
 MAPPED_ROWS = [(r, t) for r in ROWS for t in [SCRIPT.topic_of(r, MAPPING)] if t]
-CHUNKS = 24  # the mapped templates, read in this many tests (each a few seconds)
+# The test reads every 3rd mapped template (about 2,500, in 8 tests of about 2 s): the grammar
+# rules are shared by thousands of templates, so a third of them guards every rule; the
+# script's own run (`python scripts/cann_op_message_table.py`) reads all of them (7,393).
+STRIDE = 3
+CHUNKS = 8
 
 
 def test_the_table_records_where_it_was_read():
@@ -61,8 +65,8 @@ def test_the_op_name_literal_before_the_message_is_skipped():
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_the_mapped_templates_are_read_with_their_topic(chunk):
     wrong = []
-    for row, topic in MAPPED_ROWS[chunk::CHUNKS]:
-        diag = diagnose(SCRIPT.ez_text(row))
+    for row, topic in MAPPED_ROWS[::STRIDE][chunk::CHUNKS]:
+        diag = diagnose(SCRIPT.ez_text(row), check_environment=False)
         first = diag.findings[0].topics[:1] if diag.findings else ()
         if first != (topic,):
             wrong.append((row["template"], topic, first))
