@@ -1,7 +1,7 @@
 """MindSpore's own error messages, read from MindSpore's source, and which doctor rule reads them.
 
     python scripts/mindspore_message_table.py --extract MIRROR_GIT_DIR:REF [...]
-    python scripts/mindspore_message_table.py            # check the mapped templates
+    python scripts/mindspore_message_table.py [--check]  # check the mapped templates
     python scripts/mindspore_message_table.py --list AREA  # one area's templates, as read
 
 Stage 1 (``--extract``) reads a git snapshot of MindSpore (a git directory without work tree, as the
@@ -34,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 TABLE = os.path.join(HERE, "error_tables", "mindspore_messages.json")
 
-# Source areas, by path (first match wins). Paths are those of MindSpore 1.x-2.x.
+# Source areas, by path (first match wins). Paths are those of MindSpore 1.x-2.7.
 AREAS = [
     (
         "memory",
@@ -70,6 +70,19 @@ AREAS = [
         r"pipeline/jit|frontend/operator|frontend/optimizer|_extends/parse|"
         r"common/api\.py|nn/cell\.py|abstract|static_analysis|pybind_api/ir|jit",
     ),
+    # MindSpore 2.1+ (areas added after the ones above, so a 1.x/2.0 row keeps its area): the GE
+    # backend's graph conversion and executor, the Ascend resource manager and the aclnn /
+    # pyboost kernels' launch, msrun's process launcher and mint.distributed.
+    (
+        "ge-backend",
+        r"graph_ir/|ge_backend/(?:executor|ge_backend)|graph_compiler/ge_backend|ge_graph_executor",
+    ),
+    (
+        "ascend-runtime",
+        r"res_manager/ascend/(?:ascend_res|hal_manager)|plugin/device/ascend/kernel/"
+        r"(?:acl|opapi|pyboost|hccl)/|ccsrc/pyboost/pyboost_utils",
+    ),
+    ("msrun", r"parallel/cluster/|mint/distributed/"),
 ]
 # Paths read at each ref (C++ and Python).
 PATHS = [
@@ -457,6 +470,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extract", nargs="+", metavar="GIT_DIR:REF")
     ap.add_argument("--list", metavar="AREA")
+    ap.add_argument("--check", action="store_true", help="the default: check the mapped templates")
     args = ap.parse_args(argv)
     if args.extract:
         return do_extract(args.extract)
