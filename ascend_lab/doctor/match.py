@@ -13,7 +13,7 @@ import operator
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from ascend_lab.doctor.knowledge import Entry, load_entries
 
@@ -157,11 +157,54 @@ def lowered_where(unwrapped: "Unwrapped") -> str:
 _KEEPS_UNWRAPPED = re.compile(r"[\s'\"\u2018\u2019\u201c\u201d]")
 
 
-def _in_unwrapped(literal: str, unwrapped: "Unwrapped", lowered: Optional[str]) -> bool:
+_WORD = re.compile(r"\w+")
+_KEYWORDS: Dict[str, Optional[str]] = {}
+
+
+def text_words(lowered: str) -> "FrozenSet[str]":
+    r"""The words (runs of ``\w``) of a lower-cased text, digits-only runs left out: an index
+    that answers "can this literal occur?" without reading the text again (see
+    :func:`_may_occur`). One pass over the text, however many literals are asked."""
+    return frozenset(w for w in _WORD.findall(lowered) if not w.isdigit())
+
+
+def _keyword(literal: str) -> Optional[str]:
+    """The longest word inside lower-case ``literal`` with a non-word character on both
+    sides within the literal: wherever the literal occurs, that word is a whole word of the
+    text. None when there is none (a word at the literal's edge may be part of a longer
+    word of the text)."""
+    found = _KEYWORDS.get(literal, "")
+    if found == "":
+        inner = [
+            m.group()
+            for m in _WORD.finditer(literal)
+            if 0 < m.start() and m.end() < len(literal) and not m.group().isdigit()
+        ]
+        found = _KEYWORDS[literal] = max(inner, key=len) if inner else None
+    return found
+
+
+def _may_occur(literal: str, words: "Optional[FrozenSet[str]]") -> bool:
+    """False when ``literal`` cannot occur in the text whose :func:`text_words` is ``words``."""
+    if words is None:
+        return True
+    key = _keyword(literal.lower())
+    return key is None or key in words
+
+
+def _in_unwrapped(
+    literal: str,
+    unwrapped: "Unwrapped",
+    lowered: Optional[str],
+    words: "Optional[FrozenSet[str]]" = None,
+) -> bool:
     """Whether lower-case ``literal`` occurs in the unwrapped text. A literal without white
     space or quote marks occurs there only if it occurs in the text as it is (unwrapping
     changes only white space, quotes and line prefixes, each after a line break), so when
-    ``lowered`` (the text in lower case) lacks it, the unwrapped text is not searched."""
+    ``lowered`` (the text in lower case) lacks it, the unwrapped text is not searched. Its
+    inner words are words of the text as it is either way (unwrapping joins no words)."""
+    if not _may_occur(literal, words):
+        return False
     if lowered is not None and not _KEEPS_UNWRAPPED.search(literal) and literal not in lowered:
         return False
     return literal in lowered_where(unwrapped)
@@ -183,13 +226,15 @@ def match_entry(
     text: str,
     lowered: Optional[str] = None,
     unwrapped: Optional[Unwrapped] = None,
+    words: "Optional[FrozenSet[str]]" = None,
 ) -> Optional[Match]:
     """Apply one entry to ``text``; None when none of its patterns occurs.
 
     ``lowered`` is ``text.lower()`` when the caller already has it (for the pre-checks,
-    in both passes: :func:`_in_unwrapped`). With ``unwrapped`` (an :class:`Unwrapped` of
-    ``text``) only the patterns that do not speak about lines are applied, to the unwrapped
-    text and ignoring case; the evidence still points at lines of ``text``.
+    in both passes: :func:`_in_unwrapped`), and ``words`` its :func:`text_words`. With
+    ``unwrapped`` (an :class:`Unwrapped` of ``text``) only the patterns that do not speak
+    about lines are applied, to the unwrapped text and ignoring case; the evidence still
+    points at lines of ``text``.
     """
     hits = []
     detail = None
@@ -200,11 +245,11 @@ def match_entry(
         if unwrapped is not None:
             if reads_lines(pattern):
                 continue
-            pattern = _folded(pattern)
             if needle is not None and not any(
-                _in_unwrapped(lit.lower(), unwrapped, lowered) for lit in needle[0]
+                _in_unwrapped(lit.lower(), unwrapped, lowered, words) for lit in needle[0]
             ):
                 continue
+            pattern = _folded(pattern)  # compiled only for a pattern that may match
         elif needle is not None:
             literals, ignorecase = needle
             if ignorecase:
@@ -213,7 +258,7 @@ def match_entry(
                 hay = lowered
             else:
                 hay = where
-            if not any(lit in hay for lit in literals):
+            if not any(_may_occur(lit, words) and lit in hay for lit in literals):
                 continue
         m = pattern.search(where)
         if m is None:
@@ -265,10 +310,11 @@ def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Mat
     if entries is None:
         entries = load_entries()
     lowered = text.lower()
+    words = text_words(lowered)
     found = []
     missed = []
     for e in entries:
-        m = match_entry(e, text, lowered)
+        m = match_entry(e, text, lowered, words=words)
         if m is not None:
             found.append(m)
         else:
@@ -276,7 +322,7 @@ def match_text(text: str, entries: Optional[Sequence[Entry]] = None) -> List[Mat
     flat = Unwrapped(text) if missed else None
     if flat is not None:
         for e in missed:
-            m = match_entry(e, text, lowered, unwrapped=flat)
+            m = match_entry(e, text, lowered, unwrapped=flat, words=words)
             if m is not None:
                 found.append(m)
     found.sort(key=rank_key)

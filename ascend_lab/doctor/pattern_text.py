@@ -13,6 +13,7 @@ and is refused outright.
 """
 
 import re
+from functools import lru_cache
 from typing import List, NamedTuple, Optional, Tuple
 
 from ascend_lab.errors import AscendLabError
@@ -141,8 +142,10 @@ def _repeat(source: str, i: int) -> Optional[Tuple[int, Optional[int], int]]:
     return low, high, end
 
 
+@lru_cache(maxsize=None)
 def tokenize(source: str) -> Tuple[Item, ...]:
-    """The items of ``source`` (one level; groups carry their own items)."""
+    """The items of ``source`` (one level; groups carry their own items). Kept per source:
+    the loader asks for each pattern's risks and its literals."""
     items: List[Item] = []
     i = 0
     while i < len(source):
@@ -198,32 +201,107 @@ def required_literal(pattern: "re.Pattern[str]") -> Optional[Tuple[str, bool]]:
     return best, False
 
 
+MAX_NEEDLES = 24  # more alternatives than this: the regex is cheaper than the pre-check
+_SCOPED_IGNORECASE = re.compile(r"\(\?[aiLmsux]{0,6}i")
+
+
 def required_literals(pattern: "re.Pattern[str]") -> Optional[Tuple[Tuple[str, ...], bool]]:
-    """Like :func:`required_literal`, for a pattern that is an alternation at its top level
-    (``A|B|C``): one literal per branch, and every match contains at least one of them.
-    None when a branch has no literal of :data:`MIN_NEEDLE` characters. A pattern without
-    a top-level ``|`` gives its one literal."""
+    """Literals of which every match of ``pattern`` contains at least one, or None.
+
+    Alternations are read at every level: ``A|B`` needs a literal from each branch, and a
+    sequence needs its longest literal run or what one of its required groups needs,
+    whichever gives the longer shortest literal (so ``\bEZ(?:9999|1001)`` gives "9999" and
+    "1001"). None when a branch has no literal of :data:`MIN_NEEDLE` characters. With a
+    case-insensitive pattern, or one with a ``(?i:...)`` group, the literals are lower-case
+    and must be looked for in the lower-cased input (lowering keeps the check sound for the
+    case-sensitive parts too)."""
     if pattern.flags & re.VERBOSE:
         return None
     try:
-        items = tokenize(pattern.pattern)
+        found = _alternatives(tokenize(pattern.pattern))
     except PatternSyntaxUnknown:
         return None
+    if found is None:
+        return None
+    if pattern.flags & re.IGNORECASE or _SCOPED_IGNORECASE.search(pattern.pattern):
+        return tuple(dict.fromkeys(f.lower() for f in found)), True
+    return found, False
+
+
+def _alternatives(items: Tuple[Item, ...]) -> Optional[Tuple[str, ...]]:
+    """What every match of ``items`` (which may hold ``|``) contains one of, or None."""
     branches: List[List[Item]] = [[]]
     for item in items:
         if item.kind == "bar":
             branches.append([])
         else:
             branches[-1].append(item)
-    found = []
+    found: List[str] = []
     for branch in branches:
-        best = _longest_run(tuple(branch))
-        if len(best) < MIN_NEEDLE:
+        needs = _sequence_needs(tuple(branch))
+        if needs is None:
             return None
-        found.append(best)
-    if pattern.flags & re.IGNORECASE:
-        return tuple(f.lower() for f in found), True
-    return tuple(found), False
+        found.extend(needs)
+    unique = tuple(dict.fromkeys(found))
+    return unique if len(unique) <= MAX_NEEDLES else None
+
+
+def _sequence_needs(items: Tuple[Item, ...]) -> Optional[Tuple[str, ...]]:
+    """The best requirement of a sequence without ``|``: a run of literal text (where a
+    group of literal alternatives multiplies the run: ``EZ(?:9999|1001)``), or the
+    requirement of a group it must match at least once."""
+    best: Optional[Tuple[str, ...]] = None
+    for run in _literal_runs(items):
+        if min(len(r) for r in run) >= MIN_NEEDLE and (
+            best is None or _strength(run) > _strength(best)
+        ):
+            best = run
+    for item in items:
+        if item.kind != "group" or item.low < 1:
+            continue
+        needs = _alternatives(item.inner)
+        if needs is not None and (best is None or _strength(needs) > _strength(best)):
+            best = needs
+    return best
+
+
+def _literal_runs(items: Tuple[Item, ...]) -> List[Tuple[str, ...]]:
+    """Each stretch of ``items`` that is literal text, as the set of strings it can be."""
+    runs: List[Tuple[str, ...]] = []
+    current: Tuple[str, ...] = ("",)
+    for item in items + (Item("anchor", ""),):
+        choices = _literal_choices(item) if item.low >= 1 else None
+        if choices is not None and len(current) * len(choices) <= MAX_NEEDLES:
+            current = tuple(c + x for c in current for x in choices)
+            if item.high == 1:
+                continue  # a repeated piece ends the run after its first copy
+        if current != ("",):
+            runs.append(current)
+        current = ("",)
+    return runs
+
+
+def _literal_choices(item: Item) -> Optional[Tuple[str, ...]]:
+    """The strings one copy of ``item`` can be, when it is literal text: a character, or a
+    group whose branches are all plain characters (``(?:9999|1001)``)."""
+    if item.kind == "char":
+        return (item.text,)
+    if item.kind != "group":
+        return None
+    choices = [""]
+    for inner in item.inner:
+        if inner.kind == "bar":
+            choices.append("")
+        elif inner.kind == "char" and inner.low == inner.high == 1:
+            choices[-1] += inner.text
+        else:
+            return None
+    return tuple(choices) if all(choices) else None
+
+
+def _strength(needs: Tuple[str, ...]) -> Tuple[int, int]:
+    """Longer shortest literal first, then fewer alternatives."""
+    return min(len(n) for n in needs), -len(needs)
 
 
 def _longest_run(items: Tuple[Item, ...]) -> str:

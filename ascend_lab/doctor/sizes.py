@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple
 
+from ascend_lab.doctor.pattern_text import required_literals
 from ascend_lab.i18n import _
 
 IMPOSSIBLE_BYTES = 1 << 40  # 1 TiB: more than any NPU's memory, and than most hosts'
@@ -112,8 +113,26 @@ def _bytes(number: str, unit: Optional[str]) -> int:
     return int(float(number) * scale)
 
 
-def _first(patterns: Tuple[Any, ...], text: str) -> Optional[int]:
+_NEEDLES: Dict[Any, Any] = {}
+
+
+def _may_match(pattern: Any, text: str, lowered: str) -> bool:
+    """The pattern's pre-check (:func:`.pattern_text.required_literals`): most of these
+    patterns begin with a number, which a log offers at every other character."""
+    if pattern not in _NEEDLES:
+        _NEEDLES[pattern] = required_literals(pattern)
+    needle = _NEEDLES[pattern]
+    if needle is None:
+        return True
+    literals, ignorecase = needle
+    hay = lowered if ignorecase else text
+    return any(lit in hay for lit in literals)
+
+
+def _first(patterns: Tuple[Any, ...], text: str, lowered: str) -> Optional[int]:
     for pattern in patterns:
+        if not _may_match(pattern, text, lowered):
+            continue
         m = pattern.search(text)
         if m is None:
             continue
@@ -126,7 +145,10 @@ def _first(patterns: Tuple[Any, ...], text: str) -> Optional[int]:
 
 def memory_numbers(text: str) -> Optional[MemoryNumbers]:
     """The sizes ``text`` states about an allocation, or None when it states none."""
-    found = MemoryNumbers(_first(_ASKED, text), _first(_FREE, text), _first(_TOTAL, text))
+    lowered = text.lower()
+    found = MemoryNumbers(
+        _first(_ASKED, text, lowered), _first(_FREE, text, lowered), _first(_TOTAL, text, lowered)
+    )
     if found.asked is None and found.free is None:
         return None
     return found

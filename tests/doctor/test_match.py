@@ -165,3 +165,30 @@ def test_the_unwrapped_pass_skips_only_literals_the_text_cannot_hold():
     assert _in_unwrapped("said 'no'", flat, lowered)  # curly quotes read as straight ones
     assert not _in_unwrapped("devicebusy", flat, lowered)
     assert not _in_unwrapped("absent", flat, lowered)
+
+
+def test_the_word_index_never_rules_out_a_literal_the_text_holds():
+    """The pre-check's word index (match.text_words) is sound: for every shipped pre-check
+    literal and every knowledge example, a literal the example holds is never ruled out,
+    and words the text lacks rule literals out."""
+    from ascend_lab.doctor.knowledge import load_entries
+    from ascend_lab.doctor.match import _keyword, _may_occur, text_words
+
+    entries = load_entries()
+    literals = {lit for e in entries for n in e.needles if n for lit in n[0]}
+    checked = 0
+    for e in entries:
+        for example in e.examples:
+            lowered = example.lower()
+            words = text_words(lowered)
+            for lit in literals:
+                if lit.lower() in lowered:
+                    checked += 1
+                    assert _may_occur(lit, words), (e.id, lit)
+    assert checked > 1000
+    assert _keyword("failed to malloc") == "to"
+    assert _keyword("ailed") is None  # an edge word may be part of a longer word
+    assert _keyword(" 507035 ") is None  # digit runs are not indexed
+    words = text_words("rtmalloc failed: out of memory")
+    assert not _may_occur("Failed to malloc", words)
+    assert _may_occur("ed: out of", words)

@@ -51,7 +51,13 @@ def test_required_literal(source, expected):
         (r"alpha beta|gamma delta", ("alpha beta", "gamma delta")),
         (r"(?i)Out Of Memory|OOM when|no memory", ("out of memory", "oom when", "no memory")),
         (r"x|yyyyy", None),  # a branch without a literal long enough: no pre-check
-        (r"(?:foo|bar)ba|quuxx", None),  # the first branch's literal is too short
+        (r"(?:f|b)a|quuxx", None),  # the first branch's literals are too short
+        (r"(?:foo|bar)ba|quuxx", ("fooba", "barba", "quuxx")),  # a run times a group
+        (r"\bEZ(?:9999|1001)(?: |:)", ("EZ9999 ", "EZ9999:", "EZ1001 ", "EZ1001:")),
+        (r"(?:EZ|EE)[0-9]{4}", None),  # "EZ" and "EE" are too short
+        (r"xy(?:abcd|ef)?zz", None),  # an optional group requires nothing
+        (r"(?:ab(?:cdef|ghij))+ q", ("abcdef", "abghij")),  # nested, repeated at least once
+        (r"(?:\d+(?:abcd|efgh))", ("abcd", "efgh")),  # a group of literal text inside a group
         (r"one two three", ("one two three",)),  # no alternation: its one literal
     ],
 )
@@ -61,6 +67,33 @@ def test_required_literals_of_an_alternation(source, expected):
         assert found is None
     else:
         assert found == (expected, bool(re.compile(source).flags & re.IGNORECASE))
+
+
+def test_a_scoped_ignorecase_group_lowers_the_literals():
+    assert required_literals(re.compile(r"(?i:Tiling Failed)|EZ9999")) == (
+        ("tiling failed", "ez9999"),
+        True,
+    )
+
+
+def test_required_literals_never_claim_text_a_match_lacks():
+    """Each match contains one of the literals: checked on generated matches."""
+    cases = {
+        r"(?:\bEZ(?:9999|1001)(?:: ?\[PID|:| )|\(EZ(?:9999|1001)\): )x": [
+            "EZ1001 x",
+            "(EZ9999): x",
+        ],
+        r"a(?:(?:bcd|efg)h|ijkl)+m": ["abcdhijklm", "aijklm", "aefghm"],
+        r"(?i:Out Of)\s+MEMORY": ["oUT of  MEMORY"],
+    }
+    for source, texts in cases.items():
+        pattern = re.compile(source)
+        literals, ignorecase = required_literals(pattern) or ((), False)
+        assert literals, source
+        for text in texts:
+            assert pattern.fullmatch(text), (source, text)
+            hay = text.lower() if ignorecase else text
+            assert any(lit in hay for lit in literals), (source, literals, text)
 
 
 def test_required_literal_ignorecase_is_lowered():
