@@ -24,8 +24,10 @@ FRESH = REAL / "fresh"
 # texts from 15 sources and it reached 37 from 25 sources, 3 printed by MindSpore; it moved to
 # ../corpus/dev after its 'before' count at aa58238. Batch 7: the brief asked for 35 texts from
 # 15 sources and it reached 30 from 17 sources, 7 printed by MindSpore (short of 35 texts at the
-# deadline).
-FLOORS: Dict[int, Tuple[int, int, int]] = {}
+# deadline); it moved to ../corpus/dev after its 'before' count at af24be2. Batch 8: the brief
+# asked for 35 texts from 15 sources, 8 printed by MindSpore, and it reached 33 from 17
+# sources, 3 printed by MindSpore (the free MindSpore threads were used up).
+FLOORS: Dict[int, Tuple[int, int, int]] = {8: (33, 17, 3)}
 _THREAD = re.compile(r"github\.com/([^/\s]+/[^/\s#]+)/(?:issues|pull|discussions)/(\d+)")
 _SCHEME = re.compile(r"^https?://(?:www\.)?", re.IGNORECASE)
 
