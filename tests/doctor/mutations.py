@@ -64,6 +64,7 @@ _CODE = re.compile(
     r"|\b[0-9]{6}\b"  # ACL / runtime return codes (507035)
     r"|(?i:(?:ret(?:urn)?|code|errno|error|status|result|signal|rc)\b[^0-9\n]{0,12})"
     r"-?(?:0x[0-9A-Fa-f]+|[0-9]+)"
+    r"|(?i:(?:failed|execution)\()-?[0-9]+\)"  # a status in parentheses: NNAdapter's failed(5)
 )
 _NUMBER = re.compile(r"(?<![0-9A-Za-z_.])[0-9]{1,5}(?![0-9A-Za-z_])|(?<![0-9])[0-9]{7,}")
 _VERSION = re.compile(r"\b([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{1,2})(?:\.?(rc|RC|alpha|beta)[0-9])?")
