@@ -126,13 +126,16 @@ def old_rule_sampler(text: str, timeout: float) -> Sampler:
     return sample
 
 
+# The child's own peak: VmHWM of its address space. ru_maxrss would not do: Linux keeps it
+# across exec, so a child forked from this (large) process would report the parent's size.
 RSS_WRAPPER = (
-    "import resource, runpy, sys\n"
+    "import runpy, sys\n"
     "sys.argv = ['ascend-lab'] + sys.argv[1:]\n"
     "try:\n"
     "    runpy.run_module('ascend_lab', run_name='__main__')\n"
     "finally:\n"
-    "    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "    with open('/proc/self/status') as f:\n"
+    "        rss = [int(ln.split()[1]) for ln in f if ln.startswith('VmHWM:')][0]\n"
     "    sys.stderr.write('\\nmaxrss_kb=%d\\n' % rss)\n"
 )
 
