@@ -169,16 +169,17 @@ def text_words(lowered: str) -> "FrozenSet[str]":
 
 
 def _keyword(literal: str) -> Optional[str]:
-    """The longest word inside lower-case ``literal`` with a non-word character on both
+    """The longest word inside ``literal``, lower-cased, with a non-word character on both
     sides within the literal: wherever the literal occurs, that word is a whole word of the
     text. None when there is none (a word at the literal's edge may be part of a longer
-    word of the text)."""
+    word of the text). Kept per literal: the matcher asks for each on every text."""
     found = _KEYWORDS.get(literal, "")
     if found == "":
+        lowered = literal.lower()
         inner = [
             m.group()
-            for m in _WORD.finditer(literal)
-            if 0 < m.start() and m.end() < len(literal) and not m.group().isdigit()
+            for m in _WORD.finditer(lowered)
+            if 0 < m.start() and m.end() < len(lowered) and not m.group().isdigit()
         ]
         found = _KEYWORDS[literal] = max(inner, key=len) if inner else None
     return found
@@ -188,7 +189,7 @@ def _may_occur(literal: str, words: "Optional[FrozenSet[str]]") -> bool:
     """False when ``literal`` cannot occur in the text whose :func:`text_words` is ``words``."""
     if words is None:
         return True
-    key = _keyword(literal.lower())
+    key = _keyword(literal)
     return key is None or key in words
 
 
